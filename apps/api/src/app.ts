@@ -1,0 +1,200 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { ja } from '@tenpo/domain';
+import { createChannels, type ChannelSet } from './channels';
+import type { Config } from './config';
+import type { DbHandle } from './db/kysely';
+import { createTableQueue, type Queue } from './jobs/queue';
+import { systemClock, type Clock } from './lib/clock';
+import { AppError } from './lib/errors';
+import { UPLOAD_CAP_BYTES } from './lib/uploads';
+import { createOutbox, registerMailJobs } from './mail/mail.jobs';
+import type { MailTransport } from './mail/mailer';
+import { createAccountRepo } from './modules/account/account.repo';
+import { registerAccountRoutes } from './modules/account/account.routes';
+import { createAuthRepo } from './modules/auth/auth.repo';
+import { registerAuthRoutes } from './modules/auth/auth.routes';
+import { createAuthService } from './modules/auth/auth.service';
+import { createEntityService } from './modules/entity/entity.service';
+import { registerEntityRoutes } from './modules/entity/entity.routes';
+import { createFacebookPagesService } from './modules/publisher/facebook-pages.service';
+import { createPublisherRepo } from './modules/publisher/publisher.repo';
+import { registerPublisherRoutes } from './modules/publisher/publisher.routes';
+import { createPublisherService } from './modules/publisher/publisher.service';
+import { createDomainsRepo } from './modules/domains/domains.repo';
+import { registerDomainRoutes } from './modules/domains/domains.routes';
+import { createRegistrationRepo } from './modules/registration/registration.repo';
+import { registerRegistrationRoutes } from './modules/registration/registration.routes';
+import { createRegistrationService } from './modules/registration/registration.service';
+import { createStoreAccess, type StoreAccess } from './modules/stores/access';
+import { createStoresRepo } from './modules/stores/stores.repo';
+import { registerStoreRoutes } from './modules/stores/stores.routes';
+import { createUsersRepo } from './modules/users/users.repo';
+import { createUsersService } from './modules/users/users.service';
+import { registerApiKey } from './plugins/api-key';
+import { createAuthenticate, registerAuthDecorator } from './plugins/auth';
+import { registerErrorHandler } from './plugins/error-handler';
+import { registerHealth } from './plugins/health';
+import { registerOpenApi } from './plugins/openapi';
+
+export type AppDeps = {
+  database: DbHandle;
+  mail: MailTransport;
+  clock?: Clock;
+  /** The channel clients; built from config.channels when not given. */
+  channels?: ChannelSet;
+  /** Mounted after the API by the composition root: the sandbox and the web app. */
+  mount?: (app: FastifyInstance) => Promise<void>;
+  logger?: FastifyServerOptions['logger'];
+};
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    queue: Queue;
+    storeAccess: StoreAccess;
+  }
+}
+
+/** Builds the whole HTTP application; plugins first, then modules, registered by hand. */
+export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
+  const clock = deps.clock ?? systemClock;
+  const { db, dialect } = deps.database;
+
+  const app = Fastify({
+    logger: deps.logger ?? { level: config.logLevel },
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
+    },
+    trustProxy: true,
+    bodyLimit: 1024 * 1024,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onSend', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+  registerErrorHandler(app);
+  registerAuthDecorator(app);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        fontSrc: ["'self'", 'data:'],
+        scriptSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        frameSrc: ["'self'", 'blob:'],
+        objectSrc: ["'self'"],
+        workerSrc: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_req, ctx) => {
+      const err = new AppError(429, 'rate_limited', ja.tooManyRequests);
+      return Object.assign(err, { retryAfter: ctx.after });
+    },
+  });
+  await app.register(multipart, { limits: { fileSize: UPLOAD_CAP_BYTES, files: 10, fields: 100 } });
+
+  const uploads = path.join(config.dataDir, 'uploads');
+  fs.mkdirSync(uploads, { recursive: true });
+  await app.register(fastifyStatic, {
+    root: uploads,
+    prefix: '/uploads/',
+    decorateReply: false,
+    index: false,
+  });
+
+  // Services, wired by hand.
+  const queue = createTableQueue(db, clock, app.log);
+  registerMailJobs(queue, deps.mail);
+  const outbox = createOutbox(queue, config.mailFrom);
+  const usersRepo = createUsersRepo(db);
+  const users = createUsersService(usersRepo, clock);
+  const authRepo = createAuthRepo(db);
+  const access = createStoreAccess(usersRepo);
+  const authenticate = createAuthenticate(authRepo, clock);
+  const auth = createAuthService({
+    repo: authRepo,
+    users,
+    clock,
+    outbox,
+    publicUrl: config.publicUrl,
+    sessionTtlHours: config.sessionTtlHours,
+  });
+  const registration = createRegistrationService({
+    repo: createRegistrationRepo(db),
+    users: usersRepo,
+    clock,
+    outbox,
+    publicUrl: config.publicUrl,
+  });
+  const channels = deps.channels ?? createChannels(config, clock);
+  const publishers = createPublisherService({
+    repo: createPublisherRepo(db),
+    channels,
+    clock,
+    secretKey: config.secretKey,
+    publicUrl: config.publicUrl,
+    log: app.log,
+  });
+  const entity = createEntityService({ publishers, google: channels.google });
+  const facebookPages = createFacebookPagesService({ publishers, facebook: channels.facebook });
+  const authRateLimit = { max: config.rateLimitAuthPerMinute, timeWindow: 60_000 };
+  app.decorate('queue', queue);
+  app.decorate('storeAccess', access);
+
+  await app.register(
+    async (api) => {
+      // Exempt: health, docs, and the OAuth returns a provider's redirect opens in the browser.
+      registerApiKey(api, config.apiKey, (url) =>
+        /^\/api\/(health|docs|publisher\/callback)(\/|\?|$)/.test(url),
+      );
+      await registerOpenApi(api);
+      registerHealth(api, { db, dialect, queue, workerExpected: config.runWorker });
+      registerAuthRoutes(api, { auth, authenticate, authRateLimit });
+      registerRegistrationRoutes(api, { registration, authRateLimit });
+      registerAccountRoutes(api, {
+        users,
+        account: createAccountRepo(db),
+        access,
+        clock,
+        dataDir: config.dataDir,
+        authenticate,
+      });
+      registerStoreRoutes(api, {
+        stores: createStoresRepo(db),
+        users,
+        access,
+        clock,
+        authenticate,
+      });
+      registerDomainRoutes(api, { domains: createDomainsRepo(db) });
+      registerPublisherRoutes(api, { publishers, facebookPages, entity, access, authenticate });
+      registerEntityRoutes(api, { entity, access, authenticate });
+    },
+    { prefix: '/api' },
+  );
+
+  if (deps.mount) await deps.mount(app);
+  app.addHook('onClose', async () => {
+    await queue.stop();
+  });
+  return app;
+}

@@ -1,0 +1,107 @@
+import type { ChannelsConfig } from '../../config';
+import { requestJson, withQuery, type HttpDeps } from '../http';
+import { classifyGraph } from './facebook.errors';
+
+/** Pages and Instagram publishing, as the posting issue will need them (reference §2.2, §3.1). */
+export const FACEBOOK_SCOPES = [
+  'pages_show_list',
+  'pages_read_engagement',
+  'pages_manage_posts',
+  'publish_video',
+  'business_management',
+  'instagram_basic',
+  'instagram_content_publish',
+];
+
+export type GraphToken = { access_token: string; token_type?: string; expires_in?: number };
+
+export type GraphPage = {
+  id: string;
+  name: string;
+  access_token?: string;
+  instagram_business_account?: { id: string };
+};
+
+type Paged<T> = { data?: T[]; paging?: { next?: string; cursors?: { after?: string } } };
+
+/** The Graph API over fetch, version pinned in config (FACEBOOK_GRAPH_VERSION). */
+export function createFacebookClient(cfg: ChannelsConfig['facebook'], http: HttpDeps) {
+  const graph = `${cfg.graphUrl}/${cfg.graphVersion}`;
+  const get = <T>(url: string) => requestJson<T>(http, url, { method: 'GET' }, classifyGraph);
+
+  return {
+    dialogUrl: (p: { state: string; redirectUri: string }): string =>
+      withQuery(`${cfg.wwwUrl}/${cfg.graphVersion}/dialog/oauth`, {
+        client_id: cfg.appId,
+        redirect_uri: p.redirectUri,
+        state: p.state,
+        scope: FACEBOOK_SCOPES.join(','),
+        response_type: 'code',
+      }),
+
+    exchangeCode: (code: string, redirectUri: string) =>
+      get<GraphToken>(
+        withQuery(`${graph}/oauth/access_token`, {
+          client_id: cfg.appId,
+          client_secret: cfg.appSecret,
+          redirect_uri: redirectUri,
+          code,
+        }),
+      ),
+
+    /** A long-lived (~60 days) user token from a short-lived or a still-valid long one. */
+    longLived: (token: string) =>
+      get<GraphToken>(
+        withQuery(`${graph}/oauth/access_token`, {
+          grant_type: 'fb_exchange_token',
+          client_id: cfg.appId,
+          client_secret: cfg.appSecret,
+          fb_exchange_token: token,
+        }),
+      ),
+
+    me: (token: string) =>
+      get<{ id: string; name?: string }>(
+        withQuery(`${graph}/me`, { fields: 'id,name', access_token: token }),
+      ),
+
+    /** Every page the user granted, following the cursor paging. */
+    async pages(userToken: string): Promise<GraphPage[]> {
+      const out: GraphPage[] = [];
+      let after: string | undefined;
+      // Our own URL with the `after` cursor rather than `paging.next`, which carries the token
+      // in its query and, from the sandbox, loses the `fields`.
+      for (let i = 0; i < 50; i += 1) {
+        const page: Paged<GraphPage> = await get<Paged<GraphPage>>(
+          withQuery(`${graph}/me/accounts`, {
+            fields: 'id,name,access_token,instagram_business_account',
+            limit: '100',
+            after,
+            access_token: userToken,
+          }),
+        );
+        out.push(...(page.data ?? []));
+        after = page.paging?.next ? page.paging.cursors?.after : undefined;
+        if (!after || (page.data ?? []).length === 0) break;
+      }
+      return out;
+    },
+
+    instagramUser: (igUserId: string, pageToken: string) =>
+      get<{ id: string; username?: string }>(
+        withQuery(`${graph}/${igUserId}`, { fields: 'username', access_token: pageToken }),
+      ),
+
+    /** De-authorizes the app for the user (DELETE /me/permissions). */
+    async revoke(userToken: string): Promise<void> {
+      await requestJson(
+        http,
+        withQuery(`${graph}/me/permissions`, { access_token: userToken }),
+        { method: 'DELETE' },
+        classifyGraph,
+      );
+    },
+  };
+}
+
+export type FacebookClient = ReturnType<typeof createFacebookClient>;

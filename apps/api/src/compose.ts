@@ -1,0 +1,87 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import { createMailbox, sandboxPlugin, type Mailbox } from '@tenpo/sandbox';
+import { buildApp } from './app';
+import type { Config } from './config';
+import { openDatabase } from './db/kysely';
+import { migrateToLatest } from './db/migrate';
+import { seedDemo } from './db/seed';
+import { smtpTransport, type MailTransport } from './mail/mailer';
+import { systemClock } from './lib/clock';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const DEFAULT_WEB_DIST = path.resolve(here, '../../web/dist');
+
+/** Sandbox mode without SMTP: mail lands in the sandbox mailbox at /sandbox/mail. */
+export const mailTransportFor = (config: Config, mailbox: Mailbox): MailTransport =>
+  config.smtpUrl
+    ? smtpTransport(config.smtpUrl)
+    : {
+        async send(mail) {
+          mailbox.deliver(mail);
+        },
+      };
+
+/** Serves the built web app at /, with the API key the server was started with injected. */
+async function mountWeb(app: FastifyInstance, config: Config): Promise<void> {
+  const dist = config.webDist ?? DEFAULT_WEB_DIST;
+  const indexFile = path.join(dist, 'index.html');
+  if (!fs.existsSync(indexFile)) {
+    app.log.warn({ dist }, 'web app not built; run `npm run build`');
+    return;
+  }
+  const meta = `<meta name="tenpo-api-key" content="${config.apiKey.replace(/[&"<>]/g, '')}">`;
+  const index = fs.readFileSync(indexFile, 'utf8').replace('</head>', `${meta}\n</head>`);
+  await app.register(fastifyStatic, { root: dist, prefix: '/', index: false, wildcard: false });
+  const sendIndex = (_req: unknown, reply: FastifyReply) =>
+    reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(index);
+  app.get('/', sendIndex);
+  // Client-side routes: any GET outside /api, /sandbox and /uploads that is not a file.
+  app.get('/*', (req, reply) => {
+    const url = req.url.split('?')[0] ?? '';
+    if (/^\/(api|sandbox|uploads)(\/|$)/.test(url) || /\.[a-z0-9]+$/i.test(url)) {
+      return reply.callNotFound();
+    }
+    return sendIndex(req, reply);
+  });
+}
+
+/** The composition root: database, migrations, demo data, API, sandbox and web in one process. */
+export async function composeServer(config: Config) {
+  const database = openDatabase(config.databaseUrl);
+  await migrateToLatest(database);
+  if (config.seedDemo) await seedDemo(database.db, systemClock);
+
+  const sandboxDir = path.join(config.dataDir, 'sandbox');
+  const mailbox = createMailbox(sandboxDir);
+  const app = await buildApp(config, {
+    database,
+    mail: mailTransportFor(config, mailbox),
+    mount: async (root) => {
+      if (config.providers === 'sandbox') {
+        await root.register(
+          async (scope) => {
+            // The emulators' own pages are theirs: no CSP of ours on them.
+            scope.addHook('onSend', async (_req, reply) => {
+              reply.removeHeader('content-security-policy');
+            });
+            await scope.register(sandboxPlugin, {
+              dataDir: config.dataDir,
+              baseUrl: `${config.publicUrl}/sandbox`,
+              mailbox,
+            });
+          },
+          { prefix: '/sandbox' },
+        );
+      }
+      await mountWeb(root, config);
+    },
+  });
+  app.addHook('onClose', async () => {
+    await database.close();
+  });
+  return { app, database, mailbox };
+}

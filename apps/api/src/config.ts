@@ -1,0 +1,255 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+
+/** The documented development default of the fixed API key (README, configuration table). */
+export const DEV_API_KEY = 'tenpo-dev-key';
+
+const boolish = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^(postgres(ql)?:\/\/|sqlite:|file:)/, 'must start with postgres://, sqlite: or file:')
+    .optional(),
+  PUBLIC_URL: z.url().optional(),
+  TENPO_PROVIDERS: z.enum(['sandbox', 'live']).default('sandbox'),
+  SANDBOX_URL: z.url().optional(),
+  GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+  GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+  FACEBOOK_APP_ID: z.string().min(1).optional(),
+  FACEBOOK_APP_SECRET: z.string().min(1).optional(),
+  FACEBOOK_GRAPH_VERSION: z
+    .string()
+    .regex(/^v\d+\.\d+$/, 'must look like v25.0')
+    .default('v25.0'),
+  X_CLIENT_ID: z.string().min(1).optional(),
+  X_CLIENT_SECRET: z.string().min(1).optional(),
+  CHANNEL_MAX_WAIT_SECONDS: z.coerce.number().int().min(0).max(60).default(10),
+  TENPO_SECRET_KEY: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/i, 'must be 64 hex characters (32 bytes)')
+    .optional(),
+  TENPO_API_KEY: z.string().min(8, 'must be at least 8 characters').default(DEV_API_KEY),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+    .optional(),
+  MAIL_FROM: z.string().min(3).default('Tenpo <no-reply@tenpo.example>'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SESSION_TTL_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 90)
+    .default(24 * 7),
+  RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+  TENPO_WORKER: boolish.default(true),
+  TENPO_SEED_DEMO: boolish.default(true),
+  WEB_DIST: z.string().optional(),
+});
+
+/** Where each provider lives and who we are to it (DESIGN §2: only these differ, never code). */
+export type ChannelsConfig = Readonly<{
+  google: Readonly<{
+    /** accounts.google.com: the consent page. */
+    accountsUrl: string;
+    /** oauth2.googleapis.com: token, revoke. */
+    oauth2Url: string;
+    accountManagementUrl: string;
+    businessInformationUrl: string;
+    performanceUrl: string;
+    /** mybusiness.googleapis.com: v4 local posts and media. */
+    myBusinessUrl: string;
+    clientId: string;
+    clientSecret: string;
+  }>;
+  facebook: Readonly<{
+    /** www.facebook.com: the login dialog. */
+    wwwUrl: string;
+    graphUrl: string;
+    graphVersion: string;
+    appId: string;
+    appSecret: string;
+  }>;
+  x: Readonly<{
+    /** x.com: the authorize page. */
+    wwwUrl: string;
+    apiUrl: string;
+    clientId: string;
+    clientSecret: string;
+  }>;
+  /** The longest one request waits for a provider's rate-limit reset before giving up. */
+  maxWaitMs: number;
+}>;
+
+export type Config = Readonly<{
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string;
+  publicUrl: string;
+  providers: 'sandbox' | 'live';
+  channels: ChannelsConfig;
+  secretKey: Buffer;
+  apiKey: string;
+  smtpUrl: string | null;
+  mailFrom: string;
+  logLevel: string;
+  sessionTtlHours: number;
+  rateLimitAuthPerMinute: number;
+  runWorker: boolean;
+  seedDemo: boolean;
+  webDist: string | null;
+}>;
+
+export class ConfigError extends Error {}
+
+const deepFreeze = <T extends object>(o: T): T => {
+  for (const v of Object.values(o)) if (v && typeof v === 'object') deepFreeze(v as object);
+  return Object.freeze(o);
+};
+
+/** Reads or, on first start, generates the secret key in DATA_DIR (mode 0600). */
+const loadSecretKey = (dataDir: string, given: string | undefined): Buffer => {
+  if (given) return Buffer.from(given, 'hex');
+  const file = path.join(dataDir, 'secret.key');
+  if (fs.existsSync(file)) {
+    const hex = fs.readFileSync(file, 'utf8').trim();
+    if (!/^[0-9a-f]{64}$/i.test(hex))
+      throw new ConfigError(`TENPO_SECRET_KEY: ${file} is not 64 hex characters`);
+    return Buffer.from(hex, 'hex');
+  }
+  fs.mkdirSync(dataDir, { recursive: true });
+  const hex = randomBytes(32).toString('hex');
+  fs.writeFileSync(file, `${hex}\n`, { mode: 0o600, flag: 'wx' });
+  return Buffer.from(hex, 'hex');
+};
+
+type Env = z.infer<typeof envSchema>;
+
+/** The emulators' credentials (apps/sandbox/README.md). */
+const SANDBOX_CLIENT = { id: 'tenpo-sandbox', secret: 'tenpo-sandbox-secret' };
+
+const LIVE_CREDENTIALS = [
+  'GOOGLE_CLIENT_ID',
+  'GOOGLE_CLIENT_SECRET',
+  'FACEBOOK_APP_ID',
+  'FACEBOOK_APP_SECRET',
+  'X_CLIENT_ID',
+  'X_CLIENT_SECRET',
+] as const;
+
+/**
+ * Base URLs and credentials of every channel: the real hosts with live credentials, or the
+ * emulators under SANDBOX_URL (default PUBLIC_URL/sandbox) with the sandbox's own client.
+ */
+const channelsOf = (e: Env, publicUrl: string): ChannelsConfig => {
+  const maxWaitMs = e.CHANNEL_MAX_WAIT_SECONDS * 1000;
+  if (e.TENPO_PROVIDERS === 'live') {
+    const missing = LIVE_CREDENTIALS.filter((k) => !e[k]);
+    if (missing.length > 0)
+      throw new ConfigError(
+        `Invalid configuration:\n  ${missing.map((k) => `${k}: required when TENPO_PROVIDERS=live`).join('\n  ')}`,
+      );
+    const need = (k: (typeof LIVE_CREDENTIALS)[number]): string => e[k] as string;
+    return {
+      google: {
+        accountsUrl: 'https://accounts.google.com',
+        oauth2Url: 'https://oauth2.googleapis.com',
+        accountManagementUrl: 'https://mybusinessaccountmanagement.googleapis.com',
+        businessInformationUrl: 'https://mybusinessbusinessinformation.googleapis.com',
+        performanceUrl: 'https://businessprofileperformance.googleapis.com',
+        myBusinessUrl: 'https://mybusiness.googleapis.com',
+        clientId: need('GOOGLE_CLIENT_ID'),
+        clientSecret: need('GOOGLE_CLIENT_SECRET'),
+      },
+      facebook: {
+        wwwUrl: 'https://www.facebook.com',
+        graphUrl: 'https://graph.facebook.com',
+        graphVersion: e.FACEBOOK_GRAPH_VERSION,
+        appId: need('FACEBOOK_APP_ID'),
+        appSecret: need('FACEBOOK_APP_SECRET'),
+      },
+      x: {
+        wwwUrl: 'https://x.com',
+        apiUrl: 'https://api.x.com',
+        clientId: need('X_CLIENT_ID'),
+        clientSecret: need('X_CLIENT_SECRET'),
+      },
+      maxWaitMs,
+    };
+  }
+  const s = (e.SANDBOX_URL ?? `${publicUrl}/sandbox`).replace(/\/+$/, '');
+  return {
+    google: {
+      accountsUrl: `${s}/google/accounts`,
+      oauth2Url: `${s}/google/oauth2`,
+      accountManagementUrl: `${s}/google/mybusinessaccountmanagement`,
+      businessInformationUrl: `${s}/google/mybusinessbusinessinformation`,
+      performanceUrl: `${s}/google/businessprofileperformance`,
+      myBusinessUrl: `${s}/google/mybusiness`,
+      clientId: SANDBOX_CLIENT.id,
+      clientSecret: SANDBOX_CLIENT.secret,
+    },
+    facebook: {
+      wwwUrl: `${s}/facebook/www`,
+      graphUrl: `${s}/facebook/graph`,
+      graphVersion: e.FACEBOOK_GRAPH_VERSION,
+      appId: SANDBOX_CLIENT.id,
+      appSecret: SANDBOX_CLIENT.secret,
+    },
+    x: {
+      wwwUrl: `${s}/x`,
+      apiUrl: `${s}/x/api`,
+      clientId: SANDBOX_CLIENT.id,
+      clientSecret: SANDBOX_CLIENT.secret,
+    },
+    maxWaitMs,
+  };
+};
+
+/**
+ * Parses the environment once into a frozen object. A bad value stops start-up with a
+ * message naming the variable. Nothing else in the API reads process.env.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
+  const channels = channelsOf(e, publicUrl);
+  const dataDir = path.resolve(e.DATA_DIR);
+  fs.mkdirSync(dataDir, { recursive: true });
+  return Object.freeze({
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    databaseUrl: e.DATABASE_URL ?? `sqlite:${path.join(dataDir, 'tenpo.sqlite')}`,
+    publicUrl,
+    providers: e.TENPO_PROVIDERS,
+    channels: deepFreeze(channels),
+    secretKey: loadSecretKey(dataDir, e.TENPO_SECRET_KEY),
+    apiKey: e.TENPO_API_KEY,
+    smtpUrl: e.SMTP_URL ?? null,
+    mailFrom: e.MAIL_FROM,
+    logLevel: e.LOG_LEVEL,
+    sessionTtlHours: e.SESSION_TTL_HOURS,
+    rateLimitAuthPerMinute: e.RATE_LIMIT_AUTH_PER_MINUTE,
+    runWorker: e.TENPO_WORKER,
+    seedDemo: e.TENPO_SEED_DEMO,
+    webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : null,
+  });
+}

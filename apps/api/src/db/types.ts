@@ -1,0 +1,181 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/**
+ * Table types. Storage rules (docs/decisions/0003-storage-types.md): times are ISO-8601 UTC
+ * text, booleans are integers 0/1, JSON is text — the same on SQLite and PostgreSQL.
+ */
+export type UsersTable = {
+  id: Generated<number>;
+  email: string;
+  password_hash: string | null;
+  name: string | null;
+  role: number;
+  account_kind: number;
+  is_leader: number;
+  agreed_terms: number;
+  phone: string | null;
+  company_name: string | null;
+  store_name: string | null;
+  logo_url: string | null;
+  agent_code: string | null;
+  trial_ends_at: string | null;
+  payment_fail: number;
+  agency_id: number | null;
+  status: number;
+  created_at: string;
+  updated_at: string;
+};
+
+export type SessionsTable = {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+  replaced_by: number | null;
+  user_agent: string | null;
+  ip: string | null;
+};
+
+export type PasswordResetsTable = {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+};
+
+export type RegistrationRequestsTable = {
+  id: Generated<number>;
+  full_name: string;
+  company_name: string;
+  store_name: string;
+  email: string;
+  phone: string | null;
+  knowledge: string | null;
+  agent_code: string;
+  client_company_name: string | null;
+  agency_name: string | null;
+  register_type: number;
+  user_id: number | null;
+  created_at: string;
+};
+
+export type RegistrationTokensTable = {
+  id: Generated<number>;
+  request_id: number;
+  email: string;
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+};
+
+export type AgencyDomainsTable = {
+  id: Generated<number>;
+  agency_id: number;
+  prefix: string;
+  title: string;
+  favicon_url: string | null;
+  created_at: string;
+};
+
+export type StoreGroupsTable = {
+  id: Generated<number>;
+  agency_id: number;
+  name: string;
+  leader_id: number | null;
+  created_at: string;
+  updated_at: string;
+};
+
+export type GroupMembersTable = {
+  group_id: number;
+  user_id: number;
+};
+
+export type PublisherConnectionsTable = {
+  id: Generated<number>;
+  user_id: number;
+  publisher_key: string;
+  status: number;
+  entity_id: string | null;
+  location_name: string | null;
+  postal_code: string | null;
+  address_lines: string | null;
+  store_code: string | null;
+  log: string;
+  created_at: string;
+  updated_at: string;
+};
+
+/** Provider tokens of a store's channel; token columns hold sealed values (lib/tokens.ts). */
+export type ChannelCredentialsTable = {
+  id: Generated<number>;
+  user_id: number;
+  publisher_key: string;
+  access_token: string;
+  refresh_token: string | null;
+  expires_at: string | null;
+  scope: string | null;
+  provider_user_id: string | null;
+  provider_account_id: string | null;
+  page_id: string | null;
+  page_token: string | null;
+  ig_user_id: string | null;
+  created_at: string;
+  updated_at: string;
+};
+
+export type OAuthStatesTable = {
+  id: Generated<number>;
+  state_hash: string;
+  user_id: number;
+  actor_id: number;
+  publisher_key: string;
+  code_verifier: string;
+  redirect_uri: string;
+  created_at: string;
+  expires_at: string;
+};
+
+export type JobsTable = {
+  id: Generated<number>;
+  queue: string;
+  payload: string;
+  status: string;
+  attempts: number;
+  max_attempts: number;
+  run_at: string;
+  locked_until: string | null;
+  last_error: string | null;
+  idempotency_key: string | null;
+  created_at: string;
+  updated_at: string;
+};
+
+export type Database = {
+  users: UsersTable;
+  sessions: SessionsTable;
+  password_resets: PasswordResetsTable;
+  registration_requests: RegistrationRequestsTable;
+  registration_tokens: RegistrationTokensTable;
+  agency_domains: AgencyDomainsTable;
+  store_groups: StoreGroupsTable;
+  group_members: GroupMembersTable;
+  publisher_connections: PublisherConnectionsTable;
+  channel_credentials: ChannelCredentialsTable;
+  oauth_states: OAuthStatesTable;
+  jobs: JobsTable;
+};
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type SessionRow = Selectable<SessionsTable>;
+export type JobRow = Selectable<JobsTable>;
+export type PublisherConnectionRow = Selectable<PublisherConnectionsTable>;
+export type ChannelCredentialsRow = Selectable<ChannelCredentialsTable>;
+export type OAuthStateRow = Selectable<OAuthStatesTable>;

@@ -1,0 +1,166 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
+import type { z } from 'zod';
+import {
+  accountInformationRequest,
+  confirmTermRequest,
+  ja,
+  ok,
+  ROLE,
+  userIdField,
+  userSchema,
+} from '@tenpo/domain';
+import { iso, type Clock } from '../../lib/clock';
+import { AppError, forbidden, validationError } from '../../lib/errors';
+import { okData, withZod } from '../../lib/route';
+import { checkImage, readMultipart, saveUpload } from '../../lib/uploads';
+import { actorOf } from '../../plugins/auth';
+import type { StoreAccess } from '../stores/access';
+import type { UsersService } from '../users/users.service';
+import type { AccountRepo } from './account.repo';
+
+export const MANUAL_PDF = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../assets/manual.pdf',
+);
+
+/** Zod issues to the envelope's `errors` map. */
+const fieldErrors = (error: z.ZodError): Record<string, string[]> => {
+  const out: Record<string, string[]> = {};
+  for (const i of error.issues) (out[i.path.join('.') || '_'] ??= []).push(i.message);
+  return out;
+};
+
+export function registerAccountRoutes(
+  app: FastifyInstance,
+  deps: {
+    users: UsersService;
+    account: AccountRepo;
+    access: StoreAccess;
+    clock: Clock;
+    dataDir: string;
+    authenticate: preHandlerAsyncHookHandler;
+  },
+): void {
+  const r = withZod(app);
+  const { users, account, access, clock } = deps;
+  const userResponse = { 200: ok(userSchema) };
+
+  r.get(
+    '/account-setting/information',
+    {
+      preHandler: deps.authenticate,
+      schema: { tags: ['account'], summary: 'The logged-in user', response: userResponse },
+    },
+    async (req) => okData(await users.present(actorOf(req).user)),
+  );
+
+  r.post(
+    '/account-setting/information',
+    {
+      preHandler: deps.authenticate,
+      schema: {
+        tags: ['account'],
+        summary:
+          'Change account information (multipart: name, company_name, store_name, email, phone, logo_url image ≤ 3072 KB)',
+        consumes: ['multipart/form-data'],
+        response: userResponse,
+      },
+    },
+    async (req) => {
+      const actor = actorOf(req);
+      const { fields, files } = await readMultipart(req, ['logo_url']);
+      const parsed = accountInformationRequest.safeParse(fields);
+      if (!parsed.success) throw validationError(fieldErrors(parsed.error));
+      const input = parsed.data;
+      if (await account.emailTakenByOther(input.email, actor.user.id))
+        throw validationError({ email: [ja.emailTaken] });
+      const logo = files.logo_url;
+      const logoUrl = logo
+        ? await saveUpload(deps.dataDir, 'logos', checkImage(logo, 'logo_url'), logo.data)
+        : actor.user.logo_url;
+      const row = await users.repo.update(actor.user.id, {
+        ...input,
+        logo_url: logoUrl,
+        updated_at: iso(clock.now()),
+      });
+      return okData(await users.present(row), ja.updateSuccess);
+    },
+  );
+
+  r.post(
+    '/confirm-term',
+    {
+      preHandler: deps.authenticate,
+      schema: {
+        tags: ['account'],
+        summary: 'Agree to the terms of use',
+        body: confirmTermRequest,
+        response: userResponse,
+      },
+    },
+    async (req) => {
+      const actor = actorOf(req);
+      if (req.body.email !== actor.user.email.toLowerCase())
+        throw validationError({ email: [ja.email] });
+      const row = await users.repo.update(actor.user.id, {
+        agreed_terms: 1,
+        updated_at: iso(clock.now()),
+      });
+      return okData(await users.present(row), ja.termsAgreed);
+    },
+  );
+
+  r.get(
+    '/manual-page/download',
+    {
+      preHandler: deps.authenticate,
+      schema: {
+        tags: ['account'],
+        summary: 'The Tenpo manual (PDF, Japanese)',
+        produces: ['application/pdf'],
+      },
+    },
+    async (_req, reply) => {
+      if (!fs.existsSync(MANUAL_PDF)) throw new AppError(500, 'manual_missing', ja.serverError);
+      reply.header('content-type', 'application/pdf');
+      reply.header(
+        'content-disposition',
+        `inline; filename="tenpo-manual.pdf"; filename*=UTF-8''${encodeURIComponent('Tenpoご利用マニュアル.pdf')}`,
+      );
+      reply.header('cache-control', 'private, max-age=3600');
+      return reply.send(fs.createReadStream(MANUAL_PDF));
+    },
+  );
+
+  r.post(
+    '/agency/logo',
+    {
+      preHandler: deps.authenticate,
+      schema: {
+        tags: ['agency'],
+        summary: 'Upload the agency logo (multipart: logo, user_id)',
+        consumes: ['multipart/form-data'],
+        response: userResponse,
+      },
+    },
+    async (req) => {
+      const actor = actorOf(req);
+      if (actor.user.role !== ROLE.agency) throw forbidden();
+      const { fields, files } = await readMultipart(req, ['logo']);
+      const id = userIdField.safeParse(fields.user_id ?? actor.user.id);
+      if (!id.success) throw validationError({ user_id: [ja.required('店舗')] });
+      const target = await access.storeFor(actor, id.data, 'write');
+      const logo = files.logo;
+      if (!logo) throw validationError({ logo: [ja.required('ロゴ画像')] });
+      const url = await saveUpload(deps.dataDir, 'logos', checkImage(logo, 'logo'), logo.data);
+      const row = await users.repo.update(target.id, {
+        logo_url: url,
+        updated_at: iso(clock.now()),
+      });
+      return okData(await users.present(row), ja.updateSuccess);
+    },
+  );
+}

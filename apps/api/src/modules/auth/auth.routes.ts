@@ -1,0 +1,119 @@
+import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
+import { z } from 'zod';
+import {
+  changePasswordRequest,
+  forgotPasswordRequest,
+  ja,
+  loginRequest,
+  loginResponseData,
+  ok,
+  resetPasswordRequest,
+} from '@tenpo/domain';
+import { actorOf } from '../../plugins/auth';
+import { done, metaOf, okData, withZod } from '../../lib/route';
+import type { AuthService } from './auth.service';
+
+const message = z.object({ status_code: z.number(), message: z.string() });
+
+export function registerAuthRoutes(
+  app: FastifyInstance,
+  deps: { auth: AuthService; authenticate: preHandlerAsyncHookHandler; authRateLimit: object },
+): void {
+  const r = withZod(app);
+  const { auth, authenticate } = deps;
+  const limited = { rateLimit: deps.authRateLimit };
+
+  r.post(
+    '/login',
+    {
+      config: limited,
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in',
+        body: loginRequest,
+        response: { 200: ok(loginResponseData) },
+      },
+    },
+    async (req) => okData(await auth.login(req.body.email, req.body.password, metaOf(req))),
+  );
+
+  r.get(
+    '/refresh-token',
+    {
+      preHandler: authenticate,
+      schema: {
+        tags: ['auth'],
+        summary: 'Rotate the session token',
+        response: { 200: ok(loginResponseData) },
+      },
+    },
+    async (req) => okData(await auth.refresh(actorOf(req), metaOf(req))),
+  );
+
+  r.get(
+    '/logout',
+    {
+      preHandler: authenticate,
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign out (revokes the token)',
+        response: { 200: message },
+      },
+    },
+    async (req) => {
+      await auth.logout(actorOf(req));
+      return done(ja.logoutDone);
+    },
+  );
+
+  r.post(
+    '/forgot-password',
+    {
+      config: limited,
+      schema: {
+        tags: ['auth'],
+        summary: 'Mail a password-reset link',
+        body: forgotPasswordRequest,
+        response: { 200: message },
+      },
+    },
+    async (req) => {
+      await auth.forgotPassword(req.body.email);
+      return done(ja.forgotPasswordSent);
+    },
+  );
+
+  r.post(
+    '/reset-password',
+    {
+      config: limited,
+      schema: {
+        tags: ['auth'],
+        summary: 'Set a new password with a mailed token',
+        body: resetPasswordRequest,
+        response: { 200: message },
+      },
+    },
+    async (req) => {
+      await auth.resetPassword(req.body);
+      return done(ja.resetPasswordDone);
+    },
+  );
+
+  r.put(
+    '/account-setting/password',
+    {
+      preHandler: authenticate,
+      schema: {
+        tags: ['account'],
+        summary: 'Change password',
+        body: changePasswordRequest,
+        response: { 200: message },
+      },
+    },
+    async (req) => {
+      await auth.changePassword(actorOf(req), req.body.current_password, req.body.password);
+      return done(ja.passwordChanged);
+    },
+  );
+}

@@ -1,0 +1,132 @@
+import { ja, type LoginResponseData } from '@tenpo/domain';
+import { addMs, HOUR, iso, type Clock } from '../../lib/clock';
+import { AppError, validationError } from '../../lib/errors';
+import { hashPassword, verifyPassword } from '../../lib/passwords';
+import { hashToken, newToken } from '../../lib/tokens';
+import type { MailOutbox } from '../../mail/mail.jobs';
+import { resetPasswordMail } from '../../mail/templates';
+import type { Actor } from '../../plugins/auth';
+import type { UsersService } from '../users/users.service';
+import type { AuthRepo } from './auth.repo';
+
+export const RESET_TTL_MINUTES = 60;
+
+export type RequestMeta = { userAgent: string | null; ip: string | null };
+
+// Verified against when the e-mail is unknown, so both answers take the same time.
+let dummyHash: Promise<string> | null = null;
+
+export type AuthService = ReturnType<typeof createAuthService>;
+
+export function createAuthService(deps: {
+  repo: AuthRepo;
+  users: UsersService;
+  clock: Clock;
+  outbox: MailOutbox;
+  publicUrl: string;
+  sessionTtlHours: number;
+}) {
+  const { repo, users, clock, outbox } = deps;
+
+  const issue = async (
+    userId: number,
+    meta: RequestMeta,
+  ): Promise<{ token: string; sessionId: number }> => {
+    const token = newToken();
+    const now = clock.now();
+    const session = await repo.createSession({
+      user_id: userId,
+      token_hash: hashToken(token),
+      created_at: iso(now),
+      expires_at: iso(addMs(now, deps.sessionTtlHours * HOUR)),
+      user_agent: meta.userAgent?.slice(0, 255) ?? null,
+      ip: meta.ip,
+    });
+    return { token, sessionId: session.id };
+  };
+
+  const loginData = async (token: string, userId: number): Promise<LoginResponseData> => {
+    const row = await users.repo.findById(userId);
+    if (!row) throw new AppError(401, 'unauthenticated', ja.unauthenticated);
+    return {
+      token,
+      connect_GMB: await users.repo.googleConnected(row.id),
+      user: await users.present(row),
+    };
+  };
+
+  return {
+    async login(email: string, password: string, meta: RequestMeta): Promise<LoginResponseData> {
+      const user = await users.repo.findByEmail(email);
+      dummyHash ??= hashPassword('not-a-real-password');
+      const ok = await verifyPassword(user?.password_hash ?? (await dummyHash), password);
+      if (!user || !ok || user.status === 0) {
+        throw new AppError(401, 'invalid_credentials', ja.invalidCredentials, {
+          email: [ja.invalidCredentials],
+        });
+      }
+      const { token } = await issue(user.id, meta);
+      return loginData(token, user.id);
+    },
+
+    /** Rotates the token: a new session replaces the presented one, which stops working. */
+    async refresh(actor: Actor, meta: RequestMeta): Promise<LoginResponseData> {
+      const { token, sessionId } = await issue(actor.user.id, meta);
+      const revoked = await repo.revoke(actor.session.id, iso(clock.now()), sessionId);
+      if (!revoked) {
+        // A concurrent refresh already rotated this token: the new session must not outlive it.
+        await repo.deleteSession(sessionId);
+        throw new AppError(401, 'unauthenticated', ja.unauthenticated);
+      }
+      return loginData(token, actor.user.id);
+    },
+
+    async logout(actor: Actor): Promise<void> {
+      await repo.revoke(actor.session.id, iso(clock.now()));
+    },
+
+    /** Always answers the same, so the form does not tell who has an account. */
+    async forgotPassword(email: string): Promise<void> {
+      const user = await users.repo.findByEmail(email);
+      if (!user || user.status === 0) return;
+      const token = newToken();
+      const now = clock.now();
+      await repo.createReset({
+        user_id: user.id,
+        token_hash: hashToken(token),
+        created_at: iso(now),
+        expires_at: iso(addMs(now, RESET_TTL_MINUTES * 60 * 1000)),
+      });
+      const link = `${deps.publicUrl}/reset-password?token=${encodeURIComponent(token)}&email=${encodeURIComponent(user.email)}`;
+      await outbox.send(
+        { to: user.email, ...resetPasswordMail(link, RESET_TTL_MINUTES) },
+        `reset:${hashToken(token)}`,
+      );
+    },
+
+    async resetPassword(input: { token: string; email: string; password: string }): Promise<void> {
+      const invalid = validationError({ token: [ja.resetTokenInvalid] });
+      const reset = await repo.resetByHash(hashToken(input.token));
+      const now = iso(clock.now());
+      if (!reset || reset.used_at !== null || reset.expires_at <= now) throw invalid;
+      const user = await users.repo.findById(reset.user_id);
+      if (!user || user.email.toLowerCase() !== input.email.toLowerCase()) throw invalid;
+      const passwordHash = await hashPassword(input.password);
+      await repo.transaction(async (trx) => {
+        if (!(await trx.useReset(reset.id, now))) throw invalid;
+        await trx.setPassword(user.id, passwordHash, now);
+        // A new password ends every session that the old one opened.
+        await trx.revokeAllOf(user.id, now);
+      });
+    },
+
+    async changePassword(actor: Actor, current: string, next: string): Promise<void> {
+      if (!(await verifyPassword(actor.user.password_hash, current))) {
+        throw validationError({ current_password: [ja.currentPasswordWrong] });
+      }
+      const now = iso(clock.now());
+      await repo.setPassword(actor.user.id, await hashPassword(next), now);
+      await repo.revokeAllOf(actor.user.id, now, actor.session.id);
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
+import {
+  chooseLocationRequest,
+  ja,
+  locationSchema,
+  locationsQuery,
+  ok,
+  paged,
+  publisherRowSchema,
+} from '@tenpo/domain';
+import { okData, withZod } from '../../lib/route';
+import { actorOf } from '../../plugins/auth';
+import type { StoreAccess } from '../stores/access';
+import type { EntityService } from './entity.service';
+
+/** The location picker of /connect-location (spec 1 §2, §7). */
+export function registerEntityRoutes(
+  app: FastifyInstance,
+  deps: { entity: EntityService; access: StoreAccess; authenticate: preHandlerAsyncHookHandler },
+): void {
+  const r = withZod(app);
+  const pre = { preHandler: deps.authenticate };
+  const tags = ['entity'];
+
+  r.get(
+    '/entity/locations',
+    {
+      ...pre,
+      schema: {
+        tags,
+        summary: 'The business locations of the connected Google account (5 a page)',
+        querystring: locationsQuery,
+        response: { 200: ok(paged(locationSchema)) },
+      },
+    },
+    async (req) => {
+      const store = await deps.access.storeFor(actorOf(req), req.query.user_id, 'write');
+      return okData(await deps.entity.locations(store, req.query.page, req.query.per_page));
+    },
+  );
+
+  r.post(
+    '/entity/location',
+    {
+      ...pre,
+      schema: {
+        tags,
+        summary: 'Chooses the location that becomes the store’s listing',
+        body: chooseLocationRequest,
+        response: { 200: ok(publisherRowSchema) },
+      },
+    },
+    async (req) => {
+      const store = await deps.access.storeFor(actorOf(req), req.body.user_id, 'write');
+      return okData(await deps.entity.choose(store, req.body.location_id), ja.connectSuccess);
+    },
+  );
+}

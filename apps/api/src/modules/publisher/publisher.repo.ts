@@ -1,0 +1,133 @@
+import type { Db } from '../../db/kysely';
+import type {
+  ChannelCredentialsRow,
+  OAuthStateRow,
+  PublisherConnectionRow,
+  PublisherConnectionsTable,
+} from '../../db/types';
+
+export type ConnectionPatch = Partial<
+  Pick<
+    PublisherConnectionsTable,
+    | 'status'
+    | 'entity_id'
+    | 'location_name'
+    | 'postal_code'
+    | 'address_lines'
+    | 'store_code'
+    | 'log'
+  >
+>;
+
+/** Credential columns as stored: token values arrive here already sealed. */
+export type CredentialsPatch = Partial<
+  Omit<ChannelCredentialsRow, 'id' | 'user_id' | 'publisher_key' | 'created_at' | 'updated_at'>
+>;
+
+export type PublisherRepo = ReturnType<typeof createPublisherRepo>;
+
+export function createPublisherRepo(db: Db) {
+  return {
+    connections: (userId: number): Promise<PublisherConnectionRow[]> =>
+      db.selectFrom('publisher_connections').selectAll().where('user_id', '=', userId).execute(),
+
+    connection: (userId: number, key: string): Promise<PublisherConnectionRow | undefined> =>
+      db
+        .selectFrom('publisher_connections')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('publisher_key', '=', key)
+        .executeTakeFirst(),
+
+    /** Creates the row on first use; afterwards changes only the given columns. */
+    async saveConnection(userId: number, key: string, patch: ConnectionPatch, now: string) {
+      await db
+        .insertInto('publisher_connections')
+        .values({
+          user_id: userId,
+          publisher_key: key,
+          status: 0,
+          entity_id: null,
+          location_name: null,
+          postal_code: null,
+          address_lines: null,
+          store_code: null,
+          log: '[]',
+          ...patch,
+          created_at: now,
+          updated_at: now,
+        })
+        .onConflict((oc) =>
+          oc.columns(['user_id', 'publisher_key']).doUpdateSet({ ...patch, updated_at: now }),
+        )
+        .execute();
+    },
+
+    credentials: (userId: number, key: string): Promise<ChannelCredentialsRow | undefined> =>
+      db
+        .selectFrom('channel_credentials')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('publisher_key', '=', key)
+        .executeTakeFirst(),
+
+    async saveCredentials(
+      userId: number,
+      key: string,
+      patch: CredentialsPatch & { access_token: string },
+      now: string,
+    ) {
+      await db
+        .insertInto('channel_credentials')
+        .values({ user_id: userId, publisher_key: key, ...patch, created_at: now, updated_at: now })
+        .onConflict((oc) =>
+          oc.columns(['user_id', 'publisher_key']).doUpdateSet({ ...patch, updated_at: now }),
+        )
+        .execute();
+    },
+
+    async updateCredentials(userId: number, key: string, patch: CredentialsPatch, now: string) {
+      await db
+        .updateTable('channel_credentials')
+        .set({ ...patch, updated_at: now })
+        .where('user_id', '=', userId)
+        .where('publisher_key', '=', key)
+        .execute();
+    },
+
+    async deleteCredentials(userId: number, keys: readonly string[]) {
+      if (keys.length === 0) return;
+      await db
+        .deleteFrom('channel_credentials')
+        .where('user_id', '=', userId)
+        .where('publisher_key', 'in', [...keys])
+        .execute();
+    },
+
+    /** Other stores holding a grant of the same provider user (an agency's one account). */
+    async sharedGrants(userId: number, key: string, providerUserId: string): Promise<number> {
+      const row = await db
+        .selectFrom('channel_credentials')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('publisher_key', '=', key)
+        .where('provider_user_id', '=', providerUserId)
+        .where('user_id', '<>', userId)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    async createState(values: Omit<OAuthStateRow, 'id'>, now: string) {
+      // Abandoned consents leave states behind; each new one sweeps the expired.
+      await db.deleteFrom('oauth_states').where('expires_at', '<=', now).execute();
+      await db.insertInto('oauth_states').values(values).execute();
+    },
+
+    /** One use only: the row is gone once read, whatever the outcome. */
+    takeState: (stateHash: string): Promise<OAuthStateRow | undefined> =>
+      db
+        .deleteFrom('oauth_states')
+        .where('state_hash', '=', stateHash)
+        .returningAll()
+        .executeTakeFirst(),
+  };
+}

@@ -1,0 +1,359 @@
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  ja,
+  LINKED_PUBLISHERS,
+  mayUsePublisher,
+  PUBLISHER_LOG_LINES,
+  PUBLISHER_LOGO_PATH,
+  PUBLISHER_STATUS,
+  PUBLISHERS,
+  publisherByKey,
+  type PublisherKey,
+  type PublisherRow,
+} from '@tenpo/domain';
+import { ChannelError, type Channel, type TokenSet } from '../../channels/channel';
+import type { ChannelSet } from '../../channels';
+import { withRetry } from '../../channels/http';
+import type { ChannelCredentialsRow, PublisherConnectionRow, UserRow } from '../../db/types';
+import { addMs, iso, type Clock } from '../../lib/clock';
+import { AppError } from '../../lib/errors';
+import { decrypt, encrypt, hashToken, newToken } from '../../lib/tokens';
+import type { CredentialsPatch, PublisherRepo } from './publisher.repo';
+
+/** How long a consent may take between our redirect and the provider's return. */
+const STATE_TTL_MS = 10 * 60_000;
+
+export type PublisherService = ReturnType<typeof createPublisherService>;
+
+/** The credentials of a channel, opened for one call. */
+export type OpenCredentials = {
+  row: ChannelCredentialsRow;
+  pageToken: string | null;
+};
+
+type Logger = { warn: (obj: object, msg: string) => void };
+
+const labelOf = (key: PublisherKey): string => publisherByKey(key)?.label ?? key;
+
+const parseLines = (text: string | null): string[] => {
+  try {
+    const v = JSON.parse(text ?? '[]') as unknown;
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
+};
+
+/** A log line as the screen shows it: Tokyo time, then the sentence. */
+const logLine = (now: Date, text: string): string =>
+  `${new Date(now.getTime() + 9 * 3600_000).toISOString().slice(0, 16).replace('T', ' ')} ${text}`;
+
+/** The browser's answer for each class of channel failure; never the vendor's raw text. */
+const appErrorOf = (key: PublisherKey, err: ChannelError): AppError => {
+  const label = labelOf(key);
+  switch (err.kind) {
+    case 'reauth':
+      return new AppError(409, 'channel_reauth', ja.channelReauth(label), {
+        publisher: [ja.channelReauth(label)],
+      });
+    case 'quota':
+      return new AppError(503, 'channel_quota', ja.channelQuota(label));
+    case 'retryable':
+      return new AppError(503, 'channel_unavailable', ja.channelRetry(label));
+    default:
+      return new AppError(502, 'channel_invalid', ja.channelInvalid(label));
+  }
+};
+
+const lineOf = (key: PublisherKey, err: ChannelError): string => {
+  const label = labelOf(key);
+  if (err.kind === 'reauth') return ja.channelReauth(label);
+  if (err.kind === 'quota') return ja.channelQuota(label);
+  if (err.kind === 'retryable') return ja.channelRetry(label);
+  return ja.channelInvalid(label);
+};
+
+export function createPublisherService(deps: {
+  repo: PublisherRepo;
+  channels: ChannelSet;
+  clock: Clock;
+  secretKey: Buffer;
+  publicUrl: string;
+  log: Logger;
+}) {
+  const { repo, channels, clock, secretKey, publicUrl } = deps;
+  const seal = (v: string) => encrypt(secretKey, v);
+  const open = (v: string) => decrypt(secretKey, v);
+  const now = () => clock.now();
+  const channelOf = (key: PublisherKey): Channel => channels.all[key];
+
+  /** Free-trial stores may act only on the allowed publishers (DESIGN §10): 403 otherwise. */
+  const ensureAllowed = (store: UserRow, key: PublisherKey): void => {
+    if (!mayUsePublisher(store.role, key))
+      throw new AppError(403, 'forbidden', ja.channelTrialOnly);
+  };
+
+  const notConnected = (key: PublisherKey) =>
+    new AppError(409, 'channel_not_connected', ja.channelNotConnected(labelOf(key)));
+
+  const present = (key: PublisherKey, row: PublisherConnectionRow | undefined): PublisherRow => {
+    const p = PUBLISHERS.find((x) => x.key === key) ?? PUBLISHERS[0];
+    if (!p) throw new Error('no publishers');
+    return {
+      publisher_id: p.id,
+      publisher_key: p.key,
+      publisher_name: p.name,
+      logo_url: `${publicUrl}${PUBLISHER_LOGO_PATH}${p.logo}`,
+      entity_id: row?.entity_id ?? null,
+      location_name: row?.location_name ?? null,
+      postal_code: row?.postal_code ?? null,
+      address_lines: parseLines(row?.address_lines ?? null),
+      store_code: row?.store_code ?? null,
+      status: row?.status ?? PUBLISHER_STATUS.disconnect,
+      log: parseLines(row?.log ?? null),
+    };
+  };
+
+  /** Adds a line to the row's log (the newest last, a few kept); `status` when it changes. */
+  const record = async (storeId: number, key: PublisherKey, text: string, status?: number) => {
+    const row = await repo.connection(storeId, key);
+    const lines = [...parseLines(row?.log ?? null), logLine(now(), text)].slice(
+      -PUBLISHER_LOG_LINES,
+    );
+    await repo.saveConnection(
+      storeId,
+      key,
+      { log: JSON.stringify(lines), ...(status === undefined ? {} : { status }) },
+      iso(now()),
+    );
+  };
+
+  /** Writes a channel failure where the screen shows it, and turns it into the API's answer. */
+  const fail = async (storeId: number, key: PublisherKey, err: unknown): Promise<unknown> => {
+    if (!(err instanceof ChannelError)) return err;
+    deps.log.warn({ publisher: key, kind: err.kind, detail: err.message }, 'channel call failed');
+    await record(
+      storeId,
+      key,
+      lineOf(key, err),
+      err.kind === 'reauth' ? PUBLISHER_STATUS.error : undefined,
+    );
+    return appErrorOf(key, err);
+  };
+
+  const tokenColumns = (t: TokenSet): CredentialsPatch & { access_token: string } => ({
+    access_token: seal(t.accessToken),
+    ...(t.refreshToken ? { refresh_token: seal(t.refreshToken) } : {}),
+    expires_at: t.expiresAt ? iso(t.expiresAt) : null,
+  });
+
+  /**
+   * Runs `fn` with a live access token of the store's channel: refreshed first when it expires
+   * within the channel's margin, refreshed once more if the provider still says it expired,
+   * retried on 429 after the reset time and on provider failures (channels/http.ts). A
+   * failure that remains is logged on the publisher row and answered in Japanese.
+   */
+  async function withAccess<T>(
+    store: UserRow,
+    key: PublisherKey,
+    fn: (accessToken: string, creds: OpenCredentials) => Promise<T>,
+  ): Promise<T> {
+    const row = await repo.credentials(store.id, key);
+    if (!row) throw notConnected(key);
+    const channel = channelOf(key);
+    let accessToken = open(row.access_token);
+    let refreshToken = row.refresh_token ? open(row.refresh_token) : null;
+    const creds: OpenCredentials = {
+      row,
+      pageToken: row.page_token ? open(row.page_token) : null,
+    };
+    let refreshed = false;
+    const refresh = async () => {
+      refreshed = true;
+      const t = await withRetry(channels.http, () =>
+        channel.refresh({ accessToken, refreshToken }),
+      );
+      accessToken = t.accessToken;
+      if (t.refreshToken) refreshToken = t.refreshToken;
+      await repo.updateCredentials(store.id, key, tokenColumns(t), iso(now()));
+    };
+    try {
+      const expiresAt = row.expires_at ? Date.parse(row.expires_at) : null;
+      if (expiresAt !== null && expiresAt - now().getTime() < channel.refreshMarginMs)
+        await refresh();
+      try {
+        return await withRetry(channels.http, () => fn(accessToken, creds));
+      } catch (err) {
+        // Our clock and the provider's may disagree: an early expiry gets one refresh.
+        if (!(err instanceof ChannelError) || err.kind !== 'reauth' || refreshed) throw err;
+        await refresh();
+        return await withRetry(channels.http, () => fn(accessToken, creds));
+      }
+    } catch (err) {
+      throw await fail(store.id, key, err);
+    }
+  }
+
+  return {
+    ensureAllowed,
+    withAccess,
+    record,
+    notConnected,
+    seal,
+    open,
+
+    /** The four publishers, each merged with the store's connection (spec 1 §2 table). */
+    async list(store: UserRow): Promise<PublisherRow[]> {
+      const rows = await repo.connections(store.id);
+      return PUBLISHERS.map((p) =>
+        present(
+          p.key,
+          rows.find((r) => r.publisher_key === p.key),
+        ),
+      );
+    },
+
+    async row(store: UserRow, key: PublisherKey): Promise<PublisherRow> {
+      return present(key, await repo.connection(store.id, key));
+    },
+
+    saveConnection: (
+      store: UserRow,
+      key: PublisherKey,
+      patch: Parameters<PublisherRepo['saveConnection']>[2],
+    ) => repo.saveConnection(store.id, key, patch, iso(now())),
+
+    saveCredentials: (
+      store: UserRow,
+      key: PublisherKey,
+      patch: Parameters<PublisherRepo['saveCredentials']>[2],
+    ) => repo.saveCredentials(store.id, key, patch, iso(now())),
+
+    updateCredentials: (store: UserRow, key: PublisherKey, patch: CredentialsPatch) =>
+      repo.updateCredentials(store.id, key, patch, iso(now())),
+
+    deleteCredentials: (store: UserRow, keys: readonly PublisherKey[]) =>
+      repo.deleteCredentials(store.id, keys),
+
+    /** The provider's consent URL, with a one-time state and a PKCE verifier kept here. */
+    async connectUrl(actorId: number, store: UserRow, key: PublisherKey): Promise<string> {
+      ensureAllowed(store, key);
+      const channel = channelOf(key);
+      const state = newToken();
+      const verifier = randomBytes(48).toString('base64url');
+      const challenge = createHash('sha256').update(verifier).digest('base64url');
+      const redirectUri = `${publicUrl}/api/publisher/callback/${channel.connectAs}`;
+      const t = now();
+      await repo.createState(
+        {
+          state_hash: hashToken(state),
+          user_id: store.id,
+          actor_id: actorId,
+          publisher_key: channel.connectAs,
+          code_verifier: seal(verifier),
+          redirect_uri: redirectUri,
+          created_at: iso(t),
+          expires_at: iso(addMs(t, STATE_TTL_MS)),
+        },
+        iso(t),
+      );
+      return channel.connectUrl({ state, redirectUri, codeChallenge: challenge });
+    },
+
+    /**
+     * The provider's redirect back: checks the one-time state, exchanges the code, stores the
+     * tokens sealed, and answers where the browser goes next.
+     */
+    async callback(
+      routeKey: string,
+      q: { state?: string; code?: string; error?: string },
+    ): Promise<string> {
+      const back = (error: string, key: string = routeKey) =>
+        `/connect-account?${new URLSearchParams({ error, publisher_key: key }).toString()}`;
+      const st = q.state ? await repo.takeState(hashToken(q.state)) : undefined;
+      if (!st || st.publisher_key !== routeKey || st.expires_at <= iso(now()))
+        return back('invalid_state');
+      const key = st.publisher_key as PublisherKey;
+      if (q.error || !q.code) return back(q.error === 'access_denied' ? 'access_denied' : 'denied');
+      const channel = channelOf(key);
+      let tokens: TokenSet;
+      try {
+        tokens = await withRetry(channels.http, () =>
+          channel.exchangeCode(q.code as string, st.redirect_uri, open(st.code_verifier)),
+        );
+      } catch (err) {
+        if (!(err instanceof ChannelError)) throw err;
+        deps.log.warn({ publisher: key, kind: err.kind, detail: err.message }, 'code exchange');
+        await record(st.user_id, key, lineOf(key, err));
+        return back('connect_failed');
+      }
+      const t = iso(now());
+      await repo.saveCredentials(
+        st.user_id,
+        key,
+        {
+          ...tokenColumns(tokens),
+          refresh_token: tokens.refreshToken ? seal(tokens.refreshToken) : null,
+          scope: tokens.scope,
+          provider_user_id: tokens.providerUserId,
+          provider_account_id: null,
+          page_id: null,
+          page_token: null,
+          ig_user_id: null,
+        },
+        t,
+      );
+      const linked = tokens.providerUserName
+        ? { entity_id: tokens.providerUserId, location_name: tokens.providerUserName }
+        : {};
+      await repo.saveConnection(
+        st.user_id,
+        key,
+        { status: channel.afterConnect.status, log: '[]', ...linked },
+        t,
+      );
+      return channel.afterConnect.path;
+    },
+
+    /** Disconnects a publisher and the ones that go with it; ends the grant when unshared. */
+    async disconnect(store: UserRow, key: PublisherKey): Promise<void> {
+      ensureAllowed(store, key);
+      const keys: PublisherKey[] = [key, ...(LINKED_PUBLISHERS[key] ?? [])];
+      for (const k of keys) {
+        const row = await repo.credentials(store.id, k);
+        if (!row) continue;
+        // One provider account may serve several stores (an agency's); revoking would end
+        // the grant for all of them.
+        const shared = row.provider_user_id
+          ? await repo.sharedGrants(store.id, k, row.provider_user_id)
+          : 0;
+        if (shared > 0) continue;
+        try {
+          await channelOf(k).revoke({
+            accessToken: open(row.access_token),
+            refreshToken: row.refresh_token ? open(row.refresh_token) : null,
+          });
+        } catch (err) {
+          // Already revoked or unreachable: the local disconnect stands either way.
+          deps.log.warn({ publisher: k, err: (err as Error).message }, 'revoke failed');
+        }
+      }
+      await repo.deleteCredentials(store.id, keys);
+      for (const k of keys)
+        await repo.saveConnection(
+          store.id,
+          k,
+          {
+            status: PUBLISHER_STATUS.disconnect,
+            entity_id: null,
+            location_name: null,
+            postal_code: null,
+            address_lines: null,
+            store_code: null,
+            log: '[]',
+          },
+          iso(now()),
+        );
+    },
+  };
+}

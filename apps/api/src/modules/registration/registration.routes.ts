@@ -1,0 +1,71 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import {
+  ja,
+  ok,
+  registerRequest,
+  registrationFormRequest,
+  verifyTokenRequest,
+  verifyTokenResponseData,
+} from '@tenpo/domain';
+import { done, okData, withZod } from '../../lib/route';
+import type { RegistrationService } from './registration.service';
+
+const message = z.object({ status_code: z.number(), message: z.string() });
+
+export function registerRegistrationRoutes(
+  app: FastifyInstance,
+  deps: { registration: RegistrationService; authRateLimit: object },
+): void {
+  const r = withZod(app);
+  const { registration } = deps;
+  const limited = { rateLimit: deps.authRateLimit };
+
+  r.post(
+    '/registration-form',
+    {
+      config: limited,
+      schema: {
+        tags: ['registration'],
+        summary: 'Store registration request; mails the account-registration link',
+        body: registrationFormRequest,
+        response: { 200: message },
+      },
+    },
+    async (req) => {
+      await registration.submit(req.body);
+      return done(ja.registrationReceived);
+    },
+  );
+
+  r.post(
+    '/register/verify-token',
+    {
+      config: limited,
+      schema: {
+        tags: ['registration'],
+        summary: 'Check an account-registration token',
+        body: verifyTokenRequest,
+        response: { 200: ok(verifyTokenResponseData) },
+      },
+    },
+    async (req) => okData(await registration.verify(req.body.token)),
+  );
+
+  r.post(
+    '/register',
+    {
+      config: limited,
+      schema: {
+        tags: ['registration'],
+        summary: 'Create the account with a password',
+        body: registerRequest,
+        response: { 200: message },
+      },
+    },
+    async (req) => {
+      await registration.register(req.body);
+      return done(ja.registerDone);
+    },
+  );
+}

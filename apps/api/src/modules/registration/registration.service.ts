@@ -1,0 +1,112 @@
+import { FREE_TRIAL_DAYS, ja, ROLE, type RegistrationFormRequest } from '@tenpo/domain';
+import type { z } from 'zod';
+import type { registrationFormRequest } from '@tenpo/domain';
+import { addMs, DAY, HOUR, iso, type Clock } from '../../lib/clock';
+import { validationError } from '../../lib/errors';
+import { hashPassword } from '../../lib/passwords';
+import { hashToken, newToken } from '../../lib/tokens';
+import type { MailOutbox } from '../../mail/mail.jobs';
+import { accountCreatedMail, registrationMail } from '../../mail/templates';
+import { createUsersRepo } from '../users/users.repo';
+import type { UsersRepo } from '../users/users.repo';
+import type { RegistrationRepo } from './registration.repo';
+
+export const REGISTRATION_TTL_HOURS = 72;
+
+type Form = z.output<typeof registrationFormRequest>;
+export type { RegistrationFormRequest };
+
+export type RegistrationService = ReturnType<typeof createRegistrationService>;
+
+export function createRegistrationService(deps: {
+  repo: RegistrationRepo;
+  users: UsersRepo;
+  clock: Clock;
+  outbox: MailOutbox;
+  publicUrl: string;
+}) {
+  const { repo, users, clock, outbox } = deps;
+  const tokenInvalid = () => validationError({ token: [ja.accessTokenExpired] });
+
+  const liveToken = async (token: string) => {
+    const row = await repo.tokenByHash(hashToken(token));
+    if (!row || row.used_at !== null || row.expires_at <= iso(clock.now())) throw tokenInvalid();
+    return row;
+  };
+
+  return {
+    /** Stores the request and mails the account-registration link. */
+    async submit(form: Form): Promise<void> {
+      if (await users.findByEmail(form.email)) throw validationError({ email: [ja.emailTaken] });
+      const token = newToken();
+      const now = clock.now();
+      await repo.createRequest(
+        {
+          full_name: form.full_name,
+          company_name: form.company_name,
+          store_name: form.store_name,
+          email: form.email,
+          phone: form.phone,
+          knowledge: form.knowledge,
+          agent_code: form.agent_code,
+          client_company_name: form.client_company_name,
+          agency_name: form.agency_name,
+          register_type: form.register_type,
+          user_id: null,
+          created_at: iso(now),
+        },
+        {
+          token_hash: hashToken(token),
+          expires_at: iso(addMs(now, REGISTRATION_TTL_HOURS * HOUR)),
+        },
+      );
+      const link = `${deps.publicUrl}/register-account?token=${encodeURIComponent(token)}`;
+      await outbox.send(
+        { to: form.email, ...registrationMail(form.full_name, link, REGISTRATION_TTL_HOURS) },
+        `registration:${hashToken(token)}`,
+      );
+    },
+
+    async verify(token: string): Promise<{ email: string }> {
+      const row = await liveToken(token);
+      return { email: row.email };
+    },
+
+    /** Creates the free-trial account: 30 days from now (DESIGN §10). */
+    async register(input: { token: string; email: string; password: string }): Promise<void> {
+      const row = await liveToken(input.token);
+      if (row.email.toLowerCase() !== input.email.toLowerCase()) throw tokenInvalid();
+      if (await users.findByEmail(row.email)) throw validationError({ email: [ja.emailTaken] });
+      const passwordHash = await hashPassword(input.password);
+      const now = clock.now();
+      await repo.transaction(async (trx) => {
+        const user = await createUsersRepo(trx).create({
+          email: row.email,
+          password_hash: passwordHash,
+          name: row.full_name,
+          role: ROLE.freeTrial,
+          account_kind: 0,
+          is_leader: 0,
+          agreed_terms: 0,
+          phone: row.phone,
+          company_name: row.company_name,
+          store_name: row.store_name,
+          logo_url: null,
+          agent_code: row.agent_code,
+          trial_ends_at: iso(addMs(now, FREE_TRIAL_DAYS * DAY)),
+          payment_fail: 0,
+          agency_id: null,
+          status: 1,
+          created_at: iso(now),
+          updated_at: iso(now),
+        });
+        if (!(await repo.useToken(trx, row.token_id, row.request_id, user.id, iso(now))))
+          throw tokenInvalid();
+      });
+      await outbox.send(
+        { to: row.email, ...accountCreatedMail(`${deps.publicUrl}/login`) },
+        `registered:${row.token_id}`,
+      );
+    },
+  };
+}

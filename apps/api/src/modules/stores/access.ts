@@ -1,0 +1,60 @@
+import { ROLE } from '@tenpo/domain';
+import type { UserRow } from '../../db/types';
+import { notFound } from '../../lib/errors';
+import type { Actor } from '../../plugins/auth';
+import type { UsersRepo } from '../users/users.repo';
+
+export type AccessMode = 'read' | 'write';
+
+export type StoreAccess = {
+  /**
+   * May this session act for this store? The one check every route that names a store
+   * (a `user_id`) goes through. A store the caller may not act for answers 404, exactly
+   * like a store that does not exist (DESIGN §4).
+   */
+  storeFor(actor: Actor, storeId: number, mode: AccessMode): Promise<UserRow>;
+  /** The same check for a list of stores; any one refused refuses the whole call. */
+  storesFor(actor: Actor, storeIds: readonly number[], mode: AccessMode): Promise<UserRow[]>;
+};
+
+/** The rule itself, pure: given the actor and the target row, may it act? */
+export const mayAct = (
+  actor: UserRow,
+  target: UserRow,
+  mode: AccessMode,
+  leads: boolean,
+): boolean => {
+  if (target.id === actor.id) return true;
+  switch (actor.role) {
+    case ROLE.manager:
+      return target.role !== ROLE.manager;
+    case ROLE.agency:
+      return target.agency_id === actor.id;
+    case ROLE.shop:
+      // A group leader reads its group's stores; it does not change them.
+      return actor.is_leader === 1 && mode === 'read' && leads;
+    default:
+      return false;
+  }
+};
+
+export function createStoreAccess(users: UsersRepo): StoreAccess {
+  const storeFor = async (actor: Actor, storeId: number, mode: AccessMode): Promise<UserRow> => {
+    const target = storeId === actor.user.id ? actor.user : await users.findById(storeId);
+    if (!target) throw notFound();
+    const leads =
+      actor.user.is_leader === 1 && target.id !== actor.user.id
+        ? await users.ledBy(actor.user.id, target.id)
+        : false;
+    if (!mayAct(actor.user, target, mode, leads)) throw notFound();
+    return target;
+  };
+  return {
+    storeFor,
+    async storesFor(actor, storeIds, mode) {
+      const out: UserRow[] = [];
+      for (const id of new Set(storeIds)) out.push(await storeFor(actor, id, mode));
+      return out;
+    },
+  };
+}

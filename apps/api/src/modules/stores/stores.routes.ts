@@ -1,0 +1,261 @@
+import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
+import { z } from 'zod';
+import {
+  adminList,
+  AGENCY_STORES_PER_PAGE,
+  DEFAULT_PER_PAGE,
+  groupSchema,
+  ok,
+  paged,
+  pageQuery,
+  ROLE,
+  storeListQuery,
+  storeRowSchema,
+  userSchema,
+} from '@tenpo/domain';
+import type { Clock } from '../../lib/clock';
+import { forbidden, notFound } from '../../lib/errors';
+import { okData, withZod } from '../../lib/route';
+import { actorOf, type Actor } from '../../plugins/auth';
+import type { UsersService } from '../users/users.service';
+import type { StoreAccess } from './access';
+import type { StoreFilter, StoresRepo } from './stores.repo';
+
+const orderOf = (v: string | undefined): StoreFilter['orderBy'] => {
+  if (!v) return undefined;
+  const [column, direction] = v.split(',') as ['id' | 'name' | 'created_at', 'asc' | 'desc'];
+  return { column, direction };
+};
+
+const requireRole = (actor: Actor, ok: (a: Actor) => boolean): void => {
+  if (!ok(actor)) throw forbidden();
+};
+const isAgency = (a: Actor) => a.user.role === ROLE.agency;
+const isLeader = (a: Actor) => a.user.is_leader === 1;
+const isManager = (a: Actor) => a.user.role === ROLE.manager;
+
+/** The store lists the store selector and the overviews need, by role (spec 3 §4). */
+export function registerStoreRoutes(
+  app: FastifyInstance,
+  deps: {
+    stores: StoresRepo;
+    users: UsersService;
+    access: StoreAccess;
+    clock: Clock;
+    authenticate: preHandlerAsyncHookHandler;
+  },
+): void {
+  const r = withZod(app);
+  const { stores, clock } = deps;
+  const agencyQuery = pageQuery(AGENCY_STORES_PER_PAGE).extend(storeListQuery.shape);
+  const listQuery = pageQuery(DEFAULT_PER_PAGE).extend(storeListQuery.shape);
+  const pagedStores = { 200: ok(paged(storeRowSchema)) };
+  const groupParams = z.object({ id: z.coerce.number().int().positive() });
+  const pre = { preHandler: deps.authenticate };
+
+  r.get(
+    '/agency/stores',
+    {
+      ...pre,
+      schema: {
+        tags: ['agency'],
+        summary: "The agency's stores (paged, 5 a page by default)",
+        querystring: agencyQuery,
+        response: pagedStores,
+      },
+    },
+    async (req) => {
+      const actor = actorOf(req);
+      requireRole(actor, isAgency);
+      const q = req.query;
+      return okData(
+        await stores.page(
+          { agencyId: actor.user.id, search: q.search, orderBy: orderOf(q.order_by) },
+          q.page,
+          q.per_page,
+          clock.now(),
+        ),
+      );
+    },
+  );
+
+  r.get(
+    '/agency/groups',
+    {
+      ...pre,
+      schema: {
+        tags: ['agency'],
+        summary: "The agency's groups with their stores and leader",
+        response: { 200: ok(z.array(groupSchema)) },
+      },
+    },
+    async (req) => {
+      const actor = actorOf(req);
+      requireRole(actor, isAgency);
+      return okData(await stores.groups({ agencyId: actor.user.id }));
+    },
+  );
+
+  r.get(
+    '/agency/groups/:id/stores',
+    {
+      ...pre,
+      schema: {
+        tags: ['agency'],
+        summary: "A group's stores (paged)",
+        params: groupParams,
+        querystring: agencyQuery,
+        response: pagedStores,
+      },
+    },
+    async (req) => {
+      const actor = actorOf(req);
+      requireRole(actor, isAgency);
+      const group = await stores.group(req.params.id);
+      if (!group || group.agency_id !== actor.user.id) throw notFound();
+      const q = req.query;
+      return okData(
+        await stores.page(
+          {
+            agencyId: actor.user.id,
+            groupId: group.id,
+            search: q.search,
+            orderBy: orderOf(q.order_by),
+          },
+          q.page,
+          q.per_page,
+          clock.now(),
+        ),
+      );
+    },
+  );
+
+  r.get(
+    '/group-leader/groups',
+    {
+      ...pre,
+      schema: {
+        tags: ['group-leader'],
+        summary: 'The groups this leader leads',
+        response: { 200: ok(z.array(groupSchema)) },
+      },
+    },
+    async (req) => {
+      const actor = actorOf(req);
+      requireRole(actor, isLeader);
+      return okData(await stores.groups({ leaderId: actor.user.id }));
+    },
+  );
+
+  r.get(
+    '/group-leader/stores',
+    {
+      ...pre,
+      schema: {
+        tags: ['group-leader'],
+        summary: "Stores of the leader's groups (order_by id,asc)",
+        querystring: listQuery,
+        response: pagedStores,
+      },
+    },
+    async (req) => {
+      const actor = actorOf(req);
+      requireRole(actor, isLeader);
+      const q = req.query;
+      return okData(
+        await stores.page(
+          {
+            leaderId: actor.user.id,
+            search: q.search,
+            orderBy: orderOf(q.order_by) ?? { column: 'id', direction: 'asc' },
+          },
+          q.page,
+          q.per_page,
+          clock.now(),
+        ),
+      );
+    },
+  );
+
+  r.get(
+    '/group-leader/groups/:id/stores',
+    {
+      ...pre,
+      schema: {
+        tags: ['group-leader'],
+        summary: 'Stores of one group this leader leads',
+        params: groupParams,
+        querystring: listQuery,
+        response: pagedStores,
+      },
+    },
+    async (req) => {
+      const actor = actorOf(req);
+      requireRole(actor, isLeader);
+      const group = await stores.group(req.params.id);
+      if (!group || group.leader_id !== actor.user.id) throw notFound();
+      const q = req.query;
+      return okData(
+        await stores.page(
+          { groupId: group.id, search: q.search, orderBy: orderOf(q.order_by) },
+          q.page,
+          q.per_page,
+          clock.now(),
+        ),
+      );
+    },
+  );
+
+  r.get(
+    '/admin/stores',
+    {
+      ...pre,
+      schema: {
+        tags: ['admin'],
+        summary: "The manager's store list (every tenant)",
+        querystring: listQuery,
+        response: { 200: ok(adminList(storeRowSchema)) },
+      },
+    },
+    async (req) => {
+      const actor = actorOf(req);
+      requireRole(actor, isManager);
+      const q = req.query;
+      const p = await stores.page(
+        { allStores: true, search: q.search, orderBy: orderOf(q.order_by) },
+        q.page,
+        q.per_page,
+        clock.now(),
+      );
+      return okData({
+        data: p.data,
+        meta: {
+          current_page: p.current_page,
+          last_page: p.last_page,
+          per_page: p.per_page,
+          total: p.total,
+        },
+      });
+    },
+  );
+
+  r.get(
+    '/admin/stores/:id',
+    {
+      ...pre,
+      schema: {
+        tags: ['admin'],
+        summary: 'One store, for the manager',
+        params: groupParams,
+        response: { 200: ok(userSchema) },
+      },
+    },
+    async (req) => {
+      const actor = actorOf(req);
+      requireRole(actor, isManager);
+      return okData(
+        await deps.users.present(await deps.access.storeFor(actor, req.params.id, 'read')),
+      );
+    },
+  );
+}

@@ -1,0 +1,69 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/kysely';
+import type { NewUser, UserRow, UserUpdate } from '../../db/types';
+
+export const GOOGLE_KEY = 'google_my_business';
+/** Connection statuses that count as connected: connected 1 and sync 2 (spec 2). */
+export const CONNECTED_STATUSES = [1, 2];
+
+export type UsersRepo = ReturnType<typeof createUsersRepo>;
+
+export function createUsersRepo(db: Db) {
+  return {
+    findById: (id: number): Promise<UserRow | undefined> =>
+      db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst(),
+
+    findByEmail: (email: string): Promise<UserRow | undefined> =>
+      db
+        .selectFrom('users')
+        .selectAll()
+        .where(sql`lower(email)`, '=', email.toLowerCase())
+        .executeTakeFirst(),
+
+    async create(user: NewUser): Promise<UserRow> {
+      return db.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
+    },
+
+    async update(id: number, patch: UserUpdate): Promise<UserRow> {
+      return db
+        .updateTable('users')
+        .set(patch)
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    },
+
+    async logoOf(userId: number | null): Promise<string | null> {
+      if (userId === null) return null;
+      const row = await db
+        .selectFrom('users')
+        .select('logo_url')
+        .where('id', '=', userId)
+        .executeTakeFirst();
+      return row?.logo_url ?? null;
+    },
+
+    async googleConnected(userId: number): Promise<boolean> {
+      const row = await db
+        .selectFrom('publisher_connections')
+        .select('id')
+        .where('user_id', '=', userId)
+        .where('publisher_key', '=', GOOGLE_KEY)
+        .where('status', 'in', CONNECTED_STATUSES)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    /** Is `storeId` a member of a group that `leaderId` leads? */
+    async ledBy(leaderId: number, storeId: number): Promise<boolean> {
+      const row = await db
+        .selectFrom('group_members as m')
+        .innerJoin('store_groups as g', 'g.id', 'm.group_id')
+        .select('m.user_id')
+        .where('g.leader_id', '=', leaderId)
+        .where('m.user_id', '=', storeId)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import {
+  hasZodFastifySchemaValidationErrors,
+  isResponseSerializationError,
+} from 'fastify-type-provider-zod';
+import { ja } from '@tenpo/domain';
+import { AppError, type FieldErrors } from '../lib/errors';
+
+/** `/email` → `email`, `/stores/0/name` → `stores.0.name`, root → `_`. */
+const fieldOf = (instancePath: string, params: unknown): string => {
+  const path = instancePath.replace(/^\//, '').replace(/\//g, '.');
+  if (path) return path;
+  const missing = (params as { missingProperty?: string } | undefined)?.missingProperty;
+  return missing ?? '_';
+};
+
+const envelope = (statusCode: number, message: string, errors: FieldErrors = {}) => ({
+  status_code: statusCode,
+  message,
+  errors,
+});
+
+/**
+ * The one error handler: every failure leaves as the spec's envelope
+ * `{ status_code, message, errors: { field: [messages] } }` with Japanese text.
+ * 5xx details are logged with the request id and never sent.
+ */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
+    if (error instanceof AppError) {
+      if (error.statusCode >= 500) request.log.error({ err: error }, 'application error');
+      return reply
+        .code(error.statusCode)
+        .send(envelope(error.statusCode, error.message, error.errors));
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const errors: FieldErrors = {};
+      for (const v of error.validation) {
+        const field = fieldOf(v.instancePath, v.params);
+        (errors[field] ??= []).push(v.message ?? ja.serverError);
+      }
+      const first = Object.values(errors).flat()[0] ?? ja.serverError;
+      return reply.code(422).send(envelope(422, first, errors));
+    }
+    if (isResponseSerializationError(error)) {
+      request.log.error(
+        { err: error, issues: error.cause.issues },
+        'response does not match its schema',
+      );
+      return reply.code(500).send(envelope(500, ja.serverError));
+    }
+    const status = (error as FastifyError).statusCode ?? 500;
+    if (status === 429) return reply.code(429).send(envelope(429, ja.tooManyRequests));
+    if (status === 413 || (error as FastifyError).code === 'FST_REQ_FILE_TOO_LARGE') {
+      return reply.code(413).send(envelope(413, ja.fileTooLarge));
+    }
+    if (status >= 400 && status < 500) {
+      // Malformed JSON, wrong content type and the like: a client error, said plainly.
+      return reply
+        .code(status)
+        .send(envelope(status, status === 404 ? ja.notFound : ja.serverError));
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.code(500).send(envelope(500, ja.serverError));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).send(envelope(404, ja.notFound));
+  });
+}

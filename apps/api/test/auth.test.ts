@@ -1,0 +1,205 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ja } from '@tenpo/domain';
+import { HOUR } from '../src/lib/clock';
+import { buildTestApp, call, json, login, type TestApp } from './helpers';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(async () => t.close());
+
+type LoginBody = {
+  status_code: number;
+  data: { token: string; connect_GMB: boolean; user: Record<string, unknown> };
+};
+type ErrorBody = { status_code: number; message: string; errors: Record<string, string[]> };
+
+describe('POST /login', () => {
+  it('returns token, connect_GMB and the user', async () => {
+    const res = await call(t.app, {
+      method: 'POST',
+      url: '/api/login',
+      payload: { email: 'Shop@Tenpo.Example', password: 'tenpo-demo-1' },
+    });
+    expect(res.statusCode).toBe(200);
+    const body = json<LoginBody>(res);
+    expect(body.status_code).toBe(200);
+    expect(body.data.token).toMatch(/^[\w-]{40,}$/);
+    expect(body.data.connect_GMB).toBe(true);
+    expect(body.data.user).toMatchObject({
+      email: 'shop@tenpo.example',
+      role: 1,
+      agreed_terms: 1,
+      is_leader: false,
+      in_trial: false,
+      payment_fail: false,
+      agent_code: '0000',
+    });
+    expect(body.data.user).not.toHaveProperty('password_hash');
+  });
+
+  it.each([
+    ['newshop@tenpo.example', false, { role: 1, agreed_terms: 0 }],
+    ['trial@tenpo.example', true, { role: 0, in_trial: true }],
+    ['expired@tenpo.example', true, { role: 0, in_trial: false }],
+    ['payfail@tenpo.example', true, { payment_fail: true }],
+    ['leader@tenpo.example', true, { is_leader: true, role: 1 }],
+    ['agency@tenpo.example', false, { role: 11 }],
+    ['manager@tenpo.example', false, { role: 99 }],
+  ])('%s logs in with the state of the demo data', async (email, gmb, user) => {
+    const res = await call(t.app, {
+      method: 'POST',
+      url: '/api/login',
+      payload: { email, password: 'tenpo-demo-1' },
+    });
+    expect(res.statusCode).toBe(200);
+    const body = json<LoginBody>(res);
+    expect(body.data.connect_GMB).toBe(gmb);
+    expect(body.data.user).toMatchObject(user);
+  });
+
+  it.each([
+    [{}, { email: [ja.required('メールアドレス')], password: [ja.required('パスワード')] }],
+    [
+      { email: '', password: '' },
+      { email: [ja.required('メールアドレス')], password: [ja.required('パスワード')] },
+    ],
+    [{ email: 'not-an-email', password: 'tenpo-demo-1' }, { email: [ja.email] }],
+    [
+      { email: 'shop@tenpo.example', password: 'short' },
+      { password: [ja.minLength('パスワード', 8)] },
+    ],
+  ])('validates %o', async (payload, errors) => {
+    const res = await call(t.app, { method: 'POST', url: '/api/login', payload });
+    expect(res.statusCode).toBe(422);
+    const body = json<ErrorBody>(res);
+    expect(body.errors).toEqual(errors);
+    expect(body.message).toBe(Object.values(errors)[0]?.[0]);
+  });
+
+  it.each([
+    ['shop@tenpo.example', 'wrong-password'],
+    ['nobody@tenpo.example', 'tenpo-demo-1'],
+  ])('refuses %s with a wrong password or unknown e-mail alike', async (email, password) => {
+    const res = await call(t.app, {
+      method: 'POST',
+      url: '/api/login',
+      payload: { email, password },
+    });
+    expect(res.statusCode).toBe(401);
+    expect(json(res)).toEqual({
+      status_code: 401,
+      message: ja.invalidCredentials,
+      errors: { email: [ja.invalidCredentials] },
+    });
+  });
+
+  it('refuses a disabled store', async () => {
+    const res = await call(t.app, {
+      method: 'POST',
+      url: '/api/login',
+      payload: { email: 'store12@tenpo.example', password: 'tenpo-demo-1' },
+    });
+    expect(res.statusCode).toBe(401);
+  });
+});
+
+describe('sessions', () => {
+  it('refuses a call without a token, or with an unknown one', async () => {
+    expect(
+      (await call(t.app, { method: 'GET', url: '/api/account-setting/information' })).statusCode,
+    ).toBe(401);
+    const res = await call(t.app, {
+      method: 'GET',
+      url: '/api/account-setting/information',
+      token: 'made-up-token',
+    });
+    expect(res.statusCode).toBe(401);
+    expect(json<ErrorBody>(res).message).toBe(ja.unauthenticated);
+  });
+
+  it('GET /refresh-token rotates the token: the new one works, the old one is refused', async () => {
+    const old = await login(t.app, 'shop@tenpo.example');
+    const res = await call(t.app, { method: 'GET', url: '/api/refresh-token', token: old });
+    expect(res.statusCode).toBe(200);
+    const body = json<LoginBody>(res);
+    expect(body.data.token).not.toBe(old);
+    expect(body.data.connect_GMB).toBe(true);
+    expect(body.data.user.email).toBe('shop@tenpo.example');
+    expect(
+      (
+        await call(t.app, {
+          method: 'GET',
+          url: '/api/account-setting/information',
+          token: body.data.token,
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect(
+      (await call(t.app, { method: 'GET', url: '/api/account-setting/information', token: old }))
+        .statusCode,
+    ).toBe(401);
+    // Refreshing with the old token again is refused too.
+    expect(
+      (await call(t.app, { method: 'GET', url: '/api/refresh-token', token: old })).statusCode,
+    ).toBe(401);
+  });
+
+  it('GET /logout revokes the token', async () => {
+    const token = await login(t.app, 'shop@tenpo.example');
+    const res = await call(t.app, { method: 'GET', url: '/api/logout', token });
+    expect(res.statusCode).toBe(200);
+    expect(json(res)).toEqual({ status_code: 200, message: ja.logoutDone });
+    expect(
+      (await call(t.app, { method: 'GET', url: '/api/account-setting/information', token }))
+        .statusCode,
+    ).toBe(401);
+    expect((await call(t.app, { method: 'GET', url: '/api/logout', token })).statusCode).toBe(401);
+  });
+
+  it('an expired token answers 401 with the access-token-expired text', async () => {
+    const token = await login(t.app, 'shop@tenpo.example');
+    t.clock.advance(t.config.sessionTtlHours * HOUR + 1000);
+    const res = await call(t.app, {
+      method: 'GET',
+      url: '/api/account-setting/information',
+      token,
+    });
+    expect(res.statusCode).toBe(401);
+    expect(json<ErrorBody>(res).message).toBe(ja.accessTokenExpired);
+    expect(
+      (await call(t.app, { method: 'GET', url: '/api/refresh-token', token })).statusCode,
+    ).toBe(401);
+  });
+
+  it('sessions are stored hashed', async () => {
+    const token = await login(t.app, 'shop@tenpo.example');
+    const rows = await t.database.db.selectFrom('sessions').select('token_hash').execute();
+    expect(rows.some((r) => r.token_hash === token)).toBe(false);
+    expect(rows.every((r) => /^[0-9a-f]{64}$/.test(r.token_hash))).toBe(true);
+  });
+});
+
+describe('rate limits', () => {
+  let limited: TestApp;
+  beforeAll(async () => {
+    limited = await buildTestApp({ RATE_LIMIT_AUTH_PER_MINUTE: '3' });
+  });
+  afterAll(async () => limited.close());
+
+  it.each([
+    ['/api/login', { email: 'shop@tenpo.example', password: 'wrong-password' }],
+    ['/api/forgot-password', { email: 'shop@tenpo.example' }],
+    ['/api/registration-form', { email: 'x' }],
+  ])('%s answers 429 with the envelope after the limit', async (url, payload) => {
+    const codes: number[] = [];
+    for (let i = 0; i < 4; i += 1)
+      codes.push((await call(limited.app, { method: 'POST', url, payload })).statusCode);
+    expect(codes.slice(0, 3)).not.toContain(429);
+    const res = await call(limited.app, { method: 'POST', url, payload });
+    expect(res.statusCode).toBe(429);
+    expect(json(res)).toEqual({ status_code: 429, message: ja.tooManyRequests, errors: {} });
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,88 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { composeServer } from '../src/compose';
+import { loadConfig } from '../src/config';
+
+// The one-process server: API, sandbox mailbox and the web app with the API key injected.
+let server: Awaited<ReturnType<typeof composeServer>>;
+let dir: string;
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tenpo-compose-'));
+  const dist = path.join(dir, 'dist');
+  fs.mkdirSync(path.join(dist, 'assets'), { recursive: true });
+  fs.writeFileSync(
+    path.join(dist, 'index.html'),
+    '<!doctype html><html><head><title>Tenpo</title></head><body><div id="root"></div></body></html>',
+  );
+  fs.writeFileSync(path.join(dist, 'assets', 'app.js'), 'console.log(1)');
+  const config = loadConfig({
+    DATA_DIR: dir,
+    LOG_LEVEL: 'silent',
+    TENPO_API_KEY: 'compose-key-1',
+    WEB_DIST: dist,
+    PUBLIC_URL: 'http://tenpo.test',
+  });
+  server = await composeServer(config);
+  await server.app.ready();
+});
+afterAll(async () => {
+  await server.app.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('composed server', () => {
+  it('serves the web app with the API key it started with, for every client route', async () => {
+    for (const url of ['/', '/login', '/overview/agencies/3', '/register-account?token=x']) {
+      const res = await server.app.inject({ method: 'GET', url });
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toContain('<meta name="tenpo-api-key" content="compose-key-1">');
+    }
+    expect((await server.app.inject({ method: 'GET', url: '/assets/app.js' })).body).toBe(
+      'console.log(1)',
+    );
+    expect((await server.app.inject({ method: 'GET', url: '/assets/missing.js' })).statusCode).toBe(
+      404,
+    );
+    expect(
+      (await server.app.inject({ method: 'GET', url: '/api/nothing-here' })).headers[
+        'content-type'
+      ],
+    ).toContain('application/json');
+  });
+
+  it('migrates and seeds on first start, idempotently', async () => {
+    const login = await server.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      headers: { 'x-api-key': 'compose-key-1' },
+      payload: { email: 'agency@tenpo.example', password: 'tenpo-demo-1' },
+    });
+    expect(login.statusCode).toBe(200);
+    const { seedDemo } = await import('../src/db/seed');
+    expect(await seedDemo(server.database.db, { now: () => new Date() })).toEqual({ created: 0 });
+  });
+
+  it('delivers mail to the sandbox mailbox at /sandbox/mail', async () => {
+    const res = await server.app.inject({
+      method: 'POST',
+      url: '/api/forgot-password',
+      headers: { 'x-api-key': 'compose-key-1' },
+      payload: { email: 'shop@tenpo.example' },
+    });
+    expect(res.statusCode).toBe(200);
+    await server.app.queue.drain();
+    const box = await server.app.inject({
+      method: 'GET',
+      url: '/sandbox/mail?to=shop@tenpo.example',
+      headers: { accept: 'application/json' },
+    });
+    const mails = (box.json() as { data: { subject: string; text: string }[] }).data;
+    expect(mails[0]?.subject).toContain('パスワード再設定');
+    expect(mails[0]?.text).toContain('http://tenpo.test/reset-password?token=');
+    const page = await server.app.inject({ method: 'GET', url: '/sandbox/mail' });
+    expect(page.body).toContain('パスワード再設定');
+  });
+});

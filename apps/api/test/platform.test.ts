@@ -1,0 +1,152 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ja } from '@tenpo/domain';
+import { buildTestApp, call, json, type TestApp } from './helpers';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(async () => t.close());
+
+describe('health', () => {
+  it('reports the database and the job worker without an API key', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+    const body = json<{
+      data: {
+        database: { status: string; dialect: string };
+        worker: { expected: boolean; running: boolean };
+      };
+    }>(res);
+    expect(body.data.database.status).toBe('ok');
+    expect(body.data.database.dialect).toBe(process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite');
+    // The test app starts no worker although the config expects one: health says so.
+    expect(body.data.worker).toMatchObject({ expected: true, running: false });
+    expect(res.statusCode).toBe(503);
+    t.app.queue.start(60_000);
+    const again = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(again.statusCode).toBe(200);
+    expect(json<{ data: { status: string } }>(again).data.status).toBe('ok');
+    await t.app.queue.stop();
+  });
+});
+
+describe('API key', () => {
+  it('refuses a call without the fixed key', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { email: 'shop@tenpo.example', password: 'tenpo-demo-1' },
+    });
+    expect(res.statusCode).toBe(401);
+    expect(json(res)).toEqual({ status_code: 401, message: ja.invalidApiKey, errors: {} });
+  });
+
+  it('refuses a wrong key', async () => {
+    const res = await call(t.app, {
+      method: 'GET',
+      url: '/api/domain/demo/title',
+      headers: { 'x-api-key': 'wrong-key-xx' },
+    });
+    expect(res.statusCode).toBe(401);
+  });
+});
+
+describe('error envelope', () => {
+  it('answers an unknown path with the 404 envelope', async () => {
+    const res = await call(t.app, { method: 'GET', url: '/api/no-such-call' });
+    expect(res.statusCode).toBe(404);
+    expect(json(res)).toEqual({ status_code: 404, message: ja.notFound, errors: {} });
+  });
+
+  it('answers malformed JSON with a 400 envelope, not a crash', async () => {
+    const res = await call(t.app, {
+      method: 'POST',
+      url: '/api/login',
+      payload: '{"email":',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(json(res)).toMatchObject({ status_code: 400, errors: {} });
+  });
+
+  it('echoes a request id for the logs', async () => {
+    const res = await call(t.app, {
+      method: 'GET',
+      url: '/api/domain/demo/title',
+      headers: { 'x-request-id': 'abc-123' },
+    });
+    expect(res.headers['x-request-id']).toBe('abc-123');
+    const other = await call(t.app, { method: 'GET', url: '/api/domain/demo/title' });
+    expect(other.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('sets the security headers', async () => {
+    const res = await call(t.app, { method: 'GET', url: '/api/domain/demo/title' });
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(String(res.headers['content-security-policy'])).toContain("default-src 'self'");
+  });
+});
+
+describe('OpenAPI', () => {
+  it('is generated from the zod schemas', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
+    expect(res.statusCode).toBe(200);
+    const doc = json<{
+      paths: Record<
+        string,
+        Record<
+          string,
+          {
+            requestBody?: {
+              content: Record<string, { schema: { properties: Record<string, unknown> } }>;
+            };
+          }
+        >
+      >;
+    }>(res);
+    for (const p of [
+      '/api/login',
+      '/api/refresh-token',
+      '/api/register',
+      '/api/agency/stores',
+      '/api/group-leader/stores',
+      '/api/domain/{prefix}/title',
+    ]) {
+      expect(doc.paths).toHaveProperty([p]);
+    }
+    const login =
+      doc.paths['/api/login']?.post?.requestBody?.content['application/json']?.schema.properties;
+    expect(Object.keys(login ?? {})).toEqual(['email', 'password']);
+    const ui = await t.app.inject({ method: 'GET', url: '/api/docs/' });
+    expect([200, 302]).toContain(ui.statusCode);
+  });
+});
+
+describe('white-label domain', () => {
+  it('gives the agency title by prefix', async () => {
+    const res = await call(t.app, { method: 'GET', url: '/api/domain/demo/title' });
+    expect(res.statusCode).toBe(200);
+    expect(json(res)).toEqual({
+      status_code: 200,
+      data: {
+        prefix: 'demo',
+        title: 'デモエージェンシー 店舗管理',
+        favicon_url: null,
+        logo_url: null,
+      },
+    });
+  });
+
+  it('answers 404 for an unknown prefix, so the browser uses the default', async () => {
+    const res = await call(t.app, { method: 'GET', url: '/api/domain/nobody/title' });
+    expect(res.statusCode).toBe(404);
+  });
+
+  it('validates the prefix', async () => {
+    const res = await call(t.app, {
+      method: 'GET',
+      url: `/api/domain/${encodeURIComponent('a b')}/title`,
+    });
+    expect(res.statusCode).toBe(422);
+  });
+});

@@ -1,0 +1,84 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { createMailbox, sandboxPlugin } from '@tenpo/sandbox';
+
+/** The emulators on a free port of this machine, as the product mounts them (under /sandbox). */
+export type RunningSandbox = {
+  url: string;
+  app: FastifyInstance;
+  /** A JSON call to the sandbox's control and fault endpoints. */
+  control: (method: 'POST' | 'DELETE', p: string, body?: object) => Promise<unknown>;
+  close: () => Promise<void>;
+};
+
+/** A port free right now (the sandbox must know its own URL before it starts). */
+const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const a = srv.address();
+      const port = typeof a === 'object' && a ? a.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+
+export async function startSandbox(): Promise<RunningSandbox> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tenpo-channels-'));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}/sandbox`;
+  const app = Fastify({ logger: false });
+  await app.register(
+    async (scope) => {
+      await scope.register(sandboxPlugin, { dataDir, baseUrl: url, mailbox: createMailbox(null) });
+    },
+    { prefix: '/sandbox' },
+  );
+  await app.listen({ port, host: '127.0.0.1' });
+  return {
+    url,
+    app,
+    async control(method, p, body) {
+      const res = await fetch(`${url}${p}`, {
+        method,
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      return res.json();
+    },
+    close: async () => {
+      await app.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Plays the user on a provider's consent page: opens it (it must render), then submits the
+ * form as the page's buttons do, and returns where the provider sends the browser.
+ */
+export async function consent(
+  urlAuth: string,
+  choice: Record<string, string | string[]>,
+): Promise<URL> {
+  const page = await fetch(urlAuth);
+  if (page.status !== 200) throw new Error(`consent page ${page.status}: ${await page.text()}`);
+  await page.text();
+  const u = new URL(urlAuth);
+  const body = new URLSearchParams(u.searchParams);
+  for (const [k, v] of Object.entries(choice))
+    for (const x of Array.isArray(v) ? v : [v]) body.append(k, x);
+  const res = await fetch(`${u.origin}${u.pathname}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body,
+    redirect: 'manual',
+  });
+  const location = res.headers.get('location');
+  if (res.status !== 302 || !location)
+    throw new Error(`consent answered ${res.status}: ${await res.text()}`);
+  return new URL(location);
+}

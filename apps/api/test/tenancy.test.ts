@@ -1,0 +1,262 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROLE } from '@tenpo/domain';
+import { iso } from '../src/lib/clock';
+import { buildTestApp, call, login, multipart, png, type TestApp } from './helpers';
+import type { Actor } from '../src/plugins/auth';
+
+let t: TestApp;
+const ids: Record<string, number> = {};
+let otherGroup = 0;
+let tokyoGroup = 0;
+
+/** A second tenant: another agency with one store and one group, created beside the demo data. */
+beforeAll(async () => {
+  t = await buildTestApp();
+  const db = t.database.db;
+  const now = iso(t.clock.now());
+  const hash = (
+    await db
+      .selectFrom('users')
+      .select('password_hash')
+      .where('email', '=', 'shop@tenpo.example')
+      .executeTakeFirstOrThrow()
+  ).password_hash;
+  const base = {
+    password_hash: hash,
+    name: '他社',
+    account_kind: 0,
+    is_leader: 0,
+    agreed_terms: 1,
+    phone: null,
+    company_name: '他社',
+    store_name: '他社の店',
+    logo_url: null,
+    agent_code: '2002',
+    trial_ends_at: null,
+    payment_fail: 0,
+    status: 1,
+    created_at: now,
+    updated_at: now,
+  };
+  const other = await db
+    .insertInto('users')
+    .values({
+      ...base,
+      email: 'other-agency@tenpo.example',
+      role: ROLE.agency,
+      account_kind: 1,
+      agency_id: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const otherStore = await db
+    .insertInto('users')
+    .values({ ...base, email: 'other-store@tenpo.example', role: ROLE.shop, agency_id: other.id })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const g = await db
+    .insertInto('store_groups')
+    .values({
+      agency_id: other.id,
+      name: '他社グループ',
+      leader_id: otherStore.id,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db.insertInto('group_members').values({ group_id: g.id, user_id: otherStore.id }).execute();
+  otherGroup = g.id;
+  for (const u of await db.selectFrom('users').select(['id', 'email']).execute())
+    ids[u.email] = u.id;
+  tokyoGroup = (
+    await db
+      .selectFrom('store_groups')
+      .select('id')
+      .where('name', '=', 'ミナト 東京エリア')
+      .executeTakeFirstOrThrow()
+  ).id;
+});
+afterAll(async () => t.close());
+
+const id = (email: string): number => {
+  const v = ids[email];
+  if (v === undefined) throw new Error(email);
+  return v;
+};
+
+describe("a session cannot read or change another tenant's store (404)", () => {
+  const cases: [
+    string,
+    string,
+    () => { method: 'GET' | 'POST'; url: string; body?: ReturnType<typeof multipart> },
+  ][] = [
+    [
+      'agency',
+      "upload a logo for another agency's store",
+      () => ({
+        method: 'POST',
+        url: '/api/agency/logo',
+        body: multipart(
+          { user_id: String(id('other-store@tenpo.example')) },
+          { logo: { filename: 'a.png', type: 'image/png', data: png() } },
+        ),
+      }),
+    ],
+    [
+      'agency',
+      'upload a logo for an independent shop',
+      () => ({
+        method: 'POST',
+        url: '/api/agency/logo',
+        body: multipart(
+          { user_id: String(id('shop@tenpo.example')) },
+          { logo: { filename: 'a.png', type: 'image/png', data: png() } },
+        ),
+      }),
+    ],
+    [
+      'agency',
+      'upload a logo for a store that does not exist',
+      () => ({
+        method: 'POST',
+        url: '/api/agency/logo',
+        body: multipart(
+          { user_id: '999999' },
+          { logo: { filename: 'a.png', type: 'image/png', data: png() } },
+        ),
+      }),
+    ],
+    [
+      'agency',
+      "list another agency's group",
+      () => ({ method: 'GET', url: `/api/agency/groups/${otherGroup}/stores` }),
+    ],
+    [
+      'leader',
+      'list a group it does not lead',
+      () => ({ method: 'GET', url: `/api/group-leader/groups/${otherGroup}/stores` }),
+    ],
+    [
+      'other-agency',
+      "list the demo agency's group",
+      () => ({ method: 'GET', url: `/api/agency/groups/${tokyoGroup}/stores` }),
+    ],
+  ];
+
+  it.each(cases)('%s: %s', async (who, _what, make) => {
+    const token = await login(t.app, `${who}@tenpo.example`);
+    const c = make();
+    const res = await call(t.app, { method: c.method, url: c.url, token, ...(c.body ?? {}) });
+    expect(res.statusCode).toBe(404);
+  });
+
+  it("lists never leak another tenant's stores", async () => {
+    const token = await login(t.app, 'agency@tenpo.example');
+    const res = (
+      await call(t.app, { method: 'GET', url: '/api/agency/stores?per_page=100', token })
+    ).json() as { data: { data: { email: string }[] } };
+    expect(res.data.data.map((s) => s.email)).not.toContain('other-store@tenpo.example');
+    const other = await login(t.app, 'other-agency@tenpo.example');
+    const theirs = (
+      await call(t.app, { method: 'GET', url: '/api/agency/stores', token: other })
+    ).json() as { data: { data: { email: string }[] } };
+    expect(theirs.data.data.map((s) => s.email)).toEqual(['other-store@tenpo.example']);
+  });
+});
+
+describe('storeFor: who may act for a store', () => {
+  const actor = async (email: string): Promise<Actor> => {
+    const user = await t.database.db
+      .selectFrom('users')
+      .selectAll()
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
+    return {
+      user,
+      session: {
+        id: 0,
+        user_id: user.id,
+        token_hash: '',
+        created_at: '',
+        expires_at: '',
+        revoked_at: null,
+        replaced_by: null,
+        user_agent: null,
+        ip: null,
+      },
+    };
+  };
+
+  it.each([
+    ['shop@tenpo.example', 'shop@tenpo.example', 'write', true],
+    ['shop@tenpo.example', 'trial@tenpo.example', 'read', false],
+    ['shop@tenpo.example', 'store02@tenpo.example', 'read', false],
+    ['agency@tenpo.example', 'store02@tenpo.example', 'write', true],
+    ['agency@tenpo.example', 'store12@tenpo.example', 'read', true],
+    ['agency@tenpo.example', 'shop@tenpo.example', 'read', false],
+    ['agency@tenpo.example', 'other-store@tenpo.example', 'read', false],
+    ['agency@tenpo.example', 'other-agency@tenpo.example', 'read', false],
+    ['other-agency@tenpo.example', 'store02@tenpo.example', 'read', false],
+    ['leader@tenpo.example', 'store02@tenpo.example', 'read', true],
+    ['leader@tenpo.example', 'store02@tenpo.example', 'write', false],
+    ['leader@tenpo.example', 'store05@tenpo.example', 'read', false],
+    ['store02@tenpo.example', 'leader@tenpo.example', 'read', false],
+    ['manager@tenpo.example', 'other-store@tenpo.example', 'write', true],
+    ['manager@tenpo.example', 'agency@tenpo.example', 'read', true],
+    ['trial@tenpo.example', 'expired@tenpo.example', 'read', false],
+  ] as const)('%s → %s (%s): %s', async (who, target, mode, allowed) => {
+    const a = await actor(who);
+    const p = t.app.storeAccess.storeFor(a, id(target), mode);
+    if (allowed) await expect(p).resolves.toMatchObject({ email: target });
+    else await expect(p).rejects.toMatchObject({ statusCode: 404 });
+  });
+
+  it('answers 404 for a store that does not exist, and refuses a whole list if one is refused', async () => {
+    const a = await actor('agency@tenpo.example');
+    await expect(t.app.storeAccess.storeFor(a, 987654, 'read')).rejects.toMatchObject({
+      statusCode: 404,
+    });
+    await expect(
+      t.app.storeAccess.storesFor(
+        a,
+        [id('store02@tenpo.example'), id('other-store@tenpo.example')],
+        'read',
+      ),
+    ).rejects.toMatchObject({ statusCode: 404 });
+    await expect(
+      t.app.storeAccess.storesFor(
+        a,
+        [id('store02@tenpo.example'), id('store03@tenpo.example')],
+        'read',
+      ),
+    ).resolves.toHaveLength(2);
+  });
+
+  it('a manager reads any store through /admin/stores/{id}; a shop may not', async () => {
+    const manager = await login(t.app, 'manager@tenpo.example');
+    expect(
+      (
+        await call(t.app, {
+          method: 'GET',
+          url: `/api/admin/stores/${id('other-store@tenpo.example')}`,
+          token: manager,
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect(
+      (await call(t.app, { method: 'GET', url: '/api/admin/stores/999999', token: manager }))
+        .statusCode,
+    ).toBe(404);
+    const shop = await login(t.app, 'shop@tenpo.example');
+    expect(
+      (
+        await call(t.app, {
+          method: 'GET',
+          url: `/api/admin/stores/${id('trial@tenpo.example')}`,
+          token: shop,
+        })
+      ).statusCode,
+    ).toBe(403);
+  });
+});

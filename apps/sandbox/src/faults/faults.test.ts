@@ -1,0 +1,176 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import {
+  auth,
+  buildSandbox,
+  facebookUserToken,
+  FORM,
+  form,
+  googleTokens,
+  pageToken,
+  xTokens,
+} from '../shared/testing';
+
+const ACCOUNTS = '/sandbox/google/mybusinessaccountmanagement/v1/accounts';
+let app: FastifyInstance;
+let dataDir: string;
+beforeEach(async () => {
+  ({ app, dataDir } = await buildSandbox());
+});
+afterEach(async () => {
+  await app.close();
+});
+const addFault = (body: Record<string, unknown>) =>
+  app.inject({ method: 'POST', url: '/sandbox/faults', payload: body });
+
+describe('fault switches', () => {
+  it('fails the next N Google calls of one account with 401, then lets them through', async () => {
+    const shop = await googleTokens(app);
+    const trial = await googleTokens(app, 'trial@tenpo.example');
+    const f = await addFault({
+      provider: 'google',
+      account: 'shop@tenpo.example',
+      kind: 'expired_token',
+      count: 2,
+    });
+    expect(f.statusCode).toBe(201);
+    expect(
+      (await app.inject({ url: ACCOUNTS, headers: auth(trial.access_token) })).statusCode,
+    ).toBe(200);
+    for (let i = 0; i < 2; i++) {
+      const r = await app.inject({ url: ACCOUNTS, headers: auth(shop.access_token) });
+      expect(r.statusCode).toBe(401);
+      expect(r.json().error.details[0].reason).toBe('ACCESS_TOKEN_EXPIRED');
+    }
+    expect((await app.inject({ url: ACCOUNTS, headers: auth(shop.access_token) })).statusCode).toBe(
+      200,
+    );
+    expect((await app.inject({ url: '/sandbox/faults?format=json' })).json().data).toEqual([]);
+  });
+
+  it('answers Google 429 and 503 in its envelope, for every account, until cleared', async () => {
+    const shop = await googleTokens(app);
+    const f = (
+      await addFault({
+        provider: 'google',
+        kind: 'rate_limit',
+        count: 'until_cleared',
+        retry_after_seconds: 30,
+      })
+    ).json().data;
+    for (let i = 0; i < 3; i++) {
+      const r = await app.inject({ url: ACCOUNTS, headers: auth(shop.access_token) });
+      expect(r.statusCode).toBe(429);
+      expect(r.json().error.status).toBe('RESOURCE_EXHAUSTED');
+      expect(r.json().error.details).toContainEqual({
+        '@type': 'type.googleapis.com/google.rpc.RetryInfo',
+        retryDelay: '30s',
+      });
+    }
+    await app.inject({ method: 'DELETE', url: `/sandbox/faults/${f.id}` });
+    await addFault({ provider: 'google', kind: 'server_error', status: 503 });
+    const down = await app.inject({ url: ACCOUNTS, headers: auth(shop.access_token) });
+    expect(down.statusCode).toBe(503);
+    expect(down.json().error.status).toBe('UNAVAILABLE');
+  });
+
+  it('answers Facebook throttling as Graph does (HTTP 400, code 32, usage header)', async () => {
+    const page = await pageToken(app, await facebookUserToken(app), '104857392017465');
+    await addFault({
+      provider: 'facebook',
+      account: '104857392017465',
+      kind: 'rate_limit',
+      retry_after_seconds: 300,
+    });
+    const r = await app.inject({
+      method: 'POST',
+      url: '/sandbox/facebook/graph/v25.0/104857392017465/feed',
+      headers: FORM,
+      payload: form({ message: 'hi', access_token: page }),
+    });
+    expect(r.statusCode).toBe(400);
+    expect(r.json().error).toMatchObject({ code: 32, is_transient: true });
+    const usage = JSON.parse(r.headers['x-business-use-case-usage'] as string);
+    expect(usage['104857392017465'][0]).toMatchObject({
+      type: 'pages',
+      call_count: 100,
+      estimated_time_to_regain_access: 5,
+    });
+    await addFault({ provider: 'facebook', account: 'shop@tenpo.example', kind: 'expired_token' });
+    const e = await app.inject({
+      url: `/sandbox/facebook/graph/v25.0/104857392017465/feed?access_token=${page}`,
+    });
+    expect(e.json().error).toMatchObject({ code: 190, error_subcode: 463 });
+  });
+
+  it('answers X 429 with x-rate-limit-reset and delays slow calls', async () => {
+    const t = await xTokens(app);
+    await addFault({
+      provider: 'x',
+      account: '@tenpo_demo',
+      kind: 'rate_limit',
+      retry_after_seconds: 120,
+    });
+    const r = await app.inject({
+      method: 'POST',
+      url: '/sandbox/x/api/2/tweets',
+      headers: auth(t.access_token),
+      payload: { text: 'x' },
+    });
+    expect(r.statusCode).toBe(429);
+    expect(r.headers['x-rate-limit-remaining']).toBe('0');
+    expect(Number(r.headers['x-rate-limit-reset'])).toBeGreaterThanOrEqual(
+      Math.floor(Date.now() / 1000) + 119,
+    );
+    await addFault({ provider: 'x', kind: 'slow', delay_ms: 150 });
+    const started = Date.now();
+    expect(
+      (await app.inject({ url: '/sandbox/x/api/2/users/me', headers: auth(t.access_token) }))
+        .statusCode,
+    ).toBe(200);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+  });
+
+  it('validates input, shows the page, persists, and resets everything', async () => {
+    expect((await addFault({ provider: 'myspace', kind: 'slow' })).statusCode).toBe(400);
+    expect((await addFault({ provider: 'x', kind: 'server_error', status: 404 })).statusCode).toBe(
+      400,
+    );
+    await addFault({ provider: 'instagram', kind: 'server_error', status: 500, count: 3 });
+    const html = await app.inject({ url: '/sandbox/faults' });
+    expect(html.headers['content-type']).toContain('text/html');
+    expect(html.body).toContain('instagram');
+    const viaForm = await app.inject({
+      method: 'POST',
+      url: '/sandbox/faults',
+      headers: FORM,
+      payload: form({ provider: 'google', kind: 'slow', count: '1', delay_ms: '10' }),
+    });
+    expect(viaForm.statusCode).toBe(303);
+    await app.close();
+    ({ app } = await buildSandbox(dataDir));
+    expect(
+      (await app.inject({ url: '/sandbox/faults', headers: { accept: 'application/json' } })).json()
+        .data,
+    ).toHaveLength(2);
+    const shop = await googleTokens(app);
+    await app.inject({
+      method: 'PATCH',
+      url: '/sandbox/google/mybusinessbusinessinformation/v1/locations/4821390157204861230?updateMask=title',
+      headers: auth(shop.access_token),
+      payload: { title: '変更' },
+    });
+    const reset = await app.inject({ method: 'POST', url: '/sandbox/control/reset', payload: {} });
+    expect(reset.json()).toEqual({ data: { reset: 'all' } });
+    expect((await app.inject({ url: '/sandbox/faults?format=json' })).json().data).toEqual([]);
+    const again = await googleTokens(app);
+    const loc = await app.inject({
+      url: '/sandbox/google/mybusinessbusinessinformation/v1/locations/4821390157204861230?readMask=title',
+      headers: auth(again.access_token),
+    });
+    expect(loc.json().title).toBe('カフェ テンポ 渋谷店');
+    expect((await app.inject({ url: ACCOUNTS, headers: auth(shop.access_token) })).statusCode).toBe(
+      401,
+    );
+  });
+});

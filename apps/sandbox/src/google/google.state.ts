@@ -1,0 +1,98 @@
+import { jsonStore, type JsonStore } from '../shared/store';
+import { googleUsers, locationFixtures } from './google.fixtures';
+
+export type GAccount = {
+  id: string;
+  accountName: string;
+  type: 'PERSONAL' | 'LOCATION_GROUP';
+  ownerEmail: string;
+};
+export type GLocation = { id: string; accountId: string; location: Record<string, unknown> };
+export type GCode = {
+  code: string;
+  clientId: string;
+  redirectUri: string;
+  email: string;
+  scope: string;
+  issueRefresh: boolean;
+  expiresAt: number;
+  used: boolean;
+  codeChallenge?: string;
+  codeChallengeMethod?: string;
+};
+export type GRefresh = {
+  token: string;
+  clientId: string;
+  email: string;
+  scope: string;
+  revoked: boolean;
+  createdAt: number;
+};
+export type GAccess = {
+  token: string;
+  clientId: string;
+  email: string;
+  scope: string;
+  expiresAt: number;
+  refreshToken?: string;
+  revoked: boolean;
+};
+export type GPost = {
+  id: string;
+  accountId: string;
+  locationId: string;
+  post: Record<string, unknown>;
+  liveAt: number;
+  reject: boolean;
+  deleted: boolean;
+};
+export type GMedia = {
+  key: string;
+  accountId: string;
+  locationId: string;
+  item: Record<string, unknown>;
+  blob?: string;
+};
+export type GUpload = {
+  resourceName: string;
+  accountId: string;
+  locationId: string;
+  blob: string;
+  uploaded: boolean;
+};
+
+export type GoogleState = {
+  accounts: GAccount[];
+  locations: GLocation[];
+  codes: GCode[];
+  refreshTokens: GRefresh[];
+  accessTokens: GAccess[];
+  posts: GPost[];
+  media: GMedia[];
+  uploads: GUpload[];
+};
+
+export const seedGoogle = (): GoogleState => ({
+  accounts: googleUsers.map((u) => ({
+    id: u.accountId,
+    accountName: u.accountName,
+    type: 'PERSONAL',
+    ownerEmail: u.email,
+  })),
+  locations: locationFixtures(),
+  codes: [],
+  refreshTokens: [],
+  accessTokens: [],
+  posts: [],
+  media: [],
+  uploads: [],
+});
+
+export function googleStore(dir: string, now: () => number): JsonStore<GoogleState> {
+  return jsonStore(dir, 'google', seedGoogle, (s) => {
+    // Keep the file small: forget codes and access tokens a day after they stopped working.
+    const cutoff = now() - 24 * 3600_000;
+    s.codes = s.codes.filter((c) => c.expiresAt > cutoff);
+    s.accessTokens = s.accessTokens.filter((t) => t.expiresAt > cutoff);
+  });
+}

@@ -1,0 +1,34 @@
+import type { FastifyInstance } from 'fastify';
+import formbody from '@fastify/formbody';
+import { registerMail } from './mail/mail.routes';
+import type { Mailbox } from './mail/mailbox';
+import { registerProviders } from './providers';
+
+export { createMailbox, type Mailbox, type SandboxMail, type OutgoingMail } from './mail/mailbox';
+
+export type SandboxOptions = {
+  /** Where each emulator keeps its state across restarts. */
+  dataDir: string;
+  /** The public URL of the sandbox itself, e.g. http://localhost:3000/sandbox. */
+  baseUrl: string;
+  mailbox: Mailbox;
+};
+
+/**
+ * The emulators of every outside party Tenpo talks to, as one Fastify plugin. Mounted at
+ * /sandbox by the API server in the embedded default, or run on its own by main.ts.
+ */
+export async function sandboxPlugin(app: FastifyInstance, opts: SandboxOptions): Promise<void> {
+  await app.register(formbody);
+  await app.register(async (scope) => registerMail(scope, opts.mailbox), { prefix: '/mail' });
+  await registerProviders(app, opts);
+  app.get('/', async (_req, reply) => {
+    reply.type('text/html; charset=utf-8');
+    return `<!doctype html><html lang="ja"><meta charset="utf-8"><title>Tenpo サンドボックス</title>
+<body style="font-family:sans-serif;max-width:720px;margin:2rem auto">
+<h1>Tenpo サンドボックス</h1>
+<p>外部サービスのローカル再現です。ネットワークに出ずに Tenpo を最後まで試せます。</p>
+<ul><li><a href="${opts.baseUrl}/mail">メールボックス</a></li><li><a href="${opts.baseUrl}/faults">障害の注入（Google・Facebook・Instagram・X）</a></li></ul>
+</body></html>`;
+  });
+}

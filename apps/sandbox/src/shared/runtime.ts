@@ -1,0 +1,161 @@
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { blobStore, jsonStore, type BlobStore, type JsonStore } from './store';
+import { defaultSettings, mergeSettings, type Settings } from './settings';
+
+export const providers = ['google', 'facebook', 'instagram', 'x'] as const;
+export type Provider = (typeof providers)[number];
+export const faultKinds = ['expired_token', 'rate_limit', 'server_error', 'slow'] as const;
+export type FaultKind = (typeof faultKinds)[number];
+
+export type Fault = {
+  id: string;
+  provider: Provider;
+  /** e-mail, user id, page id, IG user id or X username; null = every account. */
+  account: string | null;
+  kind: FaultKind;
+  /** HTTP status for server_error (500, 502, 503). */
+  status: number;
+  delay_ms: number;
+  /** For rate_limit: when the provider says access comes back. */
+  retry_after_seconds: number;
+  /** Calls left to affect; null = until cleared. */
+  remaining: number | null;
+  created_at: string;
+};
+
+export type FaultInput = Partial<Omit<Fault, 'id' | 'created_at'>> & {
+  provider: Provider;
+  kind: FaultKind;
+};
+
+export type Runtime = {
+  dir: string;
+  baseUrl: string;
+  now(): number;
+  settings(): Settings;
+  updateSettings(patch: unknown): Settings;
+  advanceClock(ms: number): number;
+  faults: {
+    list(): Fault[];
+    add(input: FaultInput): Fault;
+    remove(id: string): boolean;
+    clear(): void;
+    /** The faults that apply to this call (each one counts the call); `slow` ones first. */
+    take(provider: Provider, accountKeys: readonly string[]): Fault[];
+  };
+  blobs: BlobStore;
+  /** Each emulator registers how to go back to its seed. */
+  onReset(provider: Provider | 'all', fn: () => void): void;
+  reset(provider?: Provider): void;
+  /** Sliding-window counter kept in memory (quotas reset with the process, as windows do). */
+  hit(
+    key: string,
+    windowMs: number,
+    limit: number,
+  ): { allowed: boolean; remaining: number; resetAt: number; count: number };
+};
+
+export function createRuntime(dataDir: string, baseUrl: string): Runtime {
+  const dir = path.join(dataDir, 'sandbox');
+  const settings: JsonStore<Settings> = jsonStore(dir, 'settings', defaultSettings);
+  settings.data = mergeSettings(defaultSettings(), settings.data);
+  const faults: JsonStore<Fault[]> = jsonStore(dir, 'faults', () => []);
+  const resetters: { provider: Provider | 'all'; fn: () => void }[] = [];
+  const windows = new Map<string, number[]>();
+  const blobs = blobStore(dir);
+  const now = (): number => Date.now() + settings.data.clockOffsetMs;
+
+  return {
+    dir,
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    now,
+    settings: () => settings.data,
+    updateSettings(patch) {
+      settings.data = mergeSettings(settings.data, patch);
+      settings.save();
+      return settings.data;
+    },
+    advanceClock(ms) {
+      settings.data.clockOffsetMs += ms;
+      settings.save();
+      return settings.data.clockOffsetMs;
+    },
+    faults: {
+      list: () => faults.data,
+      add(input) {
+        const fault: Fault = {
+          id: randomUUID(),
+          provider: input.provider,
+          account: input.account ? input.account.trim().toLowerCase() || null : null,
+          kind: input.kind,
+          status: input.status ?? 503,
+          delay_ms: input.delay_ms ?? 3000,
+          retry_after_seconds: input.retry_after_seconds ?? 60,
+          remaining: input.remaining === undefined ? 1 : input.remaining,
+          created_at: new Date(now()).toISOString(),
+        };
+        faults.data.push(fault);
+        faults.save();
+        return fault;
+      },
+      remove(id) {
+        const before = faults.data.length;
+        faults.data = faults.data.filter((f) => f.id !== id);
+        faults.save();
+        return faults.data.length < before;
+      },
+      clear() {
+        faults.data = [];
+        faults.save();
+      },
+      take(provider, accountKeys) {
+        const keys = accountKeys.map((k) => k.toLowerCase());
+        const hits = faults.data.filter(
+          (f) => f.provider === provider && (f.account === null || keys.includes(f.account)),
+        );
+        if (hits.length === 0) return [];
+        const slow = hits.filter((f) => f.kind === 'slow');
+        const failing = hits.find((f) => f.kind !== 'slow');
+        const taken = failing ? [...slow, failing] : slow;
+        for (const f of taken) if (f.remaining !== null) f.remaining -= 1;
+        faults.data = faults.data.filter((f) => f.remaining === null || f.remaining > 0);
+        faults.save();
+        return taken;
+      },
+    },
+    blobs,
+    onReset(provider, fn) {
+      resetters.push({ provider, fn });
+    },
+    reset(provider) {
+      for (const r of resetters)
+        if (!provider || r.provider === provider || r.provider === 'all') r.fn();
+      if (!provider) {
+        faults.data = [];
+        faults.save();
+        settings.data = defaultSettings();
+        settings.save();
+        windows.clear();
+      } else {
+        for (const k of [...windows.keys()]) if (k.startsWith(`${provider}:`)) windows.delete(k);
+        faults.data = faults.data.filter((f) => f.provider !== provider);
+        faults.save();
+      }
+    },
+    hit(key, windowMs, limit) {
+      const t = now();
+      const list = (windows.get(key) ?? []).filter((x) => x > t - windowMs);
+      const allowed = list.length < limit;
+      if (allowed) list.push(t);
+      windows.set(key, list);
+      const oldest = list[0] ?? t;
+      return {
+        allowed,
+        remaining: Math.max(0, limit - list.length),
+        resetAt: oldest + windowMs,
+        count: list.length,
+      };
+    },
+  };
+}

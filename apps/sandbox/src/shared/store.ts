@@ -1,0 +1,85 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+export type JsonStore<T> = {
+  /** The live state; mutate it, then call save(). */
+  data: T;
+  save(): void;
+  /** Back to the seed (used by the reset control). */
+  reset(): void;
+};
+
+/**
+ * One emulator's state as one JSON file under the sandbox data folder. Written to a temporary
+ * file renamed over the old one, so a crash never leaves half a file (as mail/mailbox.ts does).
+ */
+export function jsonStore<T>(
+  dir: string,
+  name: string,
+  seed: () => T,
+  prune?: (data: T) => void,
+): JsonStore<T> {
+  const file = path.join(dir, `${name}.json`);
+  let data: T;
+  try {
+    data = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as T) : seed();
+  } catch {
+    data = seed();
+  }
+  const store: JsonStore<T> = {
+    data,
+    save() {
+      prune?.(store.data);
+      fs.mkdirSync(dir, { recursive: true });
+      const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+      fs.writeFileSync(tmp, JSON.stringify(store.data));
+      fs.renameSync(tmp, file);
+    },
+    reset() {
+      store.data = seed();
+      store.save();
+    },
+  };
+  return store;
+}
+
+/** Uploaded bytes (photos, videos) kept as files beside the JSON state. */
+export type BlobStore = {
+  put(key: string, bytes: Buffer): void;
+  append(key: string, bytes: Buffer): void;
+  get(key: string): Buffer | undefined;
+  size(key: string): number;
+  remove(key: string): void;
+  clear(): void;
+};
+
+export function blobStore(dir: string): BlobStore {
+  const root = path.join(dir, 'blobs');
+  const fileOf = (key: string): string => path.join(root, key.replace(/[^\w.-]/g, '_'));
+  return {
+    put(key, bytes) {
+      fs.mkdirSync(root, { recursive: true });
+      const tmp = `${fileOf(key)}.tmp`;
+      fs.writeFileSync(tmp, bytes);
+      fs.renameSync(tmp, fileOf(key));
+    },
+    append(key, bytes) {
+      fs.mkdirSync(root, { recursive: true });
+      fs.appendFileSync(fileOf(key), bytes);
+    },
+    get(key) {
+      const f = fileOf(key);
+      return fs.existsSync(f) ? fs.readFileSync(f) : undefined;
+    },
+    size(key) {
+      const f = fileOf(key);
+      return fs.existsSync(f) ? fs.statSync(f).size : 0;
+    },
+    remove(key) {
+      fs.rmSync(fileOf(key), { force: true });
+    },
+    clear() {
+      fs.rmSync(root, { recursive: true, force: true });
+    },
+  };
+}

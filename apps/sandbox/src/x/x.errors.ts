@@ -1,0 +1,30 @@
+import { ProviderError } from '../shared/http';
+
+/** X API v2 problem details. */
+export const problem = (
+  status: number,
+  title: string,
+  detail: string,
+  type = 'about:blank',
+  extra: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): ProviderError => new ProviderError(status, { title, detail, type, status, ...extra }, headers);
+
+export const invalidRequest = (
+  message: string,
+  parameter: string,
+  values: string[],
+): ProviderError =>
+  new ProviderError(400, {
+    errors: [{ parameters: { [parameter]: values }, message }],
+    title: 'Invalid Request',
+    detail: 'One or more parameters to your request was invalid.',
+    type: 'https://api.x.com/2/problems/invalid-request',
+  });
+
+export const unauthorized = (): ProviderError => problem(401, 'Unauthorized', 'Unauthorized');
+export const forbidden = (detail: string): ProviderError => problem(403, 'Forbidden', detail);
+
+/** The OAuth endpoints answer RFC 6749 errors, not problem details. */
+export const oauthError = (status: number, error: string, description: string): ProviderError =>
+  new ProviderError(status, { error, error_description: description });

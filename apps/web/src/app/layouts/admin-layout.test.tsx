@@ -1,0 +1,215 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { StoreRow, User } from '@tenpo/domain';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { syncSelection } from '../../lib/selection';
+import { fail, loginData, mockApi, ok, renderAt, resetState, signIn } from '../../test/render';
+
+const store = (id: number, over: Partial<StoreRow> = {}): StoreRow => ({
+  id,
+  name: `店舗${id}`,
+  status: 1,
+  role: 1,
+  in_trial: false,
+  agency_logo: null,
+  agent_code: '1001',
+  company_name: '会社',
+  person_in_charge: '担当',
+  email: `s${id}@tenpo.example`,
+  google_status: 1,
+  payment_fail: false,
+  ...over,
+});
+const page = (rows: StoreRow[]) => ({
+  data: rows,
+  current_page: 1,
+  last_page: 1,
+  total: rows.length,
+  per_page: 5,
+  from: rows.length ? 1 : null,
+  to: rows.length || null,
+});
+const agencyUser: Partial<User> = {
+  id: 6,
+  role: 11,
+  email: 'agency@tenpo.example',
+  agent_code: '1001',
+};
+const rows = [store(8), store(9), store(10, { status: 0 }), store(11, { agent_code: '0000' })];
+
+const agencyApi = (extra = {}) =>
+  mockApi({
+    'GET /refresh-token': ok(loginData(agencyUser, false)),
+    'GET /agency/stores': ok(page(rows)),
+    'GET /agency/groups': ok([]),
+    ...extra,
+  });
+
+const mainMenu = () => screen.queryByRole('navigation', { name: 'メインメニュー' });
+
+describe('admin shell for an agency', () => {
+  beforeEach(resetState);
+
+  it('overview: no side bar, no selector; a row opens that store’s dashboard', async () => {
+    agencyApi();
+    signIn(agencyUser, false);
+    const { router } = renderAt('/overview');
+    const row = await screen.findByTestId('store-row-9');
+    expect(mainMenu()).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: '店舗を選択' })).not.toBeInTheDocument();
+    await userEvent.click(within(row).getByRole('button', { name: /ダッシュボード/ }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+    expect(localStorage.getItem('userIds')).toBe('9');
+    expect(await screen.findByRole('button', { name: '店舗を選択' })).toHaveTextContent('店舗9');
+    expect(mainMenu()).toBeInTheDocument();
+    // Agent code 1001 on the selected store: no payment item.
+    expect(screen.queryByRole('link', { name: 'お支払い設定' })).not.toBeInTheDocument();
+  });
+
+  it('a guarded screen without selected stores sends the agency to the dashboard', async () => {
+    agencyApi();
+    signIn(agencyUser, false);
+    const { router } = renderAt('/posts');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+    expect(
+      await screen.findByText('上部の「店舗を選択」から店舗を選んでください。'),
+    ).toBeInTheDocument();
+  });
+
+  it('the single selector disables inactive stores; selecting from Manual Document opens the dashboard', async () => {
+    agencyApi({ 'GET /manual-page/download': { body: {} } });
+    signIn(agencyUser, false);
+    localStorage.setItem('userIds', '8');
+    syncSelection();
+    const { router } = renderAt('/manual-document');
+    await userEvent.click(await screen.findByRole('button', { name: '店舗を選択' }));
+    const dialog = await screen.findByRole('dialog', { name: '店舗を選択' });
+    expect(await within(dialog).findByRole('radio', { name: '店舗10' })).toBeDisabled();
+    await userEvent.click(within(dialog).getByRole('radio', { name: '店舗11' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: '選択' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+    expect(localStorage.getItem('userIds')).toBe('11');
+    // Agent code 0000 on the selected store: the payment item shows.
+    expect(await screen.findByRole('link', { name: 'お支払い設定' })).toBeInTheDocument();
+  });
+
+  it('the multi selector on Report goes to report-multiple for two stores, and the menu shrinks', async () => {
+    agencyApi();
+    signIn(agencyUser, false);
+    localStorage.setItem('userIds', '8');
+    syncSelection();
+    const { router } = renderAt('/report');
+    await userEvent.click(await screen.findByRole('button', { name: '店舗を選択' }));
+    const dialog = await screen.findByRole('dialog', { name: '店舗を選択' });
+    await userEvent.click(await within(dialog).findByRole('checkbox', { name: '店舗9' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: '選択' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/report-multiple'));
+    expect(localStorage.getItem('userIds')).toBe('8,9');
+    const nav = await screen.findByRole('navigation', { name: 'メインメニュー' });
+    expect(within(nav).getByRole('link', { name: '投稿作成' })).toBeInTheDocument();
+    expect(within(nav).queryByRole('link', { name: 'ダッシュボード' })).not.toBeInTheDocument();
+  });
+});
+
+describe('admin shell for a shop', () => {
+  beforeEach(resetState);
+
+  it('shows the default menu, the payment item for agent code 0000, and no selector', async () => {
+    mockApi({ 'GET /refresh-token': ok(loginData()) });
+    signIn();
+    renderAt('/dashboard');
+    const nav = await screen.findByRole('navigation', { name: 'メインメニュー' });
+    for (const name of [
+      'ダッシュボード',
+      'レポート',
+      '基本情報',
+      'ナレッジタグ',
+      'アカウント連携',
+      '写真・動画',
+      '投稿一覧',
+      'お支払い設定',
+    ]) {
+      expect(within(nav).getByRole('link', { name })).toBeInTheDocument();
+    }
+    expect(screen.queryByRole('button', { name: '店舗を選択' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'ロゴを変更' })).not.toBeInTheDocument();
+  });
+
+  it('hides the payment item for another agent code', async () => {
+    mockApi({ 'GET /refresh-token': ok(loginData({ agent_code: '1234' })) });
+    signIn({ agent_code: '1234' });
+    renderAt('/dashboard');
+    await screen.findByRole('navigation', { name: 'メインメニュー' });
+    expect(screen.queryByRole('link', { name: 'お支払い設定' })).not.toBeInTheDocument();
+  });
+
+  it('an ended trial gets the pay-required panel whose button replaces the route', async () => {
+    mockApi({ 'GET /refresh-token': ok(loginData({ role: 0, in_trial: false })) });
+    signIn({ role: 0, in_trial: false });
+    const { router } = renderAt('/dashboard');
+    expect(await screen.findByTestId('pay-required')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'お支払い設定へ進む' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/register-payment'));
+    expect(router.state.historyAction).toBe('REPLACE');
+  });
+
+  it('a failed payment shows the confirm-mail panel first', async () => {
+    const u = { role: 0, in_trial: false, payment_fail: true };
+    mockApi({ 'GET /refresh-token': ok(loginData(u)) });
+    signIn(u);
+    renderAt('/dashboard');
+    expect(await screen.findByTestId('confirm-mail')).toBeInTheDocument();
+    expect(screen.queryByTestId('pay-required')).not.toBeInTheDocument();
+  });
+
+  it('without a Google connection is sent to google-my-business', async () => {
+    mockApi({ 'GET /refresh-token': ok(loginData({}, false)) });
+    signIn({}, false);
+    const { router } = renderAt('/posts');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/google-my-business'));
+  });
+
+  it('a 401 on a route change logs out and goes to /login', async () => {
+    mockApi({ 'GET /refresh-token': fail(401, {}, 'unauthenticated') });
+    signIn();
+    const { router } = renderAt('/dashboard');
+    await screen.findByRole('navigation', { name: 'メインメニュー' });
+    await userEvent.click(screen.getByRole('link', { name: 'レポート' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(localStorage.getItem('token')).toBeNull();
+  });
+
+  it('a token changed by another login shows the warning, whose confirm logs out', async () => {
+    const { calls } = mockApi({
+      'GET /refresh-token': ok(loginData()),
+      'GET /logout': ok(null, 'ログアウトしました。'),
+    });
+    signIn();
+    const { router } = renderAt('/dashboard');
+    await screen.findByRole('navigation', { name: 'メインメニュー' });
+    localStorage.setItem('token', 'someone-else');
+    await userEvent.click(screen.getByRole('link', { name: 'レポート' }));
+    const dialog = await screen.findByRole('dialog', { name: 'ログイン状態が変わりました' });
+    expect(within(dialog).getByText(/すでに別のアカウントでログインしている/)).toBeInTheDocument();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'OK' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(calls.some((c) => c.path === '/logout')).toBe(true);
+    expect(localStorage.getItem('token')).toBeNull();
+  });
+
+  it('no token in storage sends the user to /login', async () => {
+    mockApi({});
+    const { router } = renderAt('/dashboard');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+  });
+
+  it('a stored token without a session is refreshed first', async () => {
+    const { calls } = mockApi({ 'GET /refresh-token': ok(loginData()) });
+    localStorage.setItem('token', 'kept');
+    const { router } = renderAt('/dashboard');
+    await screen.findByRole('navigation', { name: 'メインメニュー' });
+    expect(router.state.location.pathname).toBe('/dashboard');
+    expect(calls[0]?.headers.get('Authorization')).toBe('Bearer kept');
+    expect(localStorage.getItem('token')).toBe('token-1');
+  });
+});

@@ -1,0 +1,271 @@
+import { useEffect, useRef, useState } from 'react';
+import {
+  AppShell,
+  Burger,
+  Button,
+  Center,
+  Group,
+  Loader,
+  LoadingOverlay,
+  Modal,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { useQueryClient } from '@tanstack/react-query';
+import { ROLE, paymentMenuVisible, type StoreRow, type User } from '@tenpo/domain';
+import { useTranslation } from 'react-i18next';
+import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
+import { Sidebar } from '../../components/layout/sidebar';
+import {
+  accountInformationCall,
+  uploadAgencyLogoCall,
+} from '../../features/account/api/account-api';
+import { AccountMenu } from '../../features/account/components/account-menu';
+import { LogoUploadDialog } from '../../features/account/components/logo-upload-dialog';
+import { TermsDialog } from '../../features/auth/components/terms-dialog';
+import { StoreSelector } from '../../features/stores/components/store-selector';
+import { errorLines } from '../../lib/api-client';
+import { brandTitle } from '../../lib/branding';
+import { useGlobalLoading, withLoading } from '../../lib/loading';
+import { selectStores, syncSelection, useSelection } from '../../lib/selection';
+import {
+  clearSession,
+  isAccountManager,
+  isMultiStoreUser,
+  logout,
+  logoVersion,
+  refreshSession,
+  sessionIsStale,
+  setUser,
+  useSession,
+} from '../../lib/session';
+import { storage } from '../../lib/storage';
+import { useStore } from '../../lib/store';
+import {
+  ACCOUNT_SCREENS,
+  MULTI_STORE_SCREENS,
+  NO_SELECTOR_SCREENS,
+  afterSelect,
+  guardRedirect,
+} from '../route-meta';
+import { useRouteMeta } from '../use-route-meta';
+
+function FullLoader() {
+  return (
+    <Center mih="100vh">
+      <Loader aria-label="loading" />
+    </Center>
+  );
+}
+
+/** Login guard of spec 1 §2: no token → /login; a token but no session → refresh first. */
+export function AdminLayout() {
+  const session = useSession();
+  const navigate = useNavigate();
+  const [checking, setChecking] = useState(
+    () => !session.isLoggedIn && storage.get('token') !== null,
+  );
+  useEffect(() => {
+    if (!checking) return;
+    let live = true;
+    void refreshSession().then((ok) => {
+      if (!live) return;
+      if (!ok) {
+        clearSession();
+        void navigate('/login', { replace: true });
+      }
+      setChecking(false);
+    });
+    return () => {
+      live = false;
+    };
+  }, [checking, navigate]);
+
+  if (checking) return <FullLoader />;
+  if (!session.isLoggedIn || !session.user || !storage.get('token')) {
+    return <Navigate to="/login" replace />;
+  }
+  return <Shell user={session.user} connectGMB={session.connectGMB} />;
+}
+
+/** Session refresh and logo reload on every route change; the stale-token warning. */
+function useRouteChange(onStale: () => void) {
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const first = useRef(true);
+  useEffect(() => {
+    if (sessionIsStale()) {
+      onStale();
+      return;
+    }
+    // The guard has just rotated the token when it restored the session; once is enough.
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    void refreshSession().then((ok) => {
+      if (!ok && !sessionIsStale()) {
+        clearSession();
+        void navigate('/login', { replace: true });
+      }
+    });
+  }, [pathname, navigate, onStale]);
+
+  // Another tab signed in, refreshed or signed out.
+  useEffect(() => {
+    const onStorage = (e: StorageEvent) => {
+      if (e.key === 'userIds') syncSelection();
+      if (e.key === 'token' && sessionIsStale()) onStale();
+    };
+    window.addEventListener('storage', onStorage);
+    return () => window.removeEventListener('storage', onStorage);
+  }, [onStale]);
+}
+
+function Shell({ user, connectGMB }: { user: User; connectGMB: boolean }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const meta = useRouteMeta();
+  const selection = useSelection();
+  const loading = useGlobalLoading();
+  useStore(logoVersion);
+  const brand = useStore(brandTitle);
+  const [mobileOpened, mobile] = useDisclosure(false);
+  const [logoOpen, setLogoOpen] = useState(false);
+  const [stale, setStale] = useState(false);
+  const onStale = useRef(() => setStale(true)).current;
+  useRouteChange(onStale);
+
+  const name = meta?.name ?? null;
+  const redirect = meta
+    ? guardRedirect(meta, { user, connectGMB, selectedIds: selection.ids })
+    : null;
+  if (redirect) return <Navigate to={redirect} replace />;
+
+  const multiUser = isMultiStoreUser(user);
+  const showSidebar = !(multiUser && name !== null && ACCOUNT_SCREENS.has(name));
+  const showSelector = multiUser && !(name !== null && NO_SELECTOR_SCREENS.has(name));
+  const multiScreen = name !== null && MULTI_STORE_SCREENS.has(name);
+  const current = selection.stores.find((s) => s.id === selection.ids[0]);
+  const showPayment = isAccountManager(user)
+    ? current !== undefined && paymentMenuVisible(current.agent_code)
+    : paymentMenuVisible(user.agent_code);
+
+  const onSelect = (ids: number[], rows: StoreRow[]) => {
+    selectStores(rows, user, ids);
+    const to = afterSelect(name, ids.length);
+    if (to) void navigate(to);
+  };
+
+  const saveLogo = async (file: File) => {
+    try {
+      await withLoading(async () => {
+        const r = await uploadAgencyLogoCall(file, user.id);
+        const info = await accountInformationCall();
+        setUser(info.data);
+        if (r.data.logo_url) storage.set('userLogo', r.data.logo_url);
+        logoVersion.set((n) => n + 1);
+        await qc.invalidateQueries();
+      });
+      setLogoOpen(false);
+      notifications.show({
+        color: 'teal',
+        message: t('actions.success.logoUpdated'),
+        autoClose: 2000,
+      });
+    } catch (e) {
+      notifications.show({ color: 'red', message: errorLines(e).join('\n'), autoClose: 2000 });
+    }
+  };
+
+  const title = user.store_name ?? user.company_name ?? user.name ?? user.email;
+
+  return (
+    <AppShell
+      header={{ height: 60 }}
+      navbar={{
+        width: 250,
+        breakpoint: 'sm',
+        collapsed: { mobile: !mobileOpened || !showSidebar, desktop: !showSidebar },
+      }}
+      padding="lg"
+    >
+      <LoadingOverlay visible={loading} zIndex={1000} overlayProps={{ blur: 1 }} />
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            {showSidebar && (
+              <Burger
+                opened={mobileOpened}
+                onClick={mobile.toggle}
+                hiddenFrom="sm"
+                size="sm"
+                aria-label="menu"
+              />
+            )}
+            <Title order={3} c="blue.7">
+              {brand}
+            </Title>
+          </Group>
+          <Group gap="md" wrap="nowrap">
+            {showSelector && (
+              <StoreSelector
+                user={user}
+                mode={multiScreen ? 'multi' : 'single'}
+                selectedIds={selection.ids}
+                knownStores={selection.stores}
+                onSelect={onSelect}
+              />
+            )}
+            <AccountMenu user={user} canSwitch={multiUser} />
+          </Group>
+        </Group>
+      </AppShell.Header>
+      {showSidebar && (
+        <AppShell.Navbar>
+          <Sidebar
+            kind={multiScreen && selection.ids.length > 1 ? 'multi' : 'default'}
+            showPayment={showPayment}
+            logoUrl={storage.get('userLogo')}
+            title={title}
+            canChangeLogo={user.role === ROLE.agency}
+            onLogoClick={() => setLogoOpen(true)}
+            onNavigate={mobile.close}
+          />
+        </AppShell.Navbar>
+      )}
+      <AppShell.Main bg="gray.0">
+        <Outlet />
+      </AppShell.Main>
+      <TermsDialog onAgreed={() => void navigate('/', { replace: true })} />
+      <LogoUploadDialog opened={logoOpen} onClose={() => setLogoOpen(false)} onSave={saveLogo} />
+      <Modal
+        opened={stale}
+        onClose={() => void logout()}
+        title={t('layout.staleTitle')}
+        withCloseButton={false}
+        closeOnClickOutside={false}
+        closeOnEscape={false}
+        centered
+      >
+        <Stack>
+          <Text role="alert">{t('actions.errors.loginError')}</Text>
+          <Group justify="flex-end">
+            <Button
+              onClick={() => {
+                setStale(false);
+                void logout();
+              }}
+            >
+              {t('actions.ok')}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </AppShell>
+  );
+}

@@ -1,0 +1,175 @@
+import { Center, Loader } from '@mantine/core';
+import { Navigate, type RouteObject } from 'react-router';
+import { BlankLayout } from '../components/layout/blank-layout';
+import { loadChunk } from '../lib/chunk';
+import { PublicOnly } from './public-only';
+import { Root } from './root';
+import { RouteError } from './route-error';
+import { MANAGER_ONLY, type RouteMeta } from './route-meta';
+import { LoginRoute } from './routes/login';
+import { NotFoundRoute } from './routes/not-found';
+
+const meta = (m: RouteMeta) => ({ meta: m });
+
+/** A lazily loaded screen (reported when it fails or takes longer than 120 s). */
+const lazy =
+  <K extends string>(load: () => Promise<Record<K, React.ComponentType>>, name: K) =>
+  async () => {
+    const m = await loadChunk(load);
+    return { Component: m[name] };
+  };
+
+const soon = lazy(() => import('./routes/coming-soon-route'), 'ComingSoonRoute');
+
+/** Later issues' screens: route, name, guard and title are here; the content is theirs. */
+const later = (path: string, m: RouteMeta): RouteObject => ({ path, lazy: soon, handle: meta(m) });
+
+const guarded = { needsStores: true, paymentGate: true } as const;
+
+export const routes: RouteObject[] = [
+  {
+    element: <Root />,
+    errorElement: <RouteError />,
+    // Shown while the first lazily loaded screen of a page load arrives.
+    hydrateFallbackElement: (
+      <Center mih="100vh">
+        <Loader aria-label="loading" />
+      </Center>
+    ),
+    children: [
+      {
+        element: <PublicOnly />,
+        children: [
+          {
+            element: <BlankLayout />,
+            children: [
+              {
+                path: '/login',
+                element: <LoginRoute />,
+                handle: meta({ name: 'Login', title: 'ログイン' }),
+              },
+              {
+                path: '/forgot-password',
+                lazy: lazy(() => import('./routes/forgot-password'), 'ForgotPasswordRoute'),
+                handle: meta({ name: 'Forgot Password', title: 'パスワードをお忘れの方' }),
+              },
+              {
+                path: '/reset-password',
+                lazy: lazy(() => import('./routes/reset-password'), 'ResetPasswordRoute'),
+                handle: meta({ name: 'Reset Password', title: 'パスワード再設定' }),
+              },
+              {
+                path: '/register-information',
+                lazy: lazy(
+                  () => import('./routes/register-information'),
+                  'RegisterInformationRoute',
+                ),
+                handle: meta({ name: 'Register Information', title: '新規登録' }),
+              },
+              {
+                path: '/register-account',
+                lazy: lazy(() => import('./routes/register-account'), 'RegisterAccountRoute'),
+                handle: meta({ name: 'Register Account', title: 'アカウント登録' }),
+              },
+            ],
+          },
+          {
+            path: '/facebook-terms-and-privacy',
+            lazy: lazy(() => import('./routes/privacy-policy'), 'PrivacyPolicyRoute'),
+            handle: meta({ name: 'Facebook Terms And Privacy', title: 'プライバシーポリシー' }),
+          },
+        ],
+      },
+      {
+        lazy: lazy(() => import('./layouts/admin-layout'), 'AdminLayout'),
+        children: [
+          { index: true, element: <Navigate to="/overview" replace /> },
+          {
+            path: '/overview',
+            lazy: lazy(() => import('./routes/overview'), 'OverviewRoute'),
+            handle: meta({ name: 'Overview', title: 'アカウント概要' }),
+          },
+          later('/overview/agencies/:id', {
+            name: 'Overview Agencies',
+            title: '代理店の店舗一覧',
+            roles: MANAGER_ONLY,
+          }),
+          {
+            path: '/google-my-business',
+            lazy: lazy(() => import('./routes/google-my-business'), 'GoogleMyBusinessRoute'),
+            handle: meta({ name: 'Google My Business', title: 'Googleビジネスプロフィール連携' }),
+          },
+          later('/facebook/connect-page', { name: 'Facebook', title: 'Facebookページの選択' }),
+          {
+            path: '/dashboard',
+            lazy: lazy(() => import('./routes/dashboard'), 'DashboardRoute'),
+            handle: meta({ name: 'Dashboard', title: 'ダッシュボード' }),
+          },
+          later('/dashboard-chart', {
+            name: 'Dashboard Chart',
+            title: 'ダッシュボード',
+            ...guarded,
+          }),
+          later('/change-payment-method', {
+            name: 'Change Payment Method',
+            title: '支払い方法の変更',
+          }),
+          later('/connect-account', {
+            name: 'Connect Account',
+            title: 'アカウント連携',
+            ...guarded,
+          }),
+          later('/connect-location', { name: 'Connect Location', title: 'ビジネス拠点の選択' }),
+          {
+            path: '/manual-document',
+            lazy: lazy(() => import('./routes/manual-document'), 'ManualDocumentRoute'),
+            handle: meta({ name: 'Manual Document', title: 'マニュアル' }),
+          },
+          later('/register-payment', {
+            name: 'Register Payment',
+            title: 'お支払い設定',
+            needsStores: true,
+          }),
+          later('/create-post', { name: 'Post', title: '投稿作成', ...guarded }),
+          later('/posts', { name: 'Posts', title: '投稿一覧', ...guarded }),
+          later('/post/:id', { name: 'Post', title: '投稿の編集', ...guarded }),
+          later('/products', { name: 'Products', title: '商品' }),
+          later('/basic-information', { name: 'Basic Information', title: '基本情報', ...guarded }),
+          later('/knowledge-tag', { name: 'Knowledge Tag', title: 'ナレッジタグ', ...guarded }),
+          later('/add-knowledge-tag', {
+            name: 'Add Knowledge Tag',
+            title: 'ナレッジタグの追加',
+            ...guarded,
+          }),
+          later('/add-knowledge-tag/schema-markup', {
+            name: 'Schema Markup',
+            title: '構造化データ',
+            ...guarded,
+          }),
+          later('/media', { name: 'Media', title: '写真・動画', ...guarded }),
+          later('/report', { name: 'Report', title: 'レポート', paymentGate: true }),
+          later('/report-multiple', {
+            name: 'ReportMultiple',
+            title: '複数店舗レポート',
+            paymentGate: true,
+          }),
+          {
+            path: '/change-password',
+            lazy: lazy(() => import('./routes/change-password'), 'ChangePasswordRoute'),
+            handle: meta({ name: 'Change Password', title: 'パスワード変更' }),
+          },
+          {
+            path: '/setting-account',
+            lazy: lazy(() => import('./routes/setting-account'), 'SettingAccountRoute'),
+            handle: meta({ name: 'Setting Account', title: 'アカウント設定' }),
+          },
+        ],
+      },
+      {
+        path: '*',
+        element: <NotFoundRoute />,
+        handle: meta({ name: 'Not Found', title: 'Page Not Found' }),
+      },
+    ],
+  },
+];

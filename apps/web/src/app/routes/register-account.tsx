@@ -1,0 +1,22 @@
+import { useCallback } from 'react';
+import { notifications } from '@mantine/notifications';
+import { ja } from '@tenpo/domain';
+import { useNavigate, useSearchParams } from 'react-router';
+import { RegisterAccountForm } from '../../features/auth/components/register-account-form';
+
+/** /register-account?token=…; on success the route is replaced with /login. */
+export function RegisterAccountRoute() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const onInvalid = useCallback(() => void navigate('/register-information'), [navigate]);
+  return (
+    <RegisterAccountForm
+      token={params.get('token')}
+      onInvalid={onInvalid}
+      onDone={(message) => {
+        notifications.show({ color: 'teal', message: message ?? ja.registerDone });
+        void navigate('/login', { replace: true });
+      }}
+    />
+  );
+}

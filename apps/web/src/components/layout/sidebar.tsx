@@ -1,0 +1,133 @@
+import { Box, Image, NavLink, ScrollArea, Stack, Text, UnstyledButton } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { NavLink as RouterLink, useLocation } from 'react-router';
+
+export const LOGO_PLACEHOLDER = '/images/logo-placeholder.svg';
+
+type Item =
+  | { to: string; label: string }
+  | { label: string; children: { to: string; label: string }[] };
+
+/** Default side bar and the reduced multi-store one (spec 1 §2 layout shell). */
+export const menuItems = (
+  kind: 'default' | 'multi',
+  showPayment: boolean,
+  t: (k: string) => string,
+): Item[] => {
+  if (kind === 'multi') {
+    return [
+      { to: '/report', label: t('layout.menu.report') },
+      {
+        label: t('layout.menu.postManagement'),
+        children: [{ to: '/create-post', label: t('layout.menu.createPost') }],
+      },
+    ];
+  }
+  const items: Item[] = [
+    { to: '/dashboard', label: t('layout.menu.dashboard') },
+    { to: '/report', label: t('layout.menu.report') },
+    {
+      label: t('layout.menu.storeInformation'),
+      children: [
+        { to: '/basic-information', label: t('layout.menu.basicInformation') },
+        { to: '/knowledge-tag', label: t('layout.menu.knowledgeTag') },
+        { to: '/connect-account', label: t('layout.menu.connectAccount') },
+      ],
+    },
+    {
+      label: t('layout.menu.postManagement'),
+      children: [
+        { to: '/media', label: t('layout.menu.media') },
+        { to: '/posts', label: t('layout.menu.posts') },
+      ],
+    },
+  ];
+  if (showPayment) items.push({ to: '/register-payment', label: t('layout.menu.registerPayment') });
+  return items;
+};
+
+export function Sidebar({
+  kind,
+  showPayment,
+  logoUrl,
+  title,
+  canChangeLogo,
+  onLogoClick,
+  onNavigate,
+}: {
+  kind: 'default' | 'multi';
+  showPayment: boolean;
+  logoUrl: string | null;
+  title: string;
+  canChangeLogo: boolean;
+  onLogoClick: () => void;
+  onNavigate?: () => void;
+}) {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const logo = (
+    <Image
+      src={logoUrl || LOGO_PLACEHOLDER}
+      fallbackSrc={LOGO_PLACEHOLDER}
+      alt={t('layout.logoAlt')}
+      h={72}
+      w={72}
+      fit="contain"
+      radius="md"
+    />
+  );
+  return (
+    <Stack h="100%" gap={0}>
+      <Stack
+        align="center"
+        gap={6}
+        p="md"
+        style={{ borderBottom: '1px solid var(--mantine-color-gray-2)' }}
+      >
+        {canChangeLogo ? (
+          <UnstyledButton
+            onClick={onLogoClick}
+            aria-label={t('layout.changeLogo')}
+            title={t('layout.changeLogo')}
+          >
+            {logo}
+          </UnstyledButton>
+        ) : (
+          logo
+        )}
+        <Text fw={600} size="sm" ta="center" lineClamp={2}>
+          {title}
+        </Text>
+      </Stack>
+      <ScrollArea style={{ flex: 1 }}>
+        <Box component="nav" p="xs" aria-label="メインメニュー">
+          {menuItems(kind, showPayment, t).map((item) =>
+            'to' in item ? (
+              <NavLink
+                key={item.to}
+                component={RouterLink}
+                to={item.to}
+                label={item.label}
+                active={pathname === item.to}
+                onClick={onNavigate}
+              />
+            ) : (
+              <NavLink key={item.label} label={item.label} defaultOpened childrenOffset={16}>
+                {item.children.map((c) => (
+                  <NavLink
+                    key={c.to}
+                    component={RouterLink}
+                    to={c.to}
+                    label={c.label}
+                    active={pathname === c.to}
+                    onClick={onNavigate}
+                  />
+                ))}
+              </NavLink>
+            ),
+          )}
+        </Box>
+      </ScrollArea>
+    </Stack>
+  );
+}

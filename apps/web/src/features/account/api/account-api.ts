@@ -1,0 +1,35 @@
+import type { User } from '@tenpo/domain';
+import { api } from '@/lib/api-client';
+
+export const changePasswordCall = (body: {
+  current_password: string;
+  password: string;
+  password_confirmation: string;
+}) => api<null>('/account-setting/password', { method: 'PUT', body });
+
+export const accountInformationCall = () => api<User>('/account-setting/information');
+
+export const updateAccountInformationCall = (fields: {
+  name: string;
+  email: string;
+  company_name: string | null;
+  store_name: string | null;
+  phone: string | null;
+  logo: File | null;
+}) => {
+  const fd = new FormData();
+  fd.set('name', fields.name);
+  fd.set('email', fields.email);
+  fd.set('company_name', fields.company_name ?? '');
+  fd.set('store_name', fields.store_name ?? '');
+  fd.set('phone', fields.phone ?? '');
+  if (fields.logo) fd.set('logo_url', fields.logo);
+  return api<User>('/account-setting/information', { method: 'POST', body: fd });
+};
+
+export const uploadAgencyLogoCall = (logo: File, userId: number) => {
+  const fd = new FormData();
+  fd.set('logo', logo);
+  fd.set('user_id', String(userId));
+  return api<User>('/agency/logo', { method: 'POST', body: fd });
+};

@@ -1,0 +1,137 @@
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { IMAGE_SIZE_LIMIT_KB } from '@tenpo/domain';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { Providers } from '@/app/providers';
+import { createQueryClient } from '@/lib/query-client';
+import { demoUser, fail, mockApi, ok, resetState, signIn } from '@/test/render';
+import { AccountInformationForm } from './account-information-form';
+import { ChangePasswordForm } from './change-password-form';
+import { imageFileError } from './image-file';
+
+const wrap = (ui: React.ReactNode) =>
+  render(
+    <Providers client={createQueryClient()} env="test">
+      {ui}
+    </Providers>,
+  );
+
+describe('change password form', () => {
+  beforeEach(resetState);
+
+  it('requires every field, 8 characters and an equal confirmation (spec 1 §5)', async () => {
+    mockApi({});
+    wrap(<ChangePasswordForm />);
+    const save = screen.getByRole('button', { name: '保存' });
+    await userEvent.click(save);
+    expect(await screen.findByText('現在のパスワード を入力してください。')).toBeInTheDocument();
+    expect(screen.getByText('パスワード を入力してください。')).toBeInTheDocument();
+    expect(screen.getByText('パスワード（確認） を入力してください。')).toBeInTheDocument();
+    await userEvent.type(screen.getByLabelText(/^現在のパスワード/), 'short');
+    await userEvent.type(screen.getByLabelText(/^新しいパスワード\s*\*?$/), 'short');
+    await userEvent.type(screen.getByLabelText(/^新しいパスワード（確認）/), 'shorter');
+    await userEvent.click(save);
+    expect(
+      await screen.findByText('現在のパスワードは8文字以上で入力してください。'),
+    ).toBeInTheDocument();
+    expect(screen.getByText('パスワードは8文字以上で入力してください。')).toBeInTheDocument();
+    expect(
+      screen.getByText('パスワード（確認）は8文字以上で入力してください。'),
+    ).toBeInTheDocument();
+    await userEvent.clear(screen.getByLabelText(/^新しいパスワード\s*\*?$/));
+    await userEvent.type(screen.getByLabelText(/^新しいパスワード\s*\*?$/), 'password-1');
+    await userEvent.clear(screen.getByLabelText(/^新しいパスワード（確認）/));
+    await userEvent.type(screen.getByLabelText(/^新しいパスワード（確認）/), 'password-2');
+    await userEvent.click(save);
+    expect(
+      await screen.findByText('パスワード（確認）がパスワードと一致しません。'),
+    ).toBeInTheDocument();
+  });
+
+  it('shows the server error for a wrong current password', async () => {
+    mockApi({
+      'PUT /account-setting/password': fail(422, {
+        current_password: ['現在のパスワードが正しくありません。'],
+      }),
+    });
+    wrap(<ChangePasswordForm />);
+    await userEvent.type(screen.getByLabelText(/^現在のパスワード/), 'wrong-password');
+    await userEvent.type(screen.getByLabelText(/^新しいパスワード\s*\*?$/), 'password-1');
+    await userEvent.type(screen.getByLabelText(/^新しいパスワード（確認）/), 'password-1');
+    await userEvent.click(screen.getByRole('button', { name: '保存' }));
+    expect(await screen.findByText('現在のパスワードが正しくありません。')).toBeInTheDocument();
+  });
+
+  it('resets the form on success', async () => {
+    const { calls } = mockApi({
+      'PUT /account-setting/password': ok(null, 'パスワードを変更しました。'),
+    });
+    wrap(<ChangePasswordForm />);
+    await userEvent.type(screen.getByLabelText(/^現在のパスワード/), 'tenpo-demo-1');
+    await userEvent.type(screen.getByLabelText(/^新しいパスワード\s*\*?$/), 'password-1');
+    await userEvent.type(screen.getByLabelText(/^新しいパスワード（確認）/), 'password-1');
+    await userEvent.click(screen.getByRole('button', { name: '保存' }));
+    await waitFor(() => expect(screen.getByLabelText(/^現在のパスワード/)).toHaveValue(''));
+    expect(calls[0]?.body).toEqual({
+      current_password: 'tenpo-demo-1',
+      password: 'password-1',
+      password_confirmation: 'password-1',
+    });
+    expect(await screen.findByText('パスワードを変更しました。')).toBeInTheDocument();
+  });
+});
+
+describe('account information form', () => {
+  beforeEach(resetState);
+
+  it('requires the person in charge and a valid email (spec 1 §5)', async () => {
+    mockApi({ 'GET /account-setting/information': ok(demoUser()) });
+    signIn();
+    wrap(<AccountInformationForm />);
+    const name = await screen.findByLabelText(/^担当者名/);
+    expect(name).toHaveValue('青木 翼');
+    await userEvent.clear(name);
+    await userEvent.clear(screen.getByLabelText(/^メールアドレス/));
+    await userEvent.click(screen.getByRole('button', { name: '保存' }));
+    expect(await screen.findByText('担当者名 を入力してください。')).toBeInTheDocument();
+    expect(screen.getByText('メールアドレス を入力してください。')).toBeInTheDocument();
+    await userEvent.type(screen.getByLabelText(/^メールアドレス/), 'aoki@');
+    await userEvent.click(screen.getByRole('button', { name: '保存' }));
+    expect(await screen.findByText('メールアドレスが正しくありません。')).toBeInTheDocument();
+  });
+
+  it('sends the fields as multipart and keeps the optional ones optional', async () => {
+    const { calls } = mockApi({
+      'GET /account-setting/information': ok(demoUser()),
+      'POST /account-setting/information': ok(
+        demoUser({ name: '青木 花' }),
+        '項目が正常に更新される',
+      ),
+    });
+    signIn();
+    wrap(<AccountInformationForm />);
+    const name = await screen.findByLabelText(/^担当者名/);
+    await userEvent.clear(name);
+    await userEvent.type(name, '青木 花');
+    await userEvent.clear(screen.getByLabelText(/^会社名/));
+    await userEvent.click(screen.getByRole('button', { name: '保存' }));
+    await waitFor(() => expect(calls).toHaveLength(2));
+    const body = calls[1]?.body as FormData;
+    expect(body).toBeInstanceOf(FormData);
+    expect(body.get('name')).toBe('青木 花');
+    expect(body.get('company_name')).toBe('');
+    expect(body.get('email')).toBe('shop@tenpo.example');
+  });
+});
+
+describe('image files (spec 1 §5 avatar rule)', () => {
+  it('accepts an image within 3072 KB, refuses other files and larger images', () => {
+    const img = (size: number, type = 'image/png') =>
+      new File([new Uint8Array(size)], 'logo.png', { type });
+    expect(imageFileError(img(IMAGE_SIZE_LIMIT_KB * 1024))).toBeNull();
+    expect(imageFileError(img(IMAGE_SIZE_LIMIT_KB * 1024 + 1))).toBe(
+      '画像は3072KB以下のファイルを選択してください。',
+    );
+    expect(imageFileError(img(10, 'application/pdf'))).toBe('画像ファイルを選択してください。');
+  });
+});

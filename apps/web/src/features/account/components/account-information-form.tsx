@@ -1,0 +1,137 @@
+import { useState } from 'react';
+import { Button, FileInput, Group, Loader, Stack, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { accountInformationRequest, ja, type User } from '@tenpo/domain';
+import { useForm, type Resolver } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
+import { ErrorAlert } from '@/components/ui/error-alert';
+import { errorLines } from '@/lib/api-client';
+import { setUser } from '@/lib/session';
+import { accountInformationCall, updateAccountInformationCall } from '../api/account-api';
+import { imageFileError } from './image-file';
+
+type Values = {
+  name: string;
+  email: string;
+  company_name: string;
+  store_name: string;
+  phone: string;
+};
+type Out = z.output<typeof accountInformationRequest>;
+
+const valuesOf = (u: User): Values => ({
+  name: u.name ?? '',
+  email: u.email,
+  company_name: u.company_name ?? '',
+  store_name: u.store_name ?? '',
+  phone: u.phone ?? '',
+});
+
+function InformationForm({
+  user,
+  onDone,
+  onCancel,
+}: {
+  user: User;
+  onDone?: () => void;
+  onCancel?: () => void;
+}) {
+  const { t } = useTranslation();
+  const qc = useQueryClient();
+  const [errors, setErrors] = useState<string[] | null>(null);
+  const [logo, setLogo] = useState<File | null>(null);
+  const [logoError, setLogoError] = useState<string | null>(null);
+  const form = useForm<Values, unknown, Out>({
+    resolver: zodResolver(accountInformationRequest) as unknown as Resolver<Values, unknown, Out>,
+    defaultValues: valuesOf(user),
+  });
+  const fe = form.formState.errors;
+
+  const submit = form.handleSubmit(async (v) => {
+    if (logo && imageFileError(logo)) return;
+    setErrors(null);
+    try {
+      const r = await updateAccountInformationCall({ ...v, logo });
+      setUser(r.data);
+      qc.setQueryData(['account-information'], r);
+      notifications.show({
+        color: 'teal',
+        message: r.message ?? ja.updateSuccess,
+        autoClose: 2000,
+      });
+      onDone?.();
+    } catch (e) {
+      setErrors(errorLines(e));
+    }
+  });
+
+  return (
+    <form onSubmit={submit} noValidate aria-label={t('account.informationTitle')}>
+      <Stack>
+        <ErrorAlert lines={errors} />
+        <TextInput
+          label={t('account.name')}
+          withAsterisk
+          error={fe.name?.message}
+          {...form.register('name')}
+        />
+        <TextInput
+          label={t('auth.email')}
+          type="email"
+          withAsterisk
+          error={fe.email?.message}
+          {...form.register('email')}
+        />
+        <TextInput
+          label={t('account.companyName')}
+          error={fe.company_name?.message}
+          {...form.register('company_name')}
+        />
+        <TextInput
+          label={t('account.storeName')}
+          error={fe.store_name?.message}
+          {...form.register('store_name')}
+        />
+        <TextInput
+          label={t('account.phone')}
+          inputMode="numeric"
+          error={fe.phone?.message}
+          {...form.register('phone')}
+        />
+        <FileInput
+          label={t('account.logo')}
+          description={t('account.logoHint')}
+          accept="image/*"
+          clearable
+          value={logo}
+          onChange={(f) => {
+            setLogo(f);
+            setLogoError(f ? imageFileError(f) : null);
+          }}
+          error={logoError}
+        />
+        <Group justify="flex-end">
+          {onCancel && (
+            <Button variant="default" onClick={onCancel}>
+              {t('actions.cancel')}
+            </Button>
+          )}
+          <Button type="submit" loading={form.formState.isSubmitting}>
+            {t('actions.save')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** Change information (spec 1 §5): name and email required, the rest optional. */
+export function AccountInformationForm(props: { onDone?: () => void; onCancel?: () => void }) {
+  const info = useQuery({ queryKey: ['account-information'], queryFn: accountInformationCall });
+  if (info.isPending) return <Loader />;
+  if (info.isError) return <ErrorAlert lines={errorLines(info.error)} />;
+  return <InformationForm user={info.data.data} {...props} />;
+}

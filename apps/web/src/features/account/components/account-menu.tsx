@@ -1,0 +1,78 @@
+import { useState } from 'react';
+import { Avatar, Group, Menu, Modal, Text, UnstyledButton } from '@mantine/core';
+import type { User } from '@tenpo/domain';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { logout } from '@/lib/session';
+import { AccountInformationForm } from './account-information-form';
+import { ChangePasswordForm } from './change-password-form';
+
+/** The external help site linked from the account menu and the plan selector. */
+export const HELP_SITE_URL = 'https://help.tenpo.example/';
+
+/**
+ * Account menu (spec 1 §2): manual, change password (modal), change information (modal),
+ * switch account (agency, manager, group leader), logout.
+ */
+export function AccountMenu({ user, canSwitch }: { user: User; canSwitch: boolean }) {
+  const { t } = useTranslation();
+  const [modal, setModal] = useState<'password' | 'information' | null>(null);
+  const name = user.name ?? user.email;
+  return (
+    <>
+      <Menu position="bottom-end" width={240} shadow="md" withinPortal>
+        <Menu.Target>
+          <UnstyledButton aria-label={t('layout.account.menu')}>
+            <Group gap="xs" wrap="nowrap">
+              <Avatar radius="xl" size={32} color="blue">
+                {name.slice(0, 1)}
+              </Avatar>
+              <Text size="sm" fw={500} visibleFrom="sm" truncate maw={160}>
+                {name}
+              </Text>
+            </Group>
+          </UnstyledButton>
+        </Menu.Target>
+        <Menu.Dropdown>
+          <Menu.Label>{user.email}</Menu.Label>
+          <Menu.Item component="a" href={HELP_SITE_URL} target="_blank" rel="noopener noreferrer">
+            {t('layout.account.manual')}
+          </Menu.Item>
+          <Menu.Item component={Link} to="/manual-document">
+            {t('layout.account.manualDocument')}
+          </Menu.Item>
+          <Menu.Divider />
+          <Menu.Item onClick={() => setModal('password')}>
+            {t('layout.account.changePassword')}
+          </Menu.Item>
+          <Menu.Item onClick={() => setModal('information')}>
+            {t('layout.account.changeInformation')}
+          </Menu.Item>
+          {canSwitch && (
+            <Menu.Item component={Link} to="/overview">
+              {t('layout.account.switchAccount')}
+            </Menu.Item>
+          )}
+          <Menu.Divider />
+          <Menu.Item color="red" onClick={() => void logout()}>
+            {t('layout.account.logout')}
+          </Menu.Item>
+        </Menu.Dropdown>
+      </Menu>
+      <Modal
+        opened={modal === 'password'}
+        onClose={() => setModal(null)}
+        title={t('account.passwordTitle')}
+      >
+        <ChangePasswordForm onDone={() => setModal(null)} onCancel={() => setModal(null)} />
+      </Modal>
+      <Modal
+        opened={modal === 'information'}
+        onClose={() => setModal(null)}
+        title={t('account.informationTitle')}
+      >
+        <AccountInformationForm onDone={() => setModal(null)} onCancel={() => setModal(null)} />
+      </Modal>
+    </>
+  );
+}

@@ -1,0 +1,34 @@
+import { PasswordInput } from '@mantine/core';
+import type { FieldErrors, UseFormRegister } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+
+type Pair = { password: string; password_confirmation: string };
+
+/** Password and confirmation inputs shared by reset-password and register-account. */
+export function PasswordPairFields({
+  register,
+  errors,
+}: {
+  register: UseFormRegister<Pair>;
+  errors: FieldErrors<Pair>;
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <PasswordInput
+        label={t('auth.password')}
+        autoComplete="new-password"
+        withAsterisk
+        error={errors.password?.message}
+        {...register('password')}
+      />
+      <PasswordInput
+        label={t('auth.passwordConfirmation')}
+        autoComplete="new-password"
+        withAsterisk
+        error={errors.password_confirmation?.message}
+        {...register('password_confirmation')}
+      />
+    </>
+  );
+}

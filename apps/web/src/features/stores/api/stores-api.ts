@@ -1,0 +1,57 @@
+import { ROLE, type Group, type Page, type StoreRow, type User } from '@tenpo/domain';
+import { api } from '@/lib/api-client';
+
+export type StoreListQuery = {
+  page: number;
+  perPage: number;
+  search?: string;
+  groupId?: number | null;
+};
+
+type AdminList = {
+  data: StoreRow[];
+  meta: { current_page: number; last_page: number; per_page: number; total: number };
+};
+
+const fromAdmin = (l: AdminList): Page<StoreRow> => {
+  const { current_page, per_page, total, last_page } = l.meta;
+  const from = l.data.length === 0 ? null : (current_page - 1) * per_page + 1;
+  return {
+    data: l.data,
+    current_page,
+    last_page,
+    per_page,
+    total,
+    from,
+    to: from === null ? null : from + l.data.length - 1,
+  };
+};
+
+/**
+ * The stores a user may act for (spec 1 §4 store lists): a manager loads every store, an
+ * agency its own, a group leader the stores of its groups ordered by id ascending.
+ */
+export const storeListCall = async (user: User, q: StoreListQuery): Promise<Page<StoreRow>> => {
+  const query = { page: q.page, per_page: q.perPage, search: q.search };
+  if (user.role === ROLE.manager) {
+    return fromAdmin((await api<AdminList>('/admin/stores', { query })).data);
+  }
+  if (user.role === ROLE.agency) {
+    const path = q.groupId ? `/agency/groups/${q.groupId}/stores` : '/agency/stores';
+    return (await api<Page<StoreRow>>(path, { query })).data;
+  }
+  const path = q.groupId ? `/group-leader/groups/${q.groupId}/stores` : '/group-leader/stores';
+  return (await api<Page<StoreRow>>(path, { query: { ...query, order_by: 'id,asc' } })).data;
+};
+
+/** Groups for the overview's group selector (agency and group leader; none for a manager). */
+export const groupListCall = async (user: User): Promise<Group[]> => {
+  if (user.role === ROLE.agency) return (await api<Group[]>('/agency/groups')).data;
+  if (user.is_leader) return (await api<Group[]>('/group-leader/groups')).data;
+  return [];
+};
+
+export const storeKeys = {
+  list: (userId: number, q: StoreListQuery) => ['stores', userId, q] as const,
+  groups: (userId: number) => ['groups', userId] as const,
+};

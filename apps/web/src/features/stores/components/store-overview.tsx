@@ -1,0 +1,209 @@
+import { useState } from 'react';
+import {
+  Badge,
+  Button,
+  Checkbox,
+  Group,
+  Loader,
+  Pagination,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import {
+  AGENCY_STORES_PER_PAGE,
+  PAGE_SIZE_OPTIONS,
+  ROLE,
+  storeOptionDisabled,
+  type StoreRow,
+  type User,
+} from '@tenpo/domain';
+import { useTranslation } from 'react-i18next';
+import { ErrorAlert } from '@/components/ui/error-alert';
+import { errorLines } from '@/lib/api-client';
+import { groupListCall, storeKeys, storeListCall } from '../api/stores-api';
+
+/**
+ * The overview's store list (spec 3 §2 agency store overview): group selector, search, paged
+ * table with checkboxes (5 per page; 5, 10, 25, 50), a dashboard button per row and a view
+ * report button enabled when a chosen store is active.
+ */
+export function StoreOverview({
+  user,
+  onOpenDashboard,
+  onViewReport,
+}: {
+  user: User;
+  onOpenDashboard: (row: StoreRow) => void;
+  onViewReport: (rows: StoreRow[]) => void;
+}) {
+  const { t } = useTranslation();
+  const [page, setPage] = useState(1);
+  const [perPage, setPerPage] = useState<number>(AGENCY_STORES_PER_PAGE);
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search, 300);
+  const [groupId, setGroupId] = useState<number | null>(null);
+  const [checked, setChecked] = useState<StoreRow[]>([]);
+
+  const groups = useQuery({
+    queryKey: storeKeys.groups(user.id),
+    queryFn: () => groupListCall(user),
+    enabled: user.role !== ROLE.manager,
+  });
+  const q = { page, perPage, search: debounced, groupId };
+  const list = useQuery({
+    queryKey: storeKeys.list(user.id, q),
+    queryFn: () => storeListCall(user, q),
+    placeholderData: keepPreviousData,
+  });
+
+  const c = 'screens.overview.columns';
+  const isChecked = (r: StoreRow) => checked.some((x) => x.id === r.id);
+  const toggle = (r: StoreRow, on: boolean) =>
+    setChecked((xs) =>
+      on ? [...xs.filter((x) => x.id !== r.id), r] : xs.filter((x) => x.id !== r.id),
+    );
+  const canReport = checked.some((r) => r.status !== 0);
+  const d = list.data;
+
+  return (
+    <Stack>
+      <Group align="flex-end" wrap="wrap">
+        {user.role !== ROLE.manager && (
+          <Select
+            label={t('screens.overview.group')}
+            w={240}
+            data={[
+              { value: '', label: t('screens.overview.allGroups') },
+              ...(groups.data ?? []).map((g) => ({ value: String(g.id), label: g.name })),
+            ]}
+            value={groupId === null ? '' : String(groupId)}
+            onChange={(v) => {
+              setGroupId(v ? Number(v) : null);
+              setPage(1);
+            }}
+            allowDeselect={false}
+          />
+        )}
+        <TextInput
+          label={t('actions.search')}
+          placeholder={t('screens.overview.searchPlaceholder')}
+          w={300}
+          value={search}
+          onChange={(e) => {
+            setSearch(e.currentTarget.value);
+            setPage(1);
+          }}
+        />
+        <Button
+          ml="auto"
+          disabled={!canReport}
+          onClick={() => onViewReport(checked.filter((r) => r.status !== 0))}
+        >
+          {t('screens.overview.viewReport')}
+        </Button>
+      </Group>
+
+      {list.isError && <ErrorAlert lines={errorLines(list.error)} />}
+      {list.isPending ? (
+        <Loader />
+      ) : (
+        <Table.ScrollContainer minWidth={860}>
+          <Table striped highlightOnHover withTableBorder verticalSpacing="sm">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th w={40} />
+                <Table.Th>{t(`${c}.id`)}</Table.Th>
+                <Table.Th>{t(`${c}.company_name`)}</Table.Th>
+                <Table.Th>{t(`${c}.name`)}</Table.Th>
+                <Table.Th>{t(`${c}.person_in_charge`)}</Table.Th>
+                <Table.Th>{t(`${c}.email`)}</Table.Th>
+                <Table.Th>{t(`${c}.google_status`)}</Table.Th>
+                <Table.Th>{t(`${c}.status`)}</Table.Th>
+                <Table.Th>{t(`${c}.actions`)}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {d && d.data.length === 0 && (
+                <Table.Tr>
+                  <Table.Td colSpan={9}>
+                    <Text c="dimmed" ta="center">
+                      {t('screens.overview.empty')}
+                    </Text>
+                  </Table.Td>
+                </Table.Tr>
+              )}
+              {d?.data.map((r) => (
+                <Table.Tr key={r.id} data-testid={`store-row-${r.id}`}>
+                  <Table.Td>
+                    <Checkbox
+                      aria-label={r.name}
+                      checked={isChecked(r)}
+                      onChange={(e) => toggle(r, e.currentTarget.checked)}
+                    />
+                  </Table.Td>
+                  <Table.Td>{r.id}</Table.Td>
+                  <Table.Td>{r.company_name}</Table.Td>
+                  <Table.Td fw={500}>{r.name}</Table.Td>
+                  <Table.Td>{r.person_in_charge}</Table.Td>
+                  <Table.Td>{r.email}</Table.Td>
+                  <Table.Td>
+                    <Badge color={r.google_status === 1 ? 'teal' : 'gray'} variant="light">
+                      {r.google_status === 1
+                        ? t('screens.overview.googleConnected')
+                        : t('screens.overview.googleNotConnected')}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td>
+                    <Badge color={r.status === 0 ? 'red' : 'blue'} variant="dot">
+                      {r.status === 0
+                        ? t('screens.overview.inactive')
+                        : t('screens.overview.active')}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td>
+                    <Button
+                      size="xs"
+                      variant="light"
+                      disabled={storeOptionDisabled(r, 'single')}
+                      onClick={() => onOpenDashboard(r)}
+                      aria-label={`${r.name} ${t('screens.overview.dashboard')}`}
+                    >
+                      {t('screens.overview.dashboard')}
+                    </Button>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+
+      {d && (
+        <Group justify="space-between">
+          <Text size="sm" c="dimmed">
+            {t('screens.overview.showing', { total: d.total, from: d.from ?? 0, to: d.to ?? 0 })}
+          </Text>
+          <Group>
+            <Select
+              aria-label={t('screens.overview.perPage')}
+              w={90}
+              data={PAGE_SIZE_OPTIONS.map((n) => String(n))}
+              value={String(perPage)}
+              onChange={(v) => {
+                setPerPage(Number(v ?? AGENCY_STORES_PER_PAGE));
+                setPage(1);
+              }}
+              allowDeselect={false}
+            />
+            <Pagination total={d.last_page} value={page} onChange={setPage} siblings={2} />
+          </Group>
+        </Group>
+      )}
+    </Stack>
+  );
+}

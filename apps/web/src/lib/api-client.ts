@@ -1,0 +1,168 @@
+import { flattenErrors, ja, type ErrorEnvelope } from '@tenpo/domain';
+import { API_BASE, apiKey } from './env';
+import { storage } from './storage';
+
+/** API time-out of spec 1 §9. */
+export const API_TIMEOUT_MS = 60_000;
+
+/** Every non-2xx answer (and a network failure or time-out, status 0) becomes one typed error. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly envelope: Partial<ErrorEnvelope> | null;
+  /** The errors flattened to lines, with the generic 500 message as fallback (spec 1 §8). */
+  readonly lines: string[];
+
+  constructor(status: number, envelope: Partial<ErrorEnvelope> | null) {
+    const lines = flattenErrors(envelope, ja.serverError);
+    super(lines.join('\n'));
+    this.name = 'ApiError';
+    this.status = status;
+    this.envelope = envelope;
+    this.lines = lines;
+  }
+
+  fieldErrors(): Record<string, string[]> {
+    return this.envelope?.errors ?? {};
+  }
+}
+
+/** The lines to show for any failure: the server's errors, else the generic 500 message. */
+export const errorLines = (e: unknown): string[] =>
+  e instanceof ApiError ? e.lines : [ja.serverError];
+
+export type Envelope<T> = { status_code: number; message?: string; data: T };
+
+export type RequestOptions = {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** A plain object is sent as JSON; FormData as multipart. */
+  body?: unknown;
+  query?: Record<string, string | number | undefined | null>;
+  signal?: AbortSignal;
+  /** A 401 from this call does not log out (the login call itself). */
+  noAuthRedirect?: boolean;
+};
+
+type UnauthorizedHandler = () => void;
+let onUnauthorized: UnauthorizedHandler = () => {};
+/** The session registers what a 401 outside the login page does (log out, go to /login). */
+export const setUnauthorizedHandler = (h: UnauthorizedHandler): void => {
+  onUnauthorized = h;
+};
+
+// Token rotation (GET /refresh-token) revokes the token in use at once, so a request that is
+// still travelling with the old token would come back 401. Ordinary requests share the road;
+// a rotation waits until they have all arrived and holds new ones until it is done.
+let inflight = 0;
+let gate: Promise<void> | null = null;
+const drained: Array<() => void> = [];
+
+const enter = async (): Promise<void> => {
+  while (gate) await gate;
+  inflight += 1;
+};
+const leave = (): void => {
+  inflight -= 1;
+  if (inflight === 0) for (const f of drained.splice(0)) f();
+};
+
+/** Runs `fn` alone: no other call is in flight while it runs. */
+export const exclusive = async <T>(fn: () => Promise<T>): Promise<T> => {
+  while (gate) await gate;
+  let release: () => void = () => {};
+  gate = new Promise<void>((r) => {
+    release = r;
+  });
+  try {
+    if (inflight > 0) await new Promise<void>((r) => drained.push(r));
+    return await fn();
+  } finally {
+    gate = null;
+    release();
+  }
+};
+
+const buildUrl = (path: string, query: RequestOptions['query']): string => {
+  const qs = new URLSearchParams();
+  for (const [k, v] of Object.entries(query ?? {})) {
+    if (v !== undefined && v !== null && v !== '') qs.set(k, String(v));
+  }
+  const s = qs.toString();
+  return `${API_BASE}${path}${s ? `?${s}` : ''}`;
+};
+
+const send = async (path: string, opts: RequestOptions, accept: string): Promise<Response> => {
+  const headers: Record<string, string> = { Accept: accept, 'X-Api-Key': apiKey() };
+  const token = storage.get('token');
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let body: BodyInit | undefined;
+  if (opts.body instanceof FormData) body = opts.body;
+  else if (opts.body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(opts.body);
+  }
+
+  const ctrl = new AbortController();
+  const timer = setTimeout(() => ctrl.abort(), API_TIMEOUT_MS);
+  const outer = opts.signal;
+  const onAbort = () => ctrl.abort();
+  if (outer) {
+    if (outer.aborted) ctrl.abort();
+    else outer.addEventListener('abort', onAbort, { once: true });
+  }
+  try {
+    return await fetch(buildUrl(path, opts.query), {
+      method: opts.method ?? 'GET',
+      headers,
+      body,
+      signal: ctrl.signal,
+    });
+  } catch (e) {
+    if (outer?.aborted) throw e;
+    throw new ApiError(0, null);
+  } finally {
+    clearTimeout(timer);
+    outer?.removeEventListener('abort', onAbort);
+  }
+};
+
+const failure = async (res: Response, opts: RequestOptions): Promise<ApiError> => {
+  let envelope: Partial<ErrorEnvelope> | null = null;
+  try {
+    envelope = (await res.json()) as Partial<ErrorEnvelope>;
+  } catch {
+    envelope = null;
+  }
+  if (res.status === 401 && !opts.noAuthRedirect && window.location.pathname !== '/login') {
+    onUnauthorized();
+  }
+  return new ApiError(res.status, envelope);
+};
+
+const call = async <T>(
+  path: string,
+  opts: RequestOptions,
+  read: (r: Response) => Promise<T>,
+  accept: string,
+  raw: boolean,
+): Promise<T> => {
+  if (!raw) await enter();
+  try {
+    const res = await send(path, opts, accept);
+    if (!res.ok) throw await failure(res, opts);
+    return await read(res);
+  } finally {
+    if (!raw) leave();
+  }
+};
+
+/** A JSON call answering the success envelope. */
+export const api = <T>(path: string, opts: RequestOptions = {}): Promise<Envelope<T>> =>
+  call(path, opts, (r) => r.json() as Promise<Envelope<T>>, 'application/json', false);
+
+/** The same, outside the rotation gate: for the rotation itself. */
+export const apiRaw = <T>(path: string, opts: RequestOptions = {}): Promise<Envelope<T>> =>
+  call(path, opts, (r) => r.json() as Promise<Envelope<T>>, 'application/json', true);
+
+/** A binary download (the manual PDF). */
+export const apiBlob = (path: string, opts: RequestOptions = {}): Promise<Blob> =>
+  call(path, opts, (r) => r.blob(), 'application/pdf, application/json', false);

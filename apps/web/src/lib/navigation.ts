@@ -1,0 +1,13 @@
+type Navigate = (to: string, opts?: { replace?: boolean }) => void;
+
+let navigator: Navigate = (to, opts) => {
+  if (opts?.replace) window.location.replace(to);
+  else window.location.assign(to);
+};
+
+/** The router registers itself so that code outside components (a 401, logout) can navigate. */
+export const setNavigator = (n: Navigate): void => {
+  navigator = n;
+};
+
+export const navigateTo: Navigate = (to, opts) => navigator(to, opts);

@@ -1,0 +1,70 @@
+import { ROLE, type StoreRow, type User } from '@tenpo/domain';
+import { logoVersion, sessionStore, isAccountManager } from './session';
+import { readUserIds, storage } from './storage';
+import { createStore, useStore } from './store';
+
+export type Selection = {
+  /** Selected store ids; the first is the current store. */
+  ids: number[];
+  /** What is known of the selected stores (from the list they were chosen in). */
+  stores: StoreRow[];
+};
+
+export const selectionStore = createStore<Selection>({ ids: readUserIds(), stores: [] });
+export const useSelection = (): Selection => useStore(selectionStore);
+
+/** Re-reads the ids from storage (another tab, a logout). */
+export const syncSelection = (): void => {
+  const ids = readUserIds();
+  selectionStore.set((s) => ({ ids, stores: s.stores.filter((r) => ids.includes(r.id)) }));
+};
+
+/**
+ * Stores the chosen ids and applies the selected-store role and logo rule of spec 1 §4:
+ * for a manager or an agency, `userRole` keeps the store's role only if it is agency, and the
+ * logo is the store's agency logo; for other roles the role is cleared and the own logo is used.
+ */
+export const selectStores = (
+  rows: StoreRow[],
+  user: User | null,
+  ids: number[] = rows.map((r) => r.id),
+): void => {
+  if (ids.length > 0) storage.set('userIds', ids.join(','));
+  else storage.remove('userIds');
+  const first = rows.find((r) => r.id === ids[0]);
+  if (isAccountManager(user) && first) {
+    if (first.role === ROLE.agency) storage.set('userRole', String(first.role));
+    else storage.remove('userRole');
+    if (first.agency_logo) storage.set('userLogo', first.agency_logo);
+    else storage.remove('userLogo');
+  } else {
+    storage.remove('userRole');
+    if (user?.logo_url) storage.set('userLogo', user.logo_url);
+    else storage.remove('userLogo');
+  }
+  selectionStore.set({ ids, stores: rows });
+  logoVersion.set((n) => n + 1);
+};
+
+/** Remembers rows of stores already selected (loaded after a page reload). */
+export const rememberStores = (rows: StoreRow[]): void => {
+  const { ids, stores } = selectionStore.get();
+  const add = rows.filter((r) => ids.includes(r.id) && !stores.some((s) => s.id === r.id));
+  if (add.length > 0) selectionStore.set({ ids, stores: [...stores, ...add] });
+};
+
+/** The store the single-store screens act for: the first selected, else the user's own. */
+export const currentStoreId = (): number | null =>
+  selectionStore.get().ids[0] ?? sessionStore.get().user?.id ?? null;
+
+export const clearSelection = (): void => {
+  storage.remove('userIds');
+  selectionStore.set({ ids: [], stores: [] });
+};
+
+// Logging out forgets the selection too.
+sessionStore.subscribe(() => {
+  if (!sessionStore.get().isLoggedIn && selectionStore.get().ids.length > 0) {
+    selectionStore.set({ ids: [], stores: [] });
+  }
+});

@@ -1,0 +1,102 @@
+import { render } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { vi } from 'vitest';
+import type { LoginResponseData, User } from '@tenpo/domain';
+import { Providers } from '../app/providers';
+import { routes } from '../app/routes';
+import { createQueryClient } from '../lib/query-client';
+import { applyLogin, clearSession } from '../lib/session';
+import { clearSelection } from '../lib/selection';
+
+export type MockReply =
+  | { status?: number; body: unknown }
+  | ((req: MockRequest) => { status?: number; body: unknown });
+export type MockRequest = {
+  method: string;
+  path: string;
+  url: URL;
+  headers: Headers;
+  body: unknown;
+};
+
+/**
+ * Replaces fetch with a table of answers keyed "METHOD /path" (the path after /api, without
+ * the query). An unexpected call fails the test loudly.
+ */
+export const mockApi = (table: Record<string, MockReply>) => {
+  const calls: MockRequest[] = [];
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(String(input), 'http://localhost');
+    const method = init?.method ?? 'GET';
+    const path = url.pathname.replace(/^\/api/, '');
+    let body: unknown = init?.body;
+    if (typeof body === 'string') body = JSON.parse(body);
+    const req: MockRequest = { method, path, url, headers: new Headers(init?.headers), body };
+    calls.push(req);
+    const reply = table[`${method} ${path}`];
+    if (!reply) throw new Error(`unexpected call ${method} ${path}`);
+    const r = typeof reply === 'function' ? reply(req) : reply;
+    return new Response(JSON.stringify(r.body), {
+      status: r.status ?? 200,
+      headers: { 'Content-Type': 'application/json' },
+    });
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return { calls, fetchMock };
+};
+
+export const ok = <T,>(data: T, message?: string) => ({
+  body: { status_code: 200, ...(message ? { message } : {}), data },
+});
+export const fail = (status: number, errors: Record<string, string[]>, message = 'error') => ({
+  status,
+  body: { status_code: status, message, errors },
+});
+
+export const demoUser = (over: Partial<User> = {}): User => ({
+  id: 1,
+  email: 'shop@tenpo.example',
+  name: '青木 翼',
+  role: 1,
+  is_leader: false,
+  agreed_terms: 1,
+  created_at: '2026-01-01T00:00:00.000Z',
+  phone: '0312345678',
+  company_name: '青木ベーカリー株式会社',
+  store_name: '青木ベーカリー 恵比寿店',
+  logo_url: null,
+  agent_code: '0000',
+  in_trial: false,
+  trial_ends_at: null,
+  payment_fail: false,
+  agency_logo: null,
+  status: 1,
+  ...over,
+});
+
+export const loginData = (over: Partial<User> = {}, connect = true): LoginResponseData => ({
+  token: 'token-1',
+  connect_GMB: connect,
+  user: demoUser(over),
+});
+
+/** Starts signed in (as after a login in this tab). */
+export const signIn = (over: Partial<User> = {}, connect = true): void => {
+  applyLogin(loginData(over, connect));
+};
+
+/** Renders the whole app at `path` in a memory router. */
+export const renderAt = (path: string) => {
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const utils = render(
+    <Providers client={createQueryClient()} env="test">
+      <RouterProvider router={router} />
+    </Providers>,
+  );
+  return { ...utils, router };
+};
+
+export const resetState = (): void => {
+  clearSession();
+  clearSelection();
+};

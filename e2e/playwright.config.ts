@@ -1,0 +1,73 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from '@playwright/test';
+
+// The journeys drive the built product (`node scripts/start.mjs`) in Debian's Chromium, on a
+// fresh data directory per run (migrated and seeded with the demo accounts on start).
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '..');
+const port = Number(process.env.E2E_PORT ?? 3210);
+export const baseURL = `http://127.0.0.1:${port}`;
+
+// Playwright loads this file in the runner and again in each worker: only the runner (which
+// starts the web server) prepares the data directory; workers inherit its name.
+// The directory lives outside the repository so that lint and format never see its files.
+if (!process.env.TENPO_E2E_DATA_DIR) {
+  const tmp = os.tmpdir();
+  for (const old of fs.readdirSync(tmp).filter((f) => f.startsWith('tenpo-e2e-data-'))) {
+    fs.rmSync(path.join(tmp, old), { recursive: true, force: true });
+  }
+  const dataDir = path.join(tmp, `tenpo-e2e-data-${Date.now()}`);
+  fs.mkdirSync(dataDir, { recursive: true });
+  process.env.TENPO_E2E_DATA_DIR = dataDir;
+}
+const dataDir = process.env.TENPO_E2E_DATA_DIR;
+
+export default defineConfig({
+  testDir: './tests',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 2,
+  retries: process.env.CI ? 1 : 0,
+  reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : 'list',
+  use: {
+    baseURL,
+    locale: 'ja-JP',
+    timezoneId: 'Asia/Tokyo',
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
+  webServer: {
+    command: 'node scripts/start.mjs',
+    cwd: root,
+    url: `${baseURL}/api/health`,
+    reuseExistingServer: false,
+    timeout: 180_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      PUBLIC_URL: baseURL,
+      // The journeys sign in many times a minute from one address.
+      RATE_LIMIT_AUTH_PER_MINUTE: '10000',
+    },
+  },
+});

@@ -1,0 +1,103 @@
+import { expect, login, test } from './support';
+
+const mainMenu = 'メインメニュー';
+
+test.describe('each demo account lands where the spec sends it', () => {
+  test('shop: its dashboard, with the full side bar and the payment item', async ({ page }) => {
+    await login(page, 'shop@tenpo.example');
+    await expect(page).toHaveURL(/\/dashboard$/);
+    const nav = page.getByRole('navigation', { name: mainMenu });
+    for (const name of [
+      'ダッシュボード',
+      'レポート',
+      '基本情報',
+      'アカウント連携',
+      '投稿一覧',
+      'お支払い設定',
+    ]) {
+      await expect(nav.getByRole('link', { name })).toBeVisible();
+    }
+    await expect(page.getByTestId('coming-soon')).toBeVisible();
+    await expect(page.getByRole('button', { name: '店舗を選択' })).toHaveCount(0);
+  });
+
+  test('trial (running): its dashboard, no payment panel', async ({ page }) => {
+    await login(page, 'trial@tenpo.example');
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByTestId('coming-soon')).toBeVisible();
+    await expect(page.getByTestId('pay-required')).toHaveCount(0);
+  });
+
+  test('expired trial: the pay-required panel, whose button opens payment settings', async ({
+    page,
+  }) => {
+    await login(page, 'expired@tenpo.example');
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByTestId('pay-required')).toBeVisible();
+    await page.getByRole('button', { name: 'お支払い設定へ進む' }).click();
+    await expect(page).toHaveURL(/\/register-payment$/);
+    // The manual is behind the same panel.
+    await page.goto('/manual-document');
+    await expect(page.getByTestId('pay-required')).toBeVisible();
+  });
+
+  test('payment failed: the confirm-mail panel', async ({ page }) => {
+    await login(page, 'payfail@tenpo.example');
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByTestId('confirm-mail')).toBeVisible();
+    await expect(page.getByText('お送りしたメールをご確認ください')).toBeVisible();
+  });
+
+  test('agency: the overview of its 12 stores, without side bar or selector', async ({ page }) => {
+    await login(page, 'agency@tenpo.example');
+    await expect(page).toHaveURL(/\/overview$/);
+    await expect(page.getByText('12 件中 1 〜 5 件を表示')).toBeVisible();
+    await expect(page.getByRole('navigation', { name: mainMenu })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: '店舗を選択' })).toHaveCount(0);
+    await page.getByRole('textbox', { name: '検索' }).fill('さぬき');
+    await expect(page.getByText('3 件中 1 〜 3 件を表示')).toBeVisible();
+  });
+
+  test('group leader: the overview of its group’s 4 stores', async ({ page }) => {
+    await login(page, 'leader@tenpo.example');
+    await expect(page).toHaveURL(/\/overview$/);
+    await expect(page.getByText('4 件中 1 〜 4 件を表示')).toBeVisible();
+    await page.getByRole('button', { name: 'アカウントメニュー' }).click();
+    await expect(page.getByRole('menuitem', { name: 'アカウント切り替え' })).toBeVisible();
+  });
+
+  test('manager: the overview of every store; a manager-only route opens', async ({ page }) => {
+    await login(page, 'manager@tenpo.example');
+    await expect(page).toHaveURL(/\/overview$/);
+    await expect(page.getByRole('table')).toContainText('青木ベーカリー 恵比寿店');
+    await page.goto('/overview/agencies/6');
+    await expect(page).toHaveURL(/\/overview\/agencies\/6$/);
+  });
+
+  test('new shop: terms first (closing logs out), then google-my-business', async ({ page }) => {
+    await login(page, 'newshop@tenpo.example');
+    const dialog = page.getByRole('dialog', { name: '利用規約' });
+    await expect(dialog).toBeVisible();
+    await expect(page).toHaveURL(/\/login$/);
+    await dialog.getByRole('button', { name: '同意しない（ログアウト）' }).click();
+    await expect(dialog).toBeHidden();
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+
+    await login(page, 'newshop@tenpo.example');
+    await expect(dialog).toBeVisible();
+    const agree = dialog.getByRole('button', { name: '同意して始める' });
+    await expect(agree).toBeDisabled();
+    await dialog.getByRole('checkbox', { name: '利用規約に同意します' }).check();
+    await agree.click();
+    await expect(page).toHaveURL(/\/google-my-business$/);
+    await expect(
+      page.getByRole('heading', { name: 'Googleビジネスプロフィール連携' }),
+    ).toBeVisible();
+    // Any other screen sends it back there.
+    await page
+      .getByRole('navigation', { name: mainMenu })
+      .getByRole('link', { name: '投稿一覧' })
+      .click();
+    await expect(page).toHaveURL(/\/google-my-business$/);
+  });
+});

@@ -1,0 +1,162 @@
+// One lint setup for the whole repository. Package boundaries (CONVENTIONS "Boundaries")
+// and the ban on reading the environment outside config are enforced here, not by goodwill.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import globals from 'globals';
+
+const envBan = [
+  {
+    selector: "MemberExpression[object.name='process'][property.name='env']",
+    message: 'Read configuration only in apps/api/src/config.ts (CONVENTIONS: config).',
+  },
+  {
+    selector: "MemberExpression[object.type='MetaProperty'][property.name='env']",
+    message: 'Read import.meta.env only in apps/web/src/lib/env.ts.',
+  },
+];
+
+const restrict = (patterns) => ['error', { patterns }];
+
+export default tseslint.config(
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      'data/**',
+      'e2e/test-results/**',
+      'e2e/playwright-report/**',
+      '**/*.d.ts',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node }, ecmaVersion: 2023, sourceType: 'module' },
+    rules: {
+      'no-restricted-syntax': ['error', ...envBan],
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
+      '@typescript-eslint/ban-ts-comment': [
+        'error',
+        { 'ts-ignore': 'allow-with-description', 'ts-expect-error': 'allow-with-description' },
+      ],
+    },
+  },
+  // Config modules are the only readers of the environment.
+  {
+    files: [
+      'apps/api/src/config.ts',
+      'apps/sandbox/src/main.ts',
+      'apps/web/src/lib/env.ts',
+      'scripts/**',
+      'bench/**',
+      'e2e/**',
+      '**/vite.config.ts',
+      '**/*.config.{js,ts,mjs}',
+      '**/test/**',
+      '**/*.test.ts',
+    ],
+    rules: { 'no-restricted-syntax': 'off' },
+  },
+  // packages/domain: zod only — nothing of Node, the DOM, React, Fastify or Kysely.
+  {
+    files: ['packages/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrict([
+        { group: ['node:*', 'fs', 'path', 'crypto'], message: 'domain is runtime-neutral' },
+        {
+          group: ['react', 'react-*', 'fastify', '@fastify/*', 'kysely', 'pg', 'better-sqlite3'],
+          message: 'domain imports zod only',
+        },
+        { group: ['@tenpo/*', '**/apps/**'], message: 'domain imports no app' },
+      ]),
+    },
+  },
+  // api and web never import each other; the sandbox never imports our code but domain.
+  {
+    files: ['apps/api/**/*.ts'],
+    ignores: ['apps/api/src/server.ts', 'apps/api/src/compose.ts', 'apps/api/test/**'],
+    rules: {
+      'no-restricted-imports': restrict([
+        {
+          group: ['@tenpo/web', '**/apps/web/**', '@tenpo/sandbox', '**/apps/sandbox/**'],
+          message: 'api imports the sandbox only where the server is composed (src/compose.ts)',
+        },
+      ]),
+    },
+  },
+  {
+    files: ['apps/api/src/**/*.ts'],
+    ignores: [
+      'apps/api/src/**/*.repo.ts',
+      'apps/api/src/db/**',
+      'apps/api/src/jobs/**',
+      'apps/api/src/app.ts',
+      'apps/api/src/compose.ts',
+      'apps/api/src/server.ts',
+      'apps/api/src/worker.ts',
+      'apps/api/src/plugins/health.ts',
+    ],
+    rules: {
+      'no-restricted-imports': restrict([
+        {
+          group: ['kysely', 'pg', 'better-sqlite3'],
+          message: 'only *.repo.ts and db/ touch the database (CONVENTIONS)',
+        },
+        {
+          group: ['@tenpo/web', '**/apps/web/**', '@tenpo/sandbox', '**/apps/sandbox/**'],
+          message: 'api imports the sandbox only in src/compose.ts',
+        },
+      ]),
+    },
+  },
+  {
+    files: ['apps/sandbox/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrict([
+        {
+          group: ['@tenpo/api', '**/apps/api/**', '@tenpo/web', '**/apps/web/**', '@tenpo/domain'],
+          message: 'the sandbox encodes the providers, not our assumptions',
+        },
+      ]),
+    },
+  },
+  {
+    files: ['apps/web/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      'no-restricted-imports': restrict([
+        {
+          group: ['@tenpo/api', '**/apps/api/**', '@tenpo/sandbox', '**/apps/sandbox/**', 'node:*'],
+          message: 'web imports domain only',
+        },
+      ]),
+    },
+  },
+  // In web, a feature never imports a sibling feature; screens compose them in app/.
+  {
+    files: ['apps/web/src/features/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': restrict([
+        {
+          group: ['@tenpo/api', '**/apps/api/**', '@tenpo/sandbox', '**/apps/sandbox/**', 'node:*'],
+          message: 'web imports domain only',
+        },
+        {
+          group: [
+            '**/features/*',
+            '../../*/**',
+            '!../../components/**',
+            '!../../lib/**',
+            '!../../i18n/**',
+          ],
+          message: 'features do not import sibling features; compose them in app/',
+        },
+      ]),
+    },
+  },
+);

@@ -1,0 +1,7 @@
+export * from './auth';
+export * from './envelope';
+export * from './messages';
+export * from './paging';
+export * from './publishers';
+export * from './roles';
+export * from './stores';

@@ -1,0 +1,97 @@
+/**
+ * Japanese texts shared by the API (validation and error envelopes) and the web app
+ * (forms, alerts). Wording follows spec 3 §8 where the spec gives it; where it does not,
+ * the sentence is ours and kept in the same register.
+ */
+export const fieldLabels = {
+  email: 'メールアドレス',
+  password: 'パスワード',
+  password_confirmation: 'パスワード（確認）',
+  current_password: '現在のパスワード',
+  name: '担当者名',
+  full_name: '氏名',
+  company_name: '会社名',
+  store_name: '店舗名',
+  phone: '電話番号',
+  knowledge: '当サービスを知ったきっかけ',
+  agent_code: '代理店コード',
+  client_company_name: 'クライアント会社名',
+  agency_name: '代理店名',
+  register_type: '登録種別',
+  token: 'トークン',
+  agreed_terms: '利用規約への同意',
+  logo_url: 'ロゴ画像',
+  logo: 'ロゴ画像',
+  user_id: '店舗',
+  publisher_key: '連携先',
+  publisher_id: '連携先',
+  entity_id: '連携対象',
+  page_id: 'Facebook ページ',
+  location_id: 'ビジネス拠点',
+} as const;
+
+export type FieldName = keyof typeof fieldLabels;
+
+export const ja = {
+  required: (field: string) => `${field} を入力してください。`,
+  minLength: (field: string, min: number) => `${field}は${min}文字以上で入力してください。`,
+  maxLength: (field: string, max: number) => `${field}は${max}文字以内で入力してください。`,
+  email: 'メールアドレスが正しくありません。',
+  digitsOnly: '数字のみを入力してください',
+  urlOnly: 'urlのみ入力してください。',
+  urlRequired: 'URLフィールドは必須です',
+  card16: '16桁以上で入力してください。',
+  passwordMismatch: 'パスワード（確認）がパスワードと一致しません。',
+  termsRequired: '利用規約に同意してください。',
+  fullNameSpace: '氏名は姓と名の間にスペースを入れてください。',
+  phoneNoHyphen: '電話番号はハイフンなしの数字で入力してください。',
+  invalidChoice: (field: string) => `${field}の値が正しくありません。`,
+  imageOnly: '画像ファイルを選択してください。',
+  imageTooLarge: (kb: number) => `画像は${kb}KB以下のファイルを選択してください。`,
+
+  // Error catalogue (spec 3 §8)
+  serverError: '何らかのエラーが発生しました',
+  createSuccess: 'アイテムが正常に作成された',
+  updateSuccess: '項目が正常に更新される',
+  deleteSuccess: 'アイテムが正常に削除された',
+  loggedInElsewhere:
+    'すでに別のアカウントでログインしているから操作はダメです。ログアウトしてから再チャレンジしてください。',
+  accessTokenExpired: 'アクセストークンの有効期限が切れました。',
+
+  // Auth and account (our wording; the spec names the situation but not the text)
+  invalidCredentials: 'メールアドレスまたはパスワードが正しくありません。',
+  unauthenticated: 'ログインの有効期限が切れました。再度ログインしてください。',
+  forbidden: 'この操作を行う権限がありません。',
+  notFound: '対象が見つかりません。',
+  invalidApiKey: 'APIキーが正しくありません。',
+  tooManyRequests: 'リクエストが多すぎます。しばらく時間をおいてから再度お試しください。',
+  forgotPasswordSent:
+    'パスワード再設定用のメールを送信しました。メールに記載のリンクから新しいパスワードを設定してください。',
+  resetPasswordDone: 'パスワードを再設定しました。新しいパスワードでログインしてください。',
+  resetTokenInvalid: 'パスワード再設定のリンクが無効か、有効期限が切れています。',
+  registrationReceived:
+    '登録情報を受け付けました。確認メールに記載のリンクからアカウント登録を完了してください。',
+  registerDone: 'アカウント登録が完了しました。ログインしてください。',
+  emailTaken: 'このメールアドレスはすでに登録されています。',
+  currentPasswordWrong: '現在のパスワードが正しくありません。',
+  passwordChanged: 'パスワードを変更しました。',
+  termsAgreed: '利用規約に同意しました。',
+  logoutDone: 'ログアウトしました。',
+  fileTooLarge: 'ファイルサイズが大きすぎます。',
+
+  // Channel connections (issue 4). `label` is the channel's label (Google, Facebook, …).
+  channelReauth: (label: string) => `${label}との連携が切れました。再連携してください。`,
+  channelRetry: (label: string) =>
+    `${label}に接続できませんでした。しばらくしてから再度お試しください。`,
+  channelQuota: (label: string) =>
+    `${label}の利用上限に達しました。しばらくしてから再度お試しください。`,
+  channelInvalid: (label: string) => `${label}がリクエストを受け付けませんでした。`,
+  channelNotConnected: (label: string) => `${label}が連携されていません。先に連携してください。`,
+  channelTrialOnly: '無料トライアルでは Google ビジネスプロフィールのみ連携できます。',
+  channelDenied: (label: string) => `${label}との連携がキャンセルされました。`,
+  disconnectSuccess: '連携を解除しました。',
+  syncSuccess: '同期しました。',
+  connectSuccess: '連携しました。',
+  pageNotFound: '選択した Facebook ページが見つかりません。',
+  locationNotFound: '選択したビジネス拠点が見つかりません。',
+} as const;

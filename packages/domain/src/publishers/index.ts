@@ -1,0 +1,2 @@
+export * from './publishers';
+export * from './schemas';

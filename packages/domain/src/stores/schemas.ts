@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { fieldLabels, ja } from '../messages/ja';
+
+/** A store the selector can offer (spec 1 §3 store option). */
+export const storeOptionSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  status: z.number().int(),
+  role: z.number().int(),
+  in_trial: z.boolean(),
+  agency_logo: z.string().nullable(),
+  agent_code: z.string().nullable(),
+});
+
+/** A store row in agency and group lists (spec 3 §2 agency store overview). */
+export const storeRowSchema = storeOptionSchema.extend({
+  company_name: z.string().nullable(),
+  person_in_charge: z.string().nullable(),
+  email: z.string(),
+  google_status: z.number().int(),
+  payment_fail: z.boolean(),
+});
+export type StoreRow = z.infer<typeof storeRowSchema>;
+
+export const groupSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  leader: z.number().int().nullable(),
+  stores: z.array(z.object({ id: z.number().int(), name: z.string() })),
+});
+export type Group = z.infer<typeof groupSchema>;
+
+export const storeListQuery = z.object({
+  search: z.string().trim().max(100).optional(),
+  order_by: z
+    .string()
+    .regex(/^(id|name|created_at),(asc|desc)$/, ja.invalidChoice('order_by'))
+    .optional(),
+});
+
+/** `user_id` as the spec sends it: a query or form value naming one store. */
+export const userIdField = z.coerce
+  .number({ error: ja.required(fieldLabels.user_id) })
+  .int(ja.required(fieldLabels.user_id))
+  .positive(ja.required(fieldLabels.user_id));
