@@ -10,7 +10,12 @@ export default defineConfig({
   // `@/` is src/: features reach lib/ and components/ through it (features never import each other).
   resolve: { alias: { '@': decodeURIComponent(new URL('./src', import.meta.url).pathname) } },
   server: {
-    proxy: { '/api': backend, '/sandbox': backend, '/uploads': backend },
+    proxy: {
+      '/api': backend,
+      '/sandbox': backend,
+      '/uploads': backend,
+      '/images/publisher': backend,
+    },
   },
   build: {
     target: 'es2022',

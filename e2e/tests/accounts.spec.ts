@@ -73,31 +73,4 @@ test.describe('each demo account lands where the spec sends it', () => {
     await page.goto('/overview/agencies/6');
     await expect(page).toHaveURL(/\/overview\/agencies\/6$/);
   });
-
-  test('new shop: terms first (closing logs out), then google-my-business', async ({ page }) => {
-    await login(page, 'newshop@tenpo.example');
-    const dialog = page.getByRole('dialog', { name: '利用規約' });
-    await expect(dialog).toBeVisible();
-    await expect(page).toHaveURL(/\/login$/);
-    await dialog.getByRole('button', { name: '同意しない（ログアウト）' }).click();
-    await expect(dialog).toBeHidden();
-    await expect.poll(() => page.evaluate(() => localStorage.getItem('token'))).toBeNull();
-
-    await login(page, 'newshop@tenpo.example');
-    await expect(dialog).toBeVisible();
-    const agree = dialog.getByRole('button', { name: '同意して始める' });
-    await expect(agree).toBeDisabled();
-    await dialog.getByRole('checkbox', { name: '利用規約に同意します' }).check();
-    await agree.click();
-    await expect(page).toHaveURL(/\/google-my-business$/);
-    await expect(
-      page.getByRole('heading', { name: 'Googleビジネスプロフィール連携' }),
-    ).toBeVisible();
-    // Any other screen sends it back there.
-    await page
-      .getByRole('navigation', { name: mainMenu })
-      .getByRole('link', { name: '投稿一覧' })
-      .click();
-    await expect(page).toHaveURL(/\/google-my-business$/);
-  });
 });

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
@@ -119,6 +120,14 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     prefix: '/uploads/',
     decorateReply: false,
     index: false,
+  });
+  // The channels' icons that publisher rows point at (spec 1 §3: images/publisher on the API host).
+  await app.register(fastifyStatic, {
+    root: fileURLToPath(new URL('../assets/publisher', import.meta.url)),
+    prefix: '/images/publisher/',
+    decorateReply: false,
+    index: false,
+    maxAge: '1d',
   });
 
   // Services, wired by hand.

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import { createMailbox, sandboxPlugin, type Mailbox } from '@tenpo/sandbox';
+import { createMailbox, sandboxDemoGrants, sandboxPlugin, type Mailbox } from '@tenpo/sandbox';
 import { buildApp } from './app';
 import type { Config } from './config';
 import { openDatabase } from './db/kysely';
@@ -53,7 +53,15 @@ async function mountWeb(app: FastifyInstance, config: Config): Promise<void> {
 export async function composeServer(config: Config) {
   const database = openDatabase(config.databaseUrl);
   await migrateToLatest(database);
-  if (config.seedDemo) await seedDemo(database.db, systemClock);
+  // In sandbox mode the demo stores hold the emulators' seeded grants; live providers hold none.
+  if (config.seedDemo)
+    await seedDemo(
+      database.db,
+      systemClock,
+      config.providers === 'sandbox'
+        ? { grants: sandboxDemoGrants, secretKey: config.secretKey }
+        : undefined,
+    );
 
   const sandboxDir = path.join(config.dataDir, 'sandbox');
   const mailbox = createMailbox(sandboxDir);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
-import { createMailbox, type Mailbox } from '@tenpo/sandbox';
+import { createMailbox, sandboxDemoGrants, type Mailbox } from '@tenpo/sandbox';
 import { buildApp } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
 import { openDatabase, type DbHandle } from '../src/db/kysely';
@@ -74,7 +74,14 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
   const clock = testClock();
   const database = openDatabase(config.databaseUrl);
   await migrateToLatest(database);
-  await seedDemo(database.db, clock);
+  // As the composition root seeds: the emulators' grants in sandbox mode, none when live.
+  await seedDemo(
+    database.db,
+    clock,
+    config.providers === 'sandbox'
+      ? { grants: sandboxDemoGrants, secretKey: config.secretKey }
+      : undefined,
+  );
   const mailbox = createMailbox(null);
   const app = await buildApp(config, {
     database,

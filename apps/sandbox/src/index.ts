@@ -5,6 +5,12 @@ import type { Mailbox } from './mail/mailbox';
 import { registerProviders } from './providers';
 
 export { createMailbox, type Mailbox, type SandboxMail, type OutgoingMail } from './mail/mailbox';
+export {
+  sandboxDemoGrants,
+  type SandboxDemoGrants,
+  type SandboxFacebookGrant,
+  type SandboxGoogleGrant,
+} from './demo-grants';
 
 export type SandboxOptions = {
   /** Where each emulator keeps its state across restarts. */

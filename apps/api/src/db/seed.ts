@@ -1,8 +1,9 @@
-import { ROLE } from '@tenpo/domain';
+import { PUBLISHER_STATUS, ROLE, type PublisherKey } from '@tenpo/domain';
 import type { Db } from './kysely';
-import type { NewUser } from './types';
+import type { ChannelCredentialsTable, NewUser, PublisherConnectionsTable } from './types';
 import { hashPassword } from '../lib/passwords';
 import { addMs, DAY, iso, type Clock } from '../lib/clock';
+import { encrypt } from '../lib/tokens';
 
 /** Password of every demo account (DESIGN §8). */
 export const DEMO_PASSWORD = 'tenpo-demo-1';
@@ -208,10 +209,48 @@ const demoUsers = (now: Date): DemoUser[] => [
   })),
 ];
 
-/** Google (and, for the shop, Facebook and Instagram) connections of the demo data. */
-const connections: Record<string, string[]> = {
+/**
+ * Grants the providers hold for the demo stores, and what connecting with them chose (a
+ * location, a page). In sandbox mode the composition root passes the emulators' seeded grants;
+ * the API never imports the sandbox itself. Matched to demo stores by e-mail.
+ */
+export type DemoGrants = {
+  google: readonly {
+    email: string;
+    refreshToken: string;
+    scope: string;
+    location: {
+      id: string;
+      title: string;
+      postalCode: string | null;
+      addressLines: readonly string[];
+      storeCode: string | null;
+    };
+  }[];
+  facebook: readonly {
+    email: string;
+    userId: string;
+    userToken: string;
+    page: { id: string; name: string; token: string };
+    instagram: { id: string; username: string } | null;
+  }[];
+};
+
+/** The grants, and the key that seals provider tokens at rest (config.secretKey). */
+export type DemoSeedGrants = { grants: DemoGrants; secretKey: Buffer };
+
+/** Connections that are real in sandbox mode: they need a grant (DESIGN §8). */
+const granted: Record<string, PublisherKey[]> = {
   'shop@tenpo.example': ['google_my_business', 'facebook', 'instagram'],
   'trial@tenpo.example': ['google_my_business'],
+};
+
+/**
+ * Google connections shown on the other demo stores' screens (store lists, login's
+ * connect_GMB). No provider account stands behind them: a call that needs Google answers
+ * 409 "not connected" for these stores.
+ */
+const shownOnly: Record<string, PublisherKey[]> = {
   'expired@tenpo.example': ['google_my_business'],
   'payfail@tenpo.example': ['google_my_business'],
   ...Object.fromEntries(
@@ -219,11 +258,124 @@ const connections: Record<string, string[]> = {
   ),
 };
 
+type ConnectionColumns = Omit<
+  PublisherConnectionsTable,
+  'id' | 'user_id' | 'publisher_key' | 'created_at' | 'updated_at'
+>;
+type CredentialColumns = Omit<
+  ChannelCredentialsTable,
+  'id' | 'user_id' | 'publisher_key' | 'created_at' | 'updated_at'
+>;
+
+const noListing = {
+  entity_id: null,
+  location_name: null,
+  postal_code: null,
+  address_lines: null,
+  store_code: null,
+  log: '[]',
+} as const;
+const disconnected: ConnectionColumns = { status: PUBLISHER_STATUS.disconnect, ...noListing };
+const noCredentials = {
+  refresh_token: null,
+  expires_at: null,
+  scope: null,
+  provider_user_id: null,
+  provider_account_id: null,
+  page_id: null,
+  page_token: null,
+  ig_user_id: null,
+} as const;
+
+/**
+ * The rows a real connect flow leaves for one demo connection (publisher.service callback,
+ * entity.service choose, facebook-pages.service connectPage), or a disconnected row when the
+ * provider holds no grant for it.
+ */
+function grantedRows(
+  email: string,
+  key: PublisherKey,
+  demo: DemoSeedGrants | undefined,
+  now: string,
+): { connection: ConnectionColumns; credentials: CredentialColumns | null } {
+  if (!demo) return { connection: disconnected, credentials: null };
+  const seal = (v: string) => encrypt(demo.secretKey, v);
+  if (key === 'google_my_business') {
+    const g = demo.grants.google.find((x) => x.email === email);
+    if (!g) return { connection: disconnected, credentials: null };
+    return {
+      connection: {
+        status: PUBLISHER_STATUS.connected,
+        entity_id: g.location.id,
+        location_name: g.location.title,
+        postal_code: g.location.postalCode,
+        address_lines: JSON.stringify(g.location.addressLines),
+        store_code: g.location.storeCode,
+        log: '[]',
+      },
+      // No access token yet: expired as of now, so the first call refreshes it.
+      credentials: {
+        ...noCredentials,
+        access_token: seal(''),
+        refresh_token: seal(g.refreshToken),
+        expires_at: now,
+        scope: g.scope,
+        provider_user_id: g.email,
+      },
+    };
+  }
+  const f = demo.grants.facebook.find((x) => x.email === email);
+  if (key === 'facebook') {
+    if (!f) return { connection: disconnected, credentials: null };
+    return {
+      connection: {
+        ...noListing,
+        status: PUBLISHER_STATUS.connected,
+        entity_id: f.page.id,
+        location_name: f.page.name,
+      },
+      // The sandbox's demo user token does not expire; there is nothing to refresh ahead of.
+      credentials: {
+        ...noCredentials,
+        access_token: seal(f.userToken),
+        provider_user_id: f.userId,
+        page_id: f.page.id,
+        page_token: seal(f.page.token),
+      },
+    };
+  }
+  if (key === 'instagram') {
+    if (!f?.instagram) return { connection: disconnected, credentials: null };
+    return {
+      connection: {
+        ...noListing,
+        status: PUBLISHER_STATUS.connected,
+        entity_id: f.instagram.id,
+        location_name: `@${f.instagram.username}`,
+      },
+      // Instagram is used with the page's token (API with Facebook Login).
+      credentials: {
+        ...noCredentials,
+        access_token: seal(f.page.token),
+        page_id: f.page.id,
+        ig_user_id: f.instagram.id,
+      },
+    };
+  }
+  return { connection: disconnected, credentials: null };
+}
+
 /**
  * Seeds the demo data of DESIGN §8. Idempotent: each row is looked up by its natural key
- * (e-mail, group name, prefix) and inserted only when missing, so a second start changes nothing.
+ * (e-mail, group name, prefix, store and publisher) and inserted only when missing, so a
+ * second start changes nothing. With `demo` (sandbox mode) the shop's and the trial's
+ * connections hold the providers' grants, sealed; without (live mode) they are disconnected.
  */
-export async function seedDemo(db: Db, clock: Clock): Promise<{ created: number }> {
+export async function seedDemo(
+  db: Db,
+  clock: Clock,
+  demo?: DemoSeedGrants,
+): Promise<{ created: number }> {
   const now = clock.now();
   const stamp = iso(now);
   const existing = new Map(
@@ -256,20 +408,54 @@ export async function seedDemo(db: Db, clock: Clock): Promise<{ created: number 
     created += 1;
   }
 
-  for (const [email, keys] of Object.entries(connections)) {
+  for (const [email, keys] of Object.entries(shownOnly)) {
     for (const key of keys) {
       await db
         .insertInto('publisher_connections')
         .values({
           user_id: idOf(email),
           publisher_key: key,
-          status: 1,
-          entity_id: null,
-          location_name: null,
-          postal_code: null,
-          address_lines: null,
-          store_code: null,
-          log: '[]',
+          status: PUBLISHER_STATUS.connected,
+          ...noListing,
+          created_at: stamp,
+          updated_at: stamp,
+        })
+        .onConflict((oc) => oc.columns(['user_id', 'publisher_key']).doNothing())
+        .execute();
+    }
+  }
+
+  // A connection and its credentials go in together, only when the connection is missing: a
+  // store that disconnected (or reconnected) since keeps what it has.
+  for (const [email, keys] of Object.entries(granted)) {
+    const userId = idOf(email);
+    for (const key of keys) {
+      const found = await db
+        .selectFrom('publisher_connections')
+        .select('id')
+        .where('user_id', '=', userId)
+        .where('publisher_key', '=', key)
+        .executeTakeFirst();
+      if (found) continue;
+      const rows = grantedRows(email, key, demo, stamp);
+      if (rows.credentials)
+        await db
+          .insertInto('channel_credentials')
+          .values({
+            user_id: userId,
+            publisher_key: key,
+            ...rows.credentials,
+            created_at: stamp,
+            updated_at: stamp,
+          })
+          .onConflict((oc) => oc.columns(['user_id', 'publisher_key']).doNothing())
+          .execute();
+      await db
+        .insertInto('publisher_connections')
+        .values({
+          user_id: userId,
+          publisher_key: key,
+          ...rows.connection,
           created_at: stamp,
           updated_at: stamp,
         })

@@ -91,3 +91,27 @@ export const FB_PERMISSIONS = [
   'instagram_manage_insights',
   'read_insights',
 ];
+
+/**
+ * The grant the demo shop's Facebook user holds from the start (README "Seeded grants"): a
+ * long-lived user token with every permission, over all four Pages, and the page token of
+ * カフェ テンポ 渋谷店 (linked to @cafe_tenpo_shibuya) derived from it. Page tokens from a
+ * long-lived user token never expire; this user token does not either, unlike a real one
+ * (60 days), so the demo keeps working however long it sits unused. Tokens exchanged from it
+ * (`fb_exchange_token`) follow the normal rules. De-authorizing ends it until the next reset.
+ */
+export type FbDemoGrant = {
+  userId: string;
+  userToken: string;
+  pageIds: string[];
+  pageTokens: Record<string, string>;
+};
+
+export const fbDemoGrants: readonly FbDemoGrant[] = [
+  {
+    userId: '122104567890123456',
+    userToken: 'EAATSandboxDemoGrantUser122104567890123456LongLived',
+    pageIds: ['104857392017465', '104857392017466', '104857392017467', '104857392017468'],
+    pageTokens: { '104857392017465': 'EAATSandboxDemoGrantPage104857392017465' },
+  },
+];

@@ -13,7 +13,7 @@ export function registerFacebook(app: FastifyInstance, rt: Runtime): void {
       store.data.igMedia = [];
     } else {
       for (const p of store.data.photos) if (p.blob) rt.blobs.remove(p.blob);
-      store.data = seedFacebook();
+      store.data = seedFacebook(rt.now());
     }
     store.save();
   };

@@ -1,4 +1,5 @@
 import { jsonStore, type JsonStore } from '../shared/store';
+import { fbDemoGrants, FB_PERMISSIONS } from './facebook.fixtures';
 
 export type FbCode = {
   code: string;
@@ -100,9 +101,33 @@ export type FacebookState = {
   igMedia: IgMedia[];
 };
 
-export const seedFacebook = (): FacebookState => ({
+/** The demo grants (facebook.fixtures.ts) as the Graph emulator keeps tokens. */
+const demoTokens = (now: number): FbToken[] =>
+  fbDemoGrants.flatMap((g) => {
+    const base = {
+      long: true,
+      userId: g.userId,
+      scopes: [...FB_PERMISSIONS],
+      declined: [],
+      pageIds: [...g.pageIds],
+      issuedAt: now,
+      expiresAt: 0,
+      revoked: false,
+    };
+    return [
+      { ...base, token: g.userToken, kind: 'user' as const },
+      ...Object.entries(g.pageTokens).map(([pageId, token]) => ({
+        ...base,
+        token,
+        kind: 'page' as const,
+        pageId,
+      })),
+    ];
+  });
+
+export const seedFacebook = (now: number): FacebookState => ({
   codes: [],
-  tokens: [],
+  tokens: demoTokens(now),
   posts: [],
   photos: [],
   videos: [],
@@ -110,9 +135,28 @@ export const seedFacebook = (): FacebookState => ({
   igMedia: [],
 });
 
-export const facebookStore = (dir: string, now: () => number): JsonStore<FacebookState> =>
-  jsonStore(dir, 'facebook', seedFacebook, (s) => {
-    const cutoff = now() - 24 * 3600_000;
-    s.codes = s.codes.filter((c) => c.expiresAt > cutoff);
-    s.tokens = s.tokens.filter((t) => t.expiresAt === 0 || t.expiresAt > now() - 7 * 24 * 3600_000);
-  });
+/**
+ * A state saved before the demo grants existed gets them on load; one that has them keeps
+ * them as they are (a de-authorized demo grant stays so until a reset).
+ */
+export function withDemoTokens(s: FacebookState, now: number): FacebookState {
+  for (const t of demoTokens(now)) if (!s.tokens.some((x) => x.token === t.token)) s.tokens.push(t);
+  return s;
+}
+
+export function facebookStore(dir: string, now: () => number): JsonStore<FacebookState> {
+  const store = jsonStore(
+    dir,
+    'facebook',
+    () => seedFacebook(now()),
+    (s) => {
+      const cutoff = now() - 24 * 3600_000;
+      s.codes = s.codes.filter((c) => c.expiresAt > cutoff);
+      s.tokens = s.tokens.filter(
+        (t) => t.expiresAt === 0 || t.expiresAt > now() - 7 * 24 * 3600_000,
+      );
+    },
+  );
+  withDemoTokens(store.data, now());
+  return store;
+}

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
+import { sandboxDemoGrants } from '../index';
 import {
   buildSandbox,
   CLIENT,
@@ -489,5 +490,58 @@ describe('Instagram publishing', () => {
       (await app.inject({ url: `${G}/${id}?fields=status_code&access_token=${user}` })).json()
         .status_code,
     ).toBe('FINISHED');
+  });
+});
+
+describe('seeded demo grant', () => {
+  const grant = sandboxDemoGrants.facebook[0];
+
+  it("lists the shop's pages with the seeded page token, which reaches its Instagram account", async () => {
+    expect(grant).toMatchObject({
+      email: 'shop@tenpo.example',
+      userId: '122104567890123456',
+      page: { id: SHIBUYA_PAGE, name: 'カフェ テンポ 渋谷店' },
+      instagram: { id: '17841400000000101', username: 'cafe_tenpo_shibuya' },
+    });
+    const user = grant?.userToken as string;
+    const me = await app.inject({ url: `${G}/me?fields=id,name&access_token=${user}` });
+    expect(me.json().id).toBe('122104567890123456');
+    const pages = (
+      await app.inject({
+        url: `${G}/me/accounts?fields=id,name,access_token,instagram_business_account&access_token=${user}`,
+      })
+    ).json().data as {
+      id: string;
+      access_token: string;
+      instagram_business_account?: { id: string };
+    }[];
+    expect(pages).toHaveLength(4);
+    const shibuya = pages.find((p) => p.id === SHIBUYA_PAGE);
+    expect(shibuya?.access_token).toBe(grant?.page.token);
+    expect(shibuya?.instagram_business_account?.id).toBe('17841400000000101');
+    const ig = await app.inject({
+      url: `${G}/17841400000000101?fields=username&access_token=${grant?.page.token}`,
+    });
+    expect(ig.statusCode).toBe(200);
+    expect(ig.json().username).toBe('cafe_tenpo_shibuya');
+    const debug = await app.inject({
+      url: `${G}/debug_token?input_token=${user}&access_token=${CLIENT.id}|${CLIENT.secret}`,
+    });
+    expect(debug.json().data).toMatchObject({ is_valid: true, type: 'USER', expires_at: 0 });
+  });
+
+  it('ends when the user de-authorizes the app, and comes back with a reset', async () => {
+    const user = grant?.userToken as string;
+    const off = await app.inject({
+      method: 'DELETE',
+      url: `${G}/me/permissions?access_token=${user}`,
+    });
+    expect(off.json()).toEqual({ success: true });
+    expect((await app.inject({ url: `${G}/me?access_token=${user}` })).json().error.code).toBe(190);
+    await app.close();
+    ({ app } = await buildSandbox(dataDir));
+    expect((await app.inject({ url: `${G}/me?access_token=${user}` })).json().error.code).toBe(190);
+    await app.inject({ method: 'POST', url: '/sandbox/control/reset', payload: {} });
+    expect((await app.inject({ url: `${G}/me?access_token=${user}` })).statusCode).toBe(200);
   });
 });

@@ -284,12 +284,16 @@ export function registerGoogleBusiness(
 
   // ---- Account Management API v1 ------------------------------------------------------
   const accounts = new PathRouter();
+  // role and permissionLevel are the caller's (output only, reference §1.3); every seeded
+  // account is its Google user's own personal account.
   const accountJson = (a: GoogleState['accounts'][number]) => ({
     name: `accounts/${a.id}`,
     accountName: a.accountName,
     type: a.type,
+    role: 'PRIMARY_OWNER',
     verificationState: 'UNVERIFIED',
     vettedState: 'NOT_VETTED',
+    permissionLevel: 'OWNER_LEVEL',
   });
   accounts.add('GET', /^v1\/accounts$/, async (req) => {
     const caller = await authenticate(req, rt, store, ACCOUNTS);

@@ -154,6 +154,35 @@ export const googleUsers: GoogleUserFixture[] = [
   },
 ];
 
+/**
+ * Grants the demo stores hold from the start (README "Seeded grants"): a refresh token issued
+ * to the sandbox client with business.manage, as if the Google user had consented once with
+ * `access_type=offline`. They never expire (Google's refresh tokens of a published app do
+ * not); revoking one ends it until the next reset. `locationId` is the listing the demo store
+ * runs from this account.
+ */
+export type GoogleDemoGrant = {
+  email: string;
+  refreshToken: string;
+  scope: string;
+  locationId: string;
+};
+
+export const googleDemoGrants: readonly GoogleDemoGrant[] = [
+  {
+    email: 'shop@tenpo.example',
+    refreshToken: '1//0eSandboxDemoGrant-shop-tenpo-example-business-manage',
+    scope: 'https://www.googleapis.com/auth/business.manage openid email',
+    locationId: '4821390157204861230',
+  },
+  {
+    email: 'trial@tenpo.example',
+    refreshToken: '1//0eSandboxDemoGrant-trial-tenpo-example-business-manage',
+    scope: 'https://www.googleapis.com/auth/business.manage openid email',
+    locationId: '5930178246613098001',
+  },
+];
+
 type Day = 'MONDAY' | 'TUESDAY' | 'WEDNESDAY' | 'THURSDAY' | 'FRIDAY' | 'SATURDAY' | 'SUNDAY';
 const DAYS: Day[] = ['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY', 'SUNDAY'];
 const time = (h: number, m = 0): Record<string, number> =>

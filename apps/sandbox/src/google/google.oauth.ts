@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   basicAuth,
+  bearer,
   esc,
   field,
   hiddenInputs,
@@ -299,8 +300,10 @@ ${options}
   });
 
   // Token introspection and the OpenID userinfo, so a client can learn whose account it holds.
-  app.get('/google/oauth2/tokeninfo', async (req, reply) => {
-    const value = field(req, 'access_token');
+  // tokeninfo takes the token as `access_token` (query or form) or as a Bearer header, by GET
+  // or POST: google-auth-library's getTokenInfo POSTs with only the header.
+  const tokenInfo = async (req: FastifyRequest, reply: FastifyReply) => {
+    const value = field(req, 'access_token') ?? bearer(req);
     const t = store.data.accessTokens.find((x) => x.token === value);
     if (!t || t.revoked || t.expiresAt <= rt.now()) {
       reply.code(400);
@@ -319,7 +322,9 @@ ${options}
       email_verified: 'true',
       access_type: t.refreshToken ? 'offline' : 'online',
     };
-  });
+  };
+  app.get('/google/oauth2/tokeninfo', tokenInfo);
+  app.post('/google/oauth2/tokeninfo', tokenInfo);
 
   app.get('/google/openidconnect/v1/userinfo', async (req, reply) => {
     const h = req.headers.authorization ?? '';

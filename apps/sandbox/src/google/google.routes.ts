@@ -12,7 +12,7 @@ export function registerGoogle(app: FastifyInstance, rt: Runtime): void {
   rt.onReset('google', () => {
     for (const m of store.data.media) if (m.blob) rt.blobs.remove(m.blob);
     for (const u of store.data.uploads) rt.blobs.remove(u.blob);
-    store.data = seedGoogle();
+    store.data = seedGoogle(rt.now());
     store.save();
   });
   registerGoogleOAuth(app, rt, store);

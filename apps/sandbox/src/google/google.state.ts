@@ -1,5 +1,6 @@
+import { SANDBOX_CLIENT } from '../shared/oauth';
 import { jsonStore, type JsonStore } from '../shared/store';
-import { googleUsers, locationFixtures } from './google.fixtures';
+import { googleDemoGrants, googleUsers, locationFixtures } from './google.fixtures';
 
 export type GAccount = {
   id: string;
@@ -72,7 +73,18 @@ export type GoogleState = {
   uploads: GUpload[];
 };
 
-export const seedGoogle = (): GoogleState => ({
+/** The demo stores' pre-issued grants (google.fixtures.ts) as the token endpoint keeps them. */
+const demoRefreshTokens = (now: number): GRefresh[] =>
+  googleDemoGrants.map((g) => ({
+    token: g.refreshToken,
+    clientId: SANDBOX_CLIENT.id,
+    email: g.email,
+    scope: g.scope,
+    revoked: false,
+    createdAt: now,
+  }));
+
+export const seedGoogle = (now: number): GoogleState => ({
   accounts: googleUsers.map((u) => ({
     id: u.accountId,
     accountName: u.accountName,
@@ -81,18 +93,35 @@ export const seedGoogle = (): GoogleState => ({
   })),
   locations: locationFixtures(),
   codes: [],
-  refreshTokens: [],
+  refreshTokens: demoRefreshTokens(now),
   accessTokens: [],
   posts: [],
   media: [],
   uploads: [],
 });
 
+/**
+ * A state saved before the demo grants existed gets them on load; one that has them keeps
+ * them as they are (a revoked demo grant stays revoked until a reset).
+ */
+export function withDemoGrants(s: GoogleState, now: number): GoogleState {
+  for (const t of demoRefreshTokens(now))
+    if (!s.refreshTokens.some((x) => x.token === t.token)) s.refreshTokens.push(t);
+  return s;
+}
+
 export function googleStore(dir: string, now: () => number): JsonStore<GoogleState> {
-  return jsonStore(dir, 'google', seedGoogle, (s) => {
-    // Keep the file small: forget codes and access tokens a day after they stopped working.
-    const cutoff = now() - 24 * 3600_000;
-    s.codes = s.codes.filter((c) => c.expiresAt > cutoff);
-    s.accessTokens = s.accessTokens.filter((t) => t.expiresAt > cutoff);
-  });
+  const store = jsonStore(
+    dir,
+    'google',
+    () => seedGoogle(now()),
+    (s) => {
+      // Keep the file small: forget codes and access tokens a day after they stopped working.
+      const cutoff = now() - 24 * 3600_000;
+      s.codes = s.codes.filter((c) => c.expiresAt > cutoff);
+      s.accessTokens = s.accessTokens.filter((t) => t.expiresAt > cutoff);
+    },
+  );
+  withDemoGrants(store.data, now());
+  return store;
 }

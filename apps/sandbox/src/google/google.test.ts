@@ -1,5 +1,8 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
+import { sandboxDemoGrants } from '../index';
 import {
   auth,
   buildSandbox,
@@ -72,11 +75,12 @@ describe('Google OAuth', () => {
   });
 
   it('exchanges a code once, with the right secret and redirect URI', async () => {
+    // newshop holds no grant yet, so its first offline consent brings a refresh token.
     const res = await app.inject({
       method: 'POST',
       url: '/sandbox/google/accounts/o/oauth2/v2/auth',
       headers: FORM,
-      payload: form({ ...consentParams, account: 'shop@tenpo.example', decision: 'allow' }),
+      payload: form({ ...consentParams, account: 'newshop@tenpo.example', decision: 'allow' }),
     });
     const q = redirectQuery(res.headers.location as string);
     expect(q.get('state')).toBe('xyz');
@@ -270,8 +274,10 @@ describe('Account Management and Business Information', () => {
         name: `accounts/${SHOP_ACCOUNT}`,
         accountName: 'Tenpo Demo Shop',
         type: 'PERSONAL',
+        role: 'PRIMARY_OWNER',
         verificationState: 'UNVERIFIED',
         vettedState: 'NOT_VETTED',
+        permissionLevel: 'OWNER_LEVEL',
       },
     ]);
     const res = await app.inject({
@@ -815,5 +821,80 @@ describe('persistence', () => {
       }),
     });
     expect(refreshed.statusCode).toBe(200);
+  });
+});
+
+describe('seeded demo grants', () => {
+  const refresh = (token: string) =>
+    app.inject({
+      method: 'POST',
+      url: '/sandbox/google/oauth2/token',
+      headers: FORM,
+      payload: form({
+        grant_type: 'refresh_token',
+        refresh_token: token,
+        client_id: CLIENT.id,
+        client_secret: CLIENT.secret,
+      }),
+    });
+  const accountsOf = async (accessToken: string) =>
+    (
+      await app.inject({
+        url: '/sandbox/google/mybusinessaccountmanagement/v1/accounts',
+        headers: auth(accessToken),
+      })
+    ).json().accounts as { name: string }[];
+  const shop = sandboxDemoGrants.google.find((g) => g.email === 'shop@tenpo.example');
+  const trial = sandboxDemoGrants.google.find((g) => g.email === 'trial@tenpo.example');
+
+  it("refresh the shop's and the trial's accounts with business.manage from the start", async () => {
+    expect(shop?.location).toEqual({
+      id: SHIBUYA,
+      title: 'カフェ テンポ 渋谷店',
+      postalCode: '150-0002',
+      addressLines: ['渋谷2-21-1', '渋谷ヒカリエ 6F'],
+      storeCode: 'TENPO-001',
+    });
+    expect(trial?.location.id).toBe(TRIAL_LOCATION);
+    const s = await refresh(shop?.refreshToken as string);
+    expect(s.statusCode).toBe(200);
+    expect(s.json()).toMatchObject({ token_type: 'Bearer', expires_in: 3599 });
+    expect(s.json().scope).toContain('https://www.googleapis.com/auth/business.manage');
+    expect(s.json().refresh_token).toBeUndefined();
+    expect(await accountsOf(s.json().access_token)).toEqual([
+      expect.objectContaining({ name: `accounts/${SHOP_ACCOUNT}` }),
+    ]);
+    const t = await refresh(trial?.refreshToken as string);
+    expect(await accountsOf(t.json().access_token)).toEqual([
+      expect.objectContaining({ name: 'accounts/104772635510007654321' }),
+    ]);
+  });
+
+  it('end on revoke, stay revoked across a restart, and come back with a reset', async () => {
+    const token = shop?.refreshToken as string;
+    const revoked = await app.inject({
+      method: 'POST',
+      url: '/sandbox/google/oauth2/revoke',
+      headers: FORM,
+      payload: form({ token }),
+    });
+    expect(revoked.statusCode).toBe(200);
+    expect((await refresh(token)).json().error).toBe('invalid_grant');
+    await app.close();
+    ({ app } = await buildSandbox(dataDir));
+    expect((await refresh(token)).json().error).toBe('invalid_grant');
+    await app.inject({ method: 'POST', url: '/sandbox/control/reset', payload: {} });
+    expect((await refresh(token)).statusCode).toBe(200);
+  });
+
+  it('are added to a state saved before they existed', async () => {
+    await refresh(shop?.refreshToken as string);
+    await app.close();
+    const file = path.join(dataDir, 'sandbox', 'google.json');
+    const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as { refreshTokens: unknown[] };
+    saved.refreshTokens = [];
+    fs.writeFileSync(file, JSON.stringify(saved));
+    ({ app } = await buildSandbox(dataDir));
+    expect((await refresh(shop?.refreshToken as string)).statusCode).toBe(200);
   });
 });

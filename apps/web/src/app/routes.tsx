@@ -99,7 +99,11 @@ export const routes: RouteObject[] = [
             lazy: lazy(() => import('./routes/google-my-business'), 'GoogleMyBusinessRoute'),
             handle: meta({ name: 'Google My Business', title: 'Googleビジネスプロフィール連携' }),
           },
-          later('/facebook/connect-page', { name: 'Facebook', title: 'Facebookページの選択' }),
+          {
+            path: '/facebook/connect-page',
+            lazy: lazy(() => import('./routes/facebook-connect-page'), 'FacebookConnectPageRoute'),
+            handle: meta({ name: 'Facebook', title: 'Facebookページの選択' }),
+          },
           {
             path: '/dashboard',
             lazy: lazy(() => import('./routes/dashboard'), 'DashboardRoute'),
@@ -114,12 +118,16 @@ export const routes: RouteObject[] = [
             name: 'Change Payment Method',
             title: '支払い方法の変更',
           }),
-          later('/connect-account', {
-            name: 'Connect Account',
-            title: 'アカウント連携',
-            ...guarded,
-          }),
-          later('/connect-location', { name: 'Connect Location', title: 'ビジネス拠点の選択' }),
+          {
+            path: '/connect-account',
+            lazy: lazy(() => import('./routes/connect-account'), 'ConnectAccountRoute'),
+            handle: meta({ name: 'Connect Account', title: 'アカウント連携', ...guarded }),
+          },
+          {
+            path: '/connect-location',
+            lazy: lazy(() => import('./routes/connect-location'), 'ConnectLocationRoute'),
+            handle: meta({ name: 'Connect Location', title: 'ビジネス拠点の選択' }),
+          },
           {
             path: '/manual-document',
             lazy: lazy(() => import('./routes/manual-document'), 'ManualDocumentRoute'),

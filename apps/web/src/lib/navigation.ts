@@ -11,3 +11,11 @@ export const setNavigator = (n: Navigate): void => {
 };
 
 export const navigateTo: Navigate = (to, opts) => navigator(to, opts);
+
+/**
+ * Whole-page moves: to a provider's consent page, or to a screen with a fresh load (spec 1 §2:
+ * "goes to /connect-account and reloads"). One object, so tests can watch the moves.
+ */
+export const browser = {
+  assign: (url: string): void => window.location.assign(url),
+};

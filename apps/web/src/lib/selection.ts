@@ -68,3 +68,16 @@ sessionStore.subscribe(() => {
     selectionStore.set({ ids: [], stores: [] });
   }
 });
+
+/** The store a single-store screen acts for, with its role when known (for the trial rules). */
+export type CurrentStore = { id: number; role: number | null };
+
+export const useCurrentStore = (): CurrentStore | null => {
+  const { ids, stores } = useSelection();
+  const user = useStore(sessionStore).user;
+  const id = ids[0] ?? user?.id ?? null;
+  if (id === null) return null;
+  if (user && id === user.id) return { id, role: user.role };
+  const row = stores.find((s) => s.id === id);
+  return { id, role: row ? row.role : null };
+};

@@ -1,5 +1,6 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
+import { notifications } from '@mantine/notifications';
 import { afterEach, beforeEach, vi } from 'vitest';
 import '../i18n';
 
@@ -36,6 +37,8 @@ beforeEach(() => {
 });
 afterEach(() => {
   cleanup();
+  // Toasts live in a store of their own that outlives a test's render.
+  notifications.clean();
   localStorage.clear();
   vi.restoreAllMocks();
   vi.unstubAllGlobals();

@@ -89,6 +89,10 @@ export const ja = {
   channelNotConnected: (label: string) => `${label}が連携されていません。先に連携してください。`,
   channelTrialOnly: '無料トライアルでは Google ビジネスプロフィールのみ連携できます。',
   channelDenied: (label: string) => `${label}との連携がキャンセルされました。`,
+  channelStateInvalid:
+    '連携の手続きが無効になったか、有効期限が切れました。もう一度お試しください。',
+  channelConnectFailed: (label: string) =>
+    `${label}との連携に失敗しました。しばらくしてから再度お試しください。`,
   disconnectSuccess: '連携を解除しました。',
   syncSuccess: '同期しました。',
   connectSuccess: '連携しました。',

@@ -5,6 +5,7 @@ import {
   PUBLISHERS,
   PUBLISHER_STATUS,
   publisherAction,
+  publisherStatusView,
   type PublisherKey,
 } from './publishers';
 import {
@@ -72,5 +73,20 @@ describe('publisher requests', () => {
     const r = chooseLocationRequest.safeParse({ user_id: 3 });
     expect(r.success).toBe(false);
     expect(r.error?.issues[0]?.message).toBe('ビジネス拠点 を入力してください。');
+  });
+
+  it.each<[number, PublisherKey, number, string]>([
+    [ROLE.shop, 'facebook', PUBLISHER_STATUS.disconnect, 'disconnect'],
+    [ROLE.freeTrial, 'facebook', PUBLISHER_STATUS.disconnect, 'disable'],
+    [ROLE.freeTrial, 'twitter', PUBLISHER_STATUS.disconnect, 'disable'],
+    [ROLE.freeTrial, 'google_my_business', PUBLISHER_STATUS.disconnect, 'disconnect'],
+    [ROLE.shop, 'google_my_business', PUBLISHER_STATUS.connected, 'connected'],
+    [ROLE.shop, 'google_my_business', PUBLISHER_STATUS.sync, 'success'],
+    [ROLE.shop, 'facebook', PUBLISHER_STATUS.submitted, 'refresh'],
+    [ROLE.shop, 'facebook', PUBLISHER_STATUS.requesting, 'refresh'],
+    [ROLE.shop, 'twitter', PUBLISHER_STATUS.error, 'error'],
+    [ROLE.shop, 'twitter', 42, 'disconnect'],
+  ])('role %i, %s, status %i is shown as %s', (role, key, status, view) => {
+    expect(publisherStatusView(role, key, status)).toBe(view);
   });
 });

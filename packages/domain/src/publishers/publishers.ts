@@ -21,11 +21,11 @@ export const PUBLISHERS: readonly PublisherInfo[] = [
     key: 'google_my_business',
     label: 'Google',
     name: 'Google ビジネスプロフィール',
-    logo: 'google_my_business.png',
+    logo: 'google_my_business.svg',
   },
-  { id: 2, key: 'facebook', label: 'Facebook', name: 'Facebook', logo: 'facebook.png' },
-  { id: 3, key: 'instagram', label: 'Instagram', name: 'Instagram', logo: 'instagram.png' },
-  { id: 4, key: 'twitter', label: 'X', name: 'X（旧 Twitter）', logo: 'twitter.png' },
+  { id: 2, key: 'facebook', label: 'Facebook', name: 'Facebook', logo: 'facebook.svg' },
+  { id: 3, key: 'instagram', label: 'Instagram', name: 'Instagram', logo: 'instagram.svg' },
+  { id: 4, key: 'twitter', label: 'X', name: 'X（旧 Twitter）', logo: 'twitter.svg' },
 ];
 
 /** The public path of a publisher's icon (spec 1 §3: images/publisher on the API host). */
@@ -75,6 +75,52 @@ export const publisherAction = (
     ? 'connect'
     : 'disconnect';
 };
+
+/**
+ * How the connect-account screen shows a row's status (spec 1 §2 status display): disconnect
+ * reads 'disconnect' (or 'disable' outside a free-trial user's list); connected shows the
+ * connected mark; sync shows success; submitted and requesting show the refresh mark; error
+ * shows the log lines.
+ */
+export type PublisherStatusView =
+  | 'disconnect'
+  | 'disable'
+  | 'connected'
+  | 'success'
+  | 'refresh'
+  | 'error';
+
+export const publisherStatusView = (
+  role: number,
+  key: PublisherKey,
+  status: number,
+): PublisherStatusView => {
+  switch (status) {
+    case PUBLISHER_STATUS.connected:
+      return 'connected';
+    case PUBLISHER_STATUS.sync:
+      return 'success';
+    case PUBLISHER_STATUS.submitted:
+    case PUBLISHER_STATUS.requesting:
+      return 'refresh';
+    case PUBLISHER_STATUS.error:
+      return 'error';
+    default:
+      return mayUsePublisher(role, key) ? 'disconnect' : 'disable';
+  }
+};
+
+/**
+ * What the provider's return to /connect-account reports (`?error=…&publisher_key=…`), as the
+ * OAuth return route writes it.
+ */
+export const CONNECT_RETURN_ERRORS = [
+  'access_denied',
+  'denied',
+  'invalid_state',
+  'connect_failed',
+] as const;
+export type ConnectReturnError = (typeof CONNECT_RETURN_ERRORS)[number];
 
 /** Location picker page size (spec 1 §2: 5 per page). */
 export const LOCATIONS_PER_PAGE = 5;

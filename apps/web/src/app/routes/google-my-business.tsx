@@ -1,27 +1,16 @@
-import { Badge, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { Stack, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { GoogleConnectCard } from '../../features/publishers/components/google-connect-card';
+import { useCurrentStore } from '../../lib/selection';
 
-/**
- * /google-my-business: the business-profile connect card. The connect flow (check, refresh,
- * connect URL, browser navigation) belongs to the channel-connection issue; until it lands the
- * button is shown disabled and says so.
- */
+/** /google-my-business: the business-profile connect card (spec 1 §2, spec 3 §2). */
 export function GoogleMyBusinessRoute() {
   const { t } = useTranslation();
+  const store = useCurrentStore();
   return (
-    <Stack maw={720}>
+    <Stack maw={760}>
       <Title order={2}>{t('screens.googleMyBusiness.title')}</Title>
-      <Card withBorder padding="xl" radius="md">
-        <Stack>
-          <Text>{t('screens.googleMyBusiness.body')}</Text>
-          <Group>
-            <Button disabled>{t('screens.googleMyBusiness.connect')}</Button>
-            <Badge color="gray" variant="light">
-              準備中
-            </Badge>
-          </Group>
-        </Stack>
-      </Card>
+      {store && <GoogleConnectCard key={store.id} storeId={store.id} />}
     </Stack>
   );
 }

@@ -1,0 +1,146 @@
+import { useMemo, useState } from 'react';
+import {
+  Badge,
+  Button,
+  Group,
+  Loader,
+  Pagination,
+  Radio,
+  Select,
+  Stack,
+  Table,
+  Text,
+} from '@mantine/core';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { PAGE_SIZE_OPTIONS, pageOf } from '@tenpo/domain';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { TimedErrorAlert } from '@/components/ui/timed-error-alert';
+import { errorLines } from '@/lib/api-client';
+import { withLoading } from '@/lib/loading';
+import { browser } from '@/lib/navigation';
+import { connectPageCall, facebookPagesCall, publisherKeys } from '../api/publishers-api';
+
+const FIRST_PAGE_SIZE = PAGE_SIZE_OPTIONS[0];
+
+/**
+ * /facebook/connect-page (spec 1 §2): the pages the connected Facebook user manages, one to
+ * choose by radio; index, page name and whether an Instagram account is linked; 5 a page
+ * (5, 10, 25, 50) with 'Showing x to y of z entries'. Cancel goes to /connect-account; Confirm,
+ * disabled until a page is chosen, connects it, goes to /connect-account and reloads.
+ */
+export function FacebookPagePicker({ storeId }: { storeId: number }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [page, setPage] = useState(1);
+  const [perPage, setPerPage] = useState<number>(FIRST_PAGE_SIZE);
+  const [chosen, setChosen] = useState<string | null>(null);
+
+  const pages = useQuery({
+    queryKey: publisherKeys.pages(storeId),
+    queryFn: () => facebookPagesCall(storeId),
+    retry: false,
+  });
+  const confirm = useMutation({
+    mutationFn: (pageId: string) => withLoading(() => connectPageCall(storeId, pageId)),
+    onSuccess: () => browser.assign('/connect-account'),
+  });
+
+  const all = pages.data ?? [];
+  const view = useMemo(
+    () => pageOf(all.slice((page - 1) * perPage, page * perPage), all.length, page, perPage),
+    [all, page, perPage],
+  );
+  const failure = pages.isError
+    ? errorLines(pages.error)
+    : confirm.isError
+      ? errorLines(confirm.error)
+      : null;
+  const c = 'screens.facebookConnectPage.columns';
+
+  return (
+    <Stack>
+      <Text c="dimmed">{t('screens.facebookConnectPage.lead')}</Text>
+      <TimedErrorAlert lines={failure} />
+      {pages.isPending ? (
+        <Loader aria-label={t('app.loading')} />
+      ) : (
+        <Radio.Group value={chosen} onChange={setChosen}>
+          <Table withTableBorder striped verticalSpacing="sm">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th w={48} />
+                <Table.Th w={64}>{t(`${c}.index`)}</Table.Th>
+                <Table.Th>{t(`${c}.name`)}</Table.Th>
+                <Table.Th>{t(`${c}.instagram`)}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {view.data.length === 0 && (
+                <Table.Tr>
+                  <Table.Td colSpan={4}>
+                    <Text c="dimmed" ta="center">
+                      {t('screens.facebookConnectPage.empty')}
+                    </Text>
+                  </Table.Td>
+                </Table.Tr>
+              )}
+              {view.data.map((p, i) => (
+                <Table.Tr
+                  key={p.id}
+                  onClick={() => setChosen(p.id)}
+                  style={{ cursor: 'pointer' }}
+                  bg={chosen === p.id ? 'blue.0' : undefined}
+                >
+                  <Table.Td>
+                    <Radio value={p.id} aria-label={p.name} />
+                  </Table.Td>
+                  <Table.Td>{(view.from ?? 1) + i}</Table.Td>
+                  <Table.Td fw={500}>{p.name}</Table.Td>
+                  <Table.Td>
+                    <Badge color={p.is_connected_instagram ? 'pink' : 'gray'} variant="light">
+                      {p.is_connected_instagram
+                        ? t('screens.facebookConnectPage.yes')
+                        : t('screens.facebookConnectPage.no')}
+                    </Badge>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Radio.Group>
+      )}
+      <Group justify="space-between">
+        <Text size="sm" c="dimmed">
+          {t('common.showing', { total: view.total, from: view.from ?? 0, to: view.to ?? 0 })}
+        </Text>
+        <Group>
+          <Select
+            aria-label={t('common.perPage')}
+            w={90}
+            data={PAGE_SIZE_OPTIONS.map(String)}
+            value={String(perPage)}
+            onChange={(v) => {
+              setPerPage(Number(v ?? FIRST_PAGE_SIZE));
+              setPage(1);
+            }}
+            allowDeselect={false}
+          />
+          <Pagination total={view.last_page} value={page} onChange={setPage} siblings={2} />
+        </Group>
+      </Group>
+      <Group justify="flex-end">
+        <Button variant="default" onClick={() => void navigate('/connect-account')}>
+          {t('actions.cancel')}
+        </Button>
+        <Button
+          disabled={chosen === null}
+          loading={confirm.isPending}
+          onClick={() => chosen !== null && confirm.mutate(chosen)}
+        >
+          {t('actions.confirm')}
+        </Button>
+      </Group>
+    </Stack>
+  );
+}

@@ -1,0 +1,157 @@
+import { useState } from 'react';
+import {
+  Anchor,
+  Button,
+  Group,
+  Loader,
+  Pagination,
+  Radio,
+  Stack,
+  Table,
+  Text,
+} from '@mantine/core';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
+import { LOCATIONS_PER_PAGE, type Location } from '@tenpo/domain';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { TimedErrorAlert } from '@/components/ui/timed-error-alert';
+import { errorLines } from '@/lib/api-client';
+import { withLoading } from '@/lib/loading';
+import { browser } from '@/lib/navigation';
+import { chooseLocationCall, locationsCall, publisherKeys } from '../api/publishers-api';
+
+const addressOf = (l: Location): string =>
+  [
+    l.storefrontAddress.administrativeArea,
+    l.storefrontAddress.locality,
+    ...l.storefrontAddress.addressLines,
+  ]
+    .filter(Boolean)
+    .join(' ');
+
+/**
+ * /connect-location (spec 1 §2): the business locations of the connected Google account, 5 a
+ * page, one to choose by radio; name, open status, phone, address, website. Cancel goes to
+ * /connect-account; Confirm, disabled until one is chosen, makes it the store's listing, goes
+ * to /dashboard and reloads.
+ */
+export function LocationPicker({ storeId }: { storeId: number }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [page, setPage] = useState(1);
+  const [chosen, setChosen] = useState<string | null>(null);
+
+  const list = useQuery({
+    queryKey: publisherKeys.locations(storeId, page, LOCATIONS_PER_PAGE),
+    queryFn: () => locationsCall(storeId, page, LOCATIONS_PER_PAGE),
+    placeholderData: keepPreviousData,
+    retry: false,
+  });
+  const confirm = useMutation({
+    mutationFn: (id: string) => withLoading(() => chooseLocationCall(storeId, id)),
+    onSuccess: () => browser.assign('/dashboard'),
+  });
+
+  const d = list.data;
+  const failure = list.isError
+    ? errorLines(list.error)
+    : confirm.isError
+      ? errorLines(confirm.error)
+      : null;
+  const c = 'screens.connectLocation.columns';
+  const dash = t('common.none');
+  const openText = (l: Location) => {
+    const s = l.openInfo.status;
+    return s && ['OPEN', 'CLOSED_TEMPORARILY', 'CLOSED_PERMANENTLY'].includes(s)
+      ? t(`screens.connectLocation.open.${s}`)
+      : dash;
+  };
+
+  return (
+    <Stack>
+      <Text c="dimmed">{t('screens.connectLocation.lead')}</Text>
+      <TimedErrorAlert lines={failure} />
+      {list.isPending ? (
+        <Loader aria-label={t('app.loading')} />
+      ) : (
+        <Radio.Group value={chosen} onChange={setChosen}>
+          <Table.ScrollContainer minWidth={860}>
+            <Table withTableBorder striped verticalSpacing="sm">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th w={48} />
+                  <Table.Th>{t(`${c}.name`)}</Table.Th>
+                  <Table.Th>{t(`${c}.openStatus`)}</Table.Th>
+                  <Table.Th>{t(`${c}.phone`)}</Table.Th>
+                  <Table.Th>{t(`${c}.address`)}</Table.Th>
+                  <Table.Th>{t(`${c}.website`)}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {d && d.data.length === 0 && (
+                  <Table.Tr>
+                    <Table.Td colSpan={6}>
+                      <Text c="dimmed" ta="center">
+                        {t('screens.connectLocation.empty')}
+                      </Text>
+                    </Table.Td>
+                  </Table.Tr>
+                )}
+                {d?.data.map((l) => (
+                  <Table.Tr
+                    key={l.id}
+                    onClick={() => setChosen(l.id)}
+                    style={{ cursor: 'pointer' }}
+                    bg={chosen === l.id ? 'blue.0' : undefined}
+                  >
+                    <Table.Td>
+                      <Radio value={l.id} aria-label={l.title} />
+                    </Table.Td>
+                    <Table.Td fw={500}>{l.title}</Table.Td>
+                    <Table.Td>{openText(l)}</Table.Td>
+                    <Table.Td>{l.phoneNumbers.primaryPhone ?? dash}</Table.Td>
+                    <Table.Td>{addressOf(l) || dash}</Table.Td>
+                    <Table.Td>
+                      {l.websiteUri ? (
+                        <Anchor
+                          href={l.websiteUri}
+                          target="_blank"
+                          rel="noreferrer"
+                          onClick={(e) => e.stopPropagation()}
+                        >
+                          {l.websiteUri}
+                        </Anchor>
+                      ) : (
+                        dash
+                      )}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        </Radio.Group>
+      )}
+      {d && (
+        <Group justify="space-between">
+          <Text size="sm" c="dimmed">
+            {t('common.showing', { total: d.total, from: d.from ?? 0, to: d.to ?? 0 })}
+          </Text>
+          <Pagination total={d.last_page} value={page} onChange={setPage} siblings={2} />
+        </Group>
+      )}
+      <Group justify="flex-end">
+        <Button variant="default" onClick={() => void navigate('/connect-account')}>
+          {t('actions.cancel')}
+        </Button>
+        <Button
+          disabled={chosen === null}
+          loading={confirm.isPending}
+          onClick={() => chosen !== null && confirm.mutate(chosen)}
+        >
+          {t('actions.confirm')}
+        </Button>
+      </Group>
+    </Stack>
+  );
+}

@@ -1,0 +1,6 @@
+/** Display timings of spec 1 §9 and spec 3 §9. */
+
+/** Toasts (success and error notifications). */
+export const TOAST_MS = 2000;
+/** Error alerts that close on their own (Google connect, Facebook page failures). */
+export const ERROR_ALERT_MS = 2000;
