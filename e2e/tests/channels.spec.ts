@@ -1,6 +1,18 @@
+import type { Page } from '@playwright/test';
 import { expect, login, test } from './support';
 
 const mainMenu = 'メインメニュー';
+
+/** newshop, signed in (its Google is connected from the second step on), on アカウント連携. */
+async function openConnectAccount(page: Page): Promise<void> {
+  await login(page, 'newshop@tenpo.example');
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto('/connect-account');
+}
+
+/** A button in a publisher's row of the アカウント連携 table. */
+const rowButton = (page: Page, key: string, name: string) =>
+  page.getByTestId(`publisher-${key}`).getByRole('button', { name: new RegExp(name) });
 
 // newshop's journey from a first login to every channel connected, in order: each step starts
 // where the previous one left the account (one serial group, so no other worker touches it).
@@ -72,13 +84,8 @@ test.describe.serial('a new shop connects its channels through the sandbox', () 
   test('connects Facebook with a page linked to Instagram, and both show connected', async ({
     page,
   }) => {
-    await login(page, 'newshop@tenpo.example');
-    await expect(page).toHaveURL(/\/dashboard$/);
-    await page.goto('/connect-account');
-    await page
-      .getByTestId('publisher-facebook')
-      .getByRole('button', { name: /連携する/ })
-      .click();
+    await openConnectAccount(page);
+    await rowButton(page, 'facebook', '連携する').click();
 
     // The sandbox's Facebook login dialog: the first user manages four pages; continue.
     await expect(page).toHaveURL(/\/sandbox\/facebook\/www\//);
@@ -103,13 +110,8 @@ test.describe.serial('a new shop connects its channels through the sandbox', () 
   });
 
   test('disconnecting Facebook takes Instagram with it', async ({ page }) => {
-    await login(page, 'newshop@tenpo.example');
-    await expect(page).toHaveURL(/\/dashboard$/);
-    await page.goto('/connect-account');
-    await page
-      .getByTestId('publisher-facebook')
-      .getByRole('button', { name: /連携解除/ })
-      .click();
+    await openConnectAccount(page);
+    await rowButton(page, 'facebook', '連携解除').click();
     const dialog = page.getByRole('dialog', { name: '連携の解除' });
     await expect(dialog).toContainText('Instagram の連携も解除されます');
     await dialog.getByRole('button', { name: '連携解除' }).click();
@@ -120,13 +122,8 @@ test.describe.serial('a new shop connects its channels through the sandbox', () 
   });
 
   test('connects X through OAuth 2.0 with PKCE', async ({ page }) => {
-    await login(page, 'newshop@tenpo.example');
-    await expect(page).toHaveURL(/\/dashboard$/);
-    await page.goto('/connect-account');
-    await page
-      .getByTestId('publisher-twitter')
-      .getByRole('button', { name: /連携する/ })
-      .click();
+    await openConnectAccount(page);
+    await rowButton(page, 'twitter', '連携する').click();
 
     await expect(page).toHaveURL(/\/sandbox\/x\/i\/oauth2\/authorize/);
     const url = new URL(page.url());
@@ -141,13 +138,8 @@ test.describe.serial('a new shop connects its channels through the sandbox', () 
   });
 
   test('a denied consent comes back to connect-account and says so', async ({ page }) => {
-    await login(page, 'newshop@tenpo.example');
-    await expect(page).toHaveURL(/\/dashboard$/);
-    await page.goto('/connect-account');
-    await page
-      .getByTestId('publisher-facebook')
-      .getByRole('button', { name: /連携する/ })
-      .click();
+    await openConnectAccount(page);
+    await rowButton(page, 'facebook', '連携する').click();
     await page.getByRole('button', { name: 'キャンセル / Cancel' }).click();
     await expect(page).toHaveURL(/\/connect-account$/);
     await expect(page.getByText('Facebookとの連携がキャンセルされました。')).toBeVisible();

@@ -1,20 +1,10 @@
 import { useMemo, useState } from 'react';
-import {
-  Badge,
-  Button,
-  Group,
-  Loader,
-  Pagination,
-  Radio,
-  Select,
-  Stack,
-  Table,
-  Text,
-} from '@mantine/core';
+import { Badge, Loader, Radio, Stack, Table, Text } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { PAGE_SIZE_OPTIONS, pageOf } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { ChoiceActions, TableFooter } from '@/components/ui/table-footer';
 import { TimedErrorAlert } from '@/components/ui/timed-error-alert';
 import { errorLines } from '@/lib/api-client';
 import { withLoading } from '@/lib/loading';
@@ -110,37 +100,20 @@ export function FacebookPagePicker({ storeId }: { storeId: number }) {
           </Table>
         </Radio.Group>
       )}
-      <Group justify="space-between">
-        <Text size="sm" c="dimmed">
-          {t('common.showing', { total: view.total, from: view.from ?? 0, to: view.to ?? 0 })}
-        </Text>
-        <Group>
-          <Select
-            aria-label={t('common.perPage')}
-            w={90}
-            data={PAGE_SIZE_OPTIONS.map(String)}
-            value={String(perPage)}
-            onChange={(v) => {
-              setPerPage(Number(v ?? FIRST_PAGE_SIZE));
-              setPage(1);
-            }}
-            allowDeselect={false}
-          />
-          <Pagination total={view.last_page} value={page} onChange={setPage} siblings={2} />
-        </Group>
-      </Group>
-      <Group justify="flex-end">
-        <Button variant="default" onClick={() => void navigate('/connect-account')}>
-          {t('actions.cancel')}
-        </Button>
-        <Button
-          disabled={chosen === null}
-          loading={confirm.isPending}
-          onClick={() => chosen !== null && confirm.mutate(chosen)}
-        >
-          {t('actions.confirm')}
-        </Button>
-      </Group>
+      <TableFooter
+        page={view}
+        onPage={setPage}
+        onPerPage={(n) => {
+          setPerPage(n);
+          setPage(1);
+        }}
+      />
+      <ChoiceActions
+        chosen={chosen !== null}
+        busy={confirm.isPending}
+        onCancel={() => void navigate('/connect-account')}
+        onConfirm={() => chosen !== null && confirm.mutate(chosen)}
+      />
     </Stack>
   );
 }

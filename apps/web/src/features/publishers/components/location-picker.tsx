@@ -1,19 +1,10 @@
 import { useState } from 'react';
-import {
-  Anchor,
-  Button,
-  Group,
-  Loader,
-  Pagination,
-  Radio,
-  Stack,
-  Table,
-  Text,
-} from '@mantine/core';
+import { Anchor, Loader, Radio, Stack, Table, Text } from '@mantine/core';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { LOCATIONS_PER_PAGE, type Location } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { ChoiceActions, TableFooter } from '@/components/ui/table-footer';
 import { TimedErrorAlert } from '@/components/ui/timed-error-alert';
 import { errorLines } from '@/lib/api-client';
 import { withLoading } from '@/lib/loading';
@@ -132,26 +123,13 @@ export function LocationPicker({ storeId }: { storeId: number }) {
           </Table.ScrollContainer>
         </Radio.Group>
       )}
-      {d && (
-        <Group justify="space-between">
-          <Text size="sm" c="dimmed">
-            {t('common.showing', { total: d.total, from: d.from ?? 0, to: d.to ?? 0 })}
-          </Text>
-          <Pagination total={d.last_page} value={page} onChange={setPage} siblings={2} />
-        </Group>
-      )}
-      <Group justify="flex-end">
-        <Button variant="default" onClick={() => void navigate('/connect-account')}>
-          {t('actions.cancel')}
-        </Button>
-        <Button
-          disabled={chosen === null}
-          loading={confirm.isPending}
-          onClick={() => chosen !== null && confirm.mutate(chosen)}
-        >
-          {t('actions.confirm')}
-        </Button>
-      </Group>
+      {d && <TableFooter page={d} onPage={setPage} />}
+      <ChoiceActions
+        chosen={chosen !== null}
+        busy={confirm.isPending}
+        onCancel={() => void navigate('/connect-account')}
+        onConfirm={() => chosen !== null && confirm.mutate(chosen)}
+      />
     </Stack>
   );
 }

@@ -5,7 +5,6 @@ import {
   Checkbox,
   Group,
   Loader,
-  Pagination,
   Select,
   Stack,
   Table,
@@ -16,7 +15,6 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import {
   AGENCY_STORES_PER_PAGE,
-  PAGE_SIZE_OPTIONS,
   ROLE,
   storeOptionDisabled,
   type StoreRow,
@@ -24,6 +22,7 @@ import {
 } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '@/components/ui/error-alert';
+import { TableFooter } from '@/components/ui/table-footer';
 import { errorLines } from '@/lib/api-client';
 import { groupListCall, storeKeys, storeListCall } from '../api/stores-api';
 
@@ -184,25 +183,14 @@ export function StoreOverview({
       )}
 
       {d && (
-        <Group justify="space-between">
-          <Text size="sm" c="dimmed">
-            {t('screens.overview.showing', { total: d.total, from: d.from ?? 0, to: d.to ?? 0 })}
-          </Text>
-          <Group>
-            <Select
-              aria-label={t('screens.overview.perPage')}
-              w={90}
-              data={PAGE_SIZE_OPTIONS.map((n) => String(n))}
-              value={String(perPage)}
-              onChange={(v) => {
-                setPerPage(Number(v ?? AGENCY_STORES_PER_PAGE));
-                setPage(1);
-              }}
-              allowDeselect={false}
-            />
-            <Pagination total={d.last_page} value={page} onChange={setPage} siblings={2} />
-          </Group>
-        </Group>
+        <TableFooter
+          page={d}
+          onPage={setPage}
+          onPerPage={(n) => {
+            setPerPage(n);
+            setPage(1);
+          }}
+        />
       )}
     </Stack>
   );
