@@ -6,8 +6,8 @@ import { buildTestApp, call, json, login, type TestApp } from './helpers';
 import { startSandbox, type RunningSandbox } from './sandbox';
 
 /**
- * DESIGN §8 in sandbox mode: the demo shop and the trial hold the emulators' seeded grants, so
- * every call that needs the provider works from the first start, without a consent.
+ * DESIGN §8 in sandbox mode: every demo store shown connected holds the emulators' seeded
+ * grants, so every call that needs the provider works from the first start, without a consent.
  */
 type Row = {
   publisher_key: string;
@@ -22,6 +22,29 @@ type Row = {
 
 const SHIBUYA = '4821390157204861230';
 const SHOP_LOCATIONS = [SHIBUYA, '4821390157204861231', '4821390157204861232'];
+
+/** The agency's stores shown connected to Google (store04, store09 and store12 are not). */
+const AGENCY_CONNECTED = [
+  'leader@tenpo.example',
+  'store02@tenpo.example',
+  'store03@tenpo.example',
+  'store05@tenpo.example',
+  'store06@tenpo.example',
+  'store07@tenpo.example',
+  'store08@tenpo.example',
+  'store10@tenpo.example',
+  'store11@tenpo.example',
+];
+/** Stores shown connected that act for themselves. */
+const OWN_STORES = ['expired@tenpo.example', 'payfail@tenpo.example'];
+const MINATO_USER = 'gbp@minato-foods.example';
+
+type Page<T> = { data: { data: T[]; total: number } };
+const googleOf = (store: string) => {
+  const g = sandboxDemoGrants.google.find((x) => x.store === store);
+  if (!g) throw new Error(`no grant for ${store}`);
+  return g;
+};
 
 const userIds = async (t: TestApp) =>
   Object.fromEntries(
@@ -175,6 +198,105 @@ describe('sandbox mode: the demo stores hold real grants', () => {
     ]);
   });
 
+  it("shows exactly the agency's nine stores connected, and login says so for each", async () => {
+    const agency = await login(t.app, 'agency@tenpo.example');
+    const res = await call(t.app, {
+      method: 'GET',
+      url: '/api/agency/stores?per_page=50',
+      token: agency,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const stores = json<Page<{ email: string; google_status: number }>>(res).data.data;
+    expect(stores).toHaveLength(12);
+    expect(stores.filter((s) => s.google_status === 1).map((s) => s.email)).toEqual(
+      AGENCY_CONNECTED,
+    );
+    for (const email of [...OWN_STORES, ...AGENCY_CONNECTED]) {
+      const r = await call(t.app, {
+        method: 'POST',
+        url: '/api/login',
+        payload: { email, password: 'tenpo-demo-1' },
+      });
+      expect(json<{ data: { connect_GMB: boolean } }>(r).data.connect_GMB, email).toBe(true);
+    }
+  });
+
+  it.each([
+    ...AGENCY_CONNECTED.map((store) => [store, 'agency@tenpo.example'] as const),
+    ...OWN_STORES.map((store) => [store, store] as const),
+  ])(
+    '%s: lists its locations from the sandbox and syncs its listing (as %s)',
+    async (store, actor) => {
+      const grant = googleOf(store);
+      const userId = ids[store] as number;
+      const token = await login(t.app, actor);
+      const row = (await publishers(t, token, userId)).google_my_business;
+      expect(row).toMatchObject({
+        status: 1,
+        entity_id: grant.location.id,
+        location_name: grant.location.title,
+        postal_code: grant.location.postalCode,
+        address_lines: grant.location.addressLines,
+        store_code: grant.location.storeCode,
+      });
+      const creds = await credentials(userId, 'google_my_business');
+      expect(creds.provider_user_id).toBe(grant.email);
+      expect(open(creds.refresh_token)).toBe(grant.refreshToken);
+
+      const res = await call(t.app, {
+        method: 'GET',
+        url: `/api/entity/locations?user_id=${userId}`,
+        token,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const found = json<Page<{ id: string; title: string }>>(res).data.data;
+      expect(found).toContainEqual(
+        expect.objectContaining({ id: grant.location.id, title: grant.location.title }),
+      );
+
+      const sync = await call(t.app, {
+        method: 'POST',
+        url: '/api/publisher/google-my-business/sync',
+        token,
+        payload: { user_id: userId },
+      });
+      expect(sync.statusCode, sync.body).toBe(200);
+      expect(json<{ data: Row }>(sync).data).toMatchObject({
+        status: 2,
+        entity_id: grant.location.id,
+        location_name: grant.location.title,
+      });
+    },
+  );
+
+  it("lets the Minato stores share their company's Google user and its four listings", async () => {
+    const agency = await login(t.app, 'agency@tenpo.example');
+    const minato = AGENCY_CONNECTED.slice(0, 3);
+    for (const store of minato) {
+      expect(googleOf(store).email).toBe(MINATO_USER);
+      const res = await call(t.app, {
+        method: 'GET',
+        url: `/api/entity/locations?user_id=${ids[store]}`,
+        token: agency,
+      });
+      expect(json<Page<{ title: string }>>(res).data.data.map((l) => l.title)).toEqual([
+        'カフェ・ミナト 渋谷店',
+        'カフェ・ミナト 新宿店',
+        'カフェ・ミナト 池袋店',
+        'カフェ・ミナト 品川店',
+      ]);
+    }
+    // store04 (品川店) is not connected: nothing of Google stands behind it yet.
+    const store04 = ids['store04@tenpo.example'] as number;
+    expect((await publishers(t, agency, store04)).google_my_business?.status).toBe(0);
+    const none = await call(t.app, {
+      method: 'GET',
+      url: `/api/entity/locations?user_id=${store04}`,
+      token: agency,
+    });
+    expect(none.statusCode).toBe(409);
+  });
+
   it('seeding again changes nothing', async () => {
     const before = await snapshot(t);
     expect(
@@ -184,6 +306,79 @@ describe('sandbox mode: the demo stores hold real grants', () => {
       }),
     ).toEqual({ created: 0 });
     expect(await snapshot(t)).toEqual(before);
+  });
+});
+
+describe("disconnecting one of an agency client's stores (ADR 0011: revocation skipped when shared)", () => {
+  let sb: RunningSandbox;
+  let t: TestApp;
+  let ids: Record<string, number>;
+  beforeAll(async () => {
+    sb = await startSandbox();
+    t = await buildTestApp({ SANDBOX_URL: sb.url });
+    ids = await userIds(t);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await sb?.close();
+  });
+
+  /** Asks the sandbox itself whether the company's grant still refreshes. */
+  const grantAlive = async (refreshToken: string): Promise<boolean> => {
+    const res = await fetch(`${sb.url}/google/oauth2/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: refreshToken,
+        client_id: 'tenpo-sandbox',
+        client_secret: 'tenpo-sandbox-secret',
+      }),
+    });
+    return res.status === 200;
+  };
+  const disconnect = (token: string, store: string) =>
+    call(t.app, {
+      method: 'PUT',
+      url: '/api/publisher/disconnect',
+      token,
+      payload: { publisher_id: 1, entity_id: null, user_id: ids[store] },
+    });
+  const locations = (token: string, store: string) =>
+    call(t.app, { method: 'GET', url: `/api/entity/locations?user_id=${ids[store]}`, token });
+
+  it("leaves the sibling stores' grant working until the last one lets it go", async () => {
+    const agency = await login(t.app, 'agency@tenpo.example');
+    const grant = googleOf('store02@tenpo.example');
+    expect(googleOf('leader@tenpo.example').refreshToken).toBe(grant.refreshToken);
+
+    const off = await disconnect(agency, 'store02@tenpo.example');
+    expect(off.statusCode, off.body).toBe(200);
+    const rows = json<{ data: Row[] }>(off).data;
+    expect(rows.find((r) => r.publisher_key === 'google_my_business')).toMatchObject({
+      status: 0,
+      entity_id: null,
+    });
+    expect((await locations(agency, 'store02@tenpo.example')).statusCode).toBe(409);
+
+    // The company's grant was not revoked: the leader's store still reads Google through it,
+    // refreshing its token at the sandbox first (nothing was fetched for it before).
+    expect(await grantAlive(grant.refreshToken)).toBe(true);
+    const sibling = await locations(agency, 'leader@tenpo.example');
+    expect(sibling.statusCode, sibling.body).toBe(200);
+    expect(json<Page<{ id: string }>>(sibling).data.data.map((l) => l.id)).toContain(
+      googleOf('leader@tenpo.example').location.id,
+    );
+
+    // Once no other store holds it, disconnecting ends the grant at Google.
+    expect((await disconnect(agency, 'leader@tenpo.example')).statusCode).toBe(200);
+    expect(await grantAlive(grant.refreshToken)).toBe(true);
+    expect((await locations(agency, 'store03@tenpo.example')).statusCode).toBe(200);
+    expect((await disconnect(agency, 'store03@tenpo.example')).statusCode).toBe(200);
+    expect(await grantAlive(grant.refreshToken)).toBe(false);
+    // Other companies' grants are theirs alone and untouched.
+    expect(await grantAlive(googleOf('store05@tenpo.example').refreshToken)).toBe(true);
+    expect((await locations(agency, 'store05@tenpo.example')).statusCode).toBe(200);
   });
 });
 
@@ -214,6 +409,20 @@ describe('live mode: no provider holds a grant for the demo stores', () => {
     const trial = ids['trial@tenpo.example'] as number;
     const trialToken = await login(t.app, 'trial@tenpo.example');
     expect((await publishers(t, trialToken, trial)).google_my_business?.status).toBe(0);
+    const agency = await login(t.app, 'agency@tenpo.example');
+    const stores = await call(t.app, {
+      method: 'GET',
+      url: '/api/agency/stores?per_page=50',
+      token: agency,
+    });
+    expect(
+      json<Page<{ google_status: number }>>(stores).data.data.every((s) => s.google_status === 0),
+    ).toBe(true);
+    for (const email of ['expired@tenpo.example', 'payfail@tenpo.example']) {
+      const token = await login(t.app, email);
+      const row = (await publishers(t, token, ids[email] as number)).google_my_business;
+      expect(row, email).toMatchObject({ status: 0, entity_id: null });
+    }
     expect(await t.database.db.selectFrom('channel_credentials').selectAll().execute()).toEqual([]);
     const again = await call(t.app, {
       method: 'POST',

@@ -1,9 +1,14 @@
 import { fbDemoGrants, fbPages, fbUsers, igUsers } from './facebook/facebook.fixtures';
-import { googleDemoGrants, locationFixtures } from './google/google.fixtures';
+import { googleDemoGrants, googleUsers, locationFixtures } from './google/google.fixtures';
 
-/** What a Google consent left, and the listing the demo store runs from it. */
+/**
+ * What a Google consent left, and the listing one demo store runs from it. Stores of one
+ * company share their Google user, so several entries carry the same e-mail and refresh token.
+ */
 export type SandboxGoogleGrant = {
-  /** The Google user's e-mail, which is also the demo store's login. */
+  /** The demo store's login. */
+  store: string;
+  /** The Google user's e-mail (the shop's and the trial's are their logins as well). */
   email: string;
   refreshToken: string;
   scope: string;
@@ -32,26 +37,32 @@ export type SandboxDemoGrants = {
   facebook: readonly SandboxFacebookGrant[];
 };
 
-const googleGrants = googleDemoGrants.map((g): SandboxGoogleGrant => {
-  const fixture = locationFixtures().find((l) => l.id === g.locationId);
-  if (!fixture) throw new Error(`demo grant: no location ${g.locationId}`);
-  const l = fixture.location as {
-    title: string;
-    storeCode?: string;
-    storefrontAddress?: { postalCode?: string; addressLines?: string[] };
-  };
-  return {
-    email: g.email,
-    refreshToken: g.refreshToken,
-    scope: g.scope,
-    location: {
-      id: g.locationId,
-      title: l.title,
-      postalCode: l.storefrontAddress?.postalCode ?? null,
-      addressLines: l.storefrontAddress?.addressLines ?? [],
-      storeCode: l.storeCode ?? null,
-    },
-  };
+const googleGrants = googleDemoGrants.flatMap((g) => {
+  const user = googleUsers.find((u) => u.email === g.email);
+  const reach = user ? [user.accountId, ...(user.groups ?? []).map((a) => a.accountId)] : [];
+  return g.stores.map((s): SandboxGoogleGrant => {
+    const fixture = locationFixtures().find((l) => l.id === s.locationId);
+    if (!fixture || !reach.includes(fixture.accountId))
+      throw new Error(`demo grant: ${g.email} reaches no location ${s.locationId}`);
+    const l = fixture.location as {
+      title: string;
+      storeCode?: string;
+      storefrontAddress?: { postalCode?: string; addressLines?: string[] };
+    };
+    return {
+      store: s.store,
+      email: g.email,
+      refreshToken: g.refreshToken,
+      scope: g.scope,
+      location: {
+        id: s.locationId,
+        title: l.title,
+        postalCode: l.storefrontAddress?.postalCode ?? null,
+        addressLines: l.storefrontAddress?.addressLines ?? [],
+        storeCode: l.storeCode ?? null,
+      },
+    };
+  });
 });
 
 const facebookGrants = fbDemoGrants.flatMap((g): SandboxFacebookGrant[] => {

@@ -212,10 +212,12 @@ const demoUsers = (now: Date): DemoUser[] => [
 /**
  * Grants the providers hold for the demo stores, and what connecting with them chose (a
  * location, a page). In sandbox mode the composition root passes the emulators' seeded grants;
- * the API never imports the sandbox itself. Matched to demo stores by e-mail.
+ * the API never imports the sandbox itself. Matched to demo stores by login: Google's `store`
+ * (several stores of one company share its Google user, `email`), Facebook's `email`.
  */
 export type DemoGrants = {
   google: readonly {
+    store: string;
     email: string;
     refreshToken: string;
     scope: string;
@@ -239,18 +241,14 @@ export type DemoGrants = {
 /** The grants, and the key that seals provider tokens at rest (config.secretKey). */
 export type DemoSeedGrants = { grants: DemoGrants; secretKey: Buffer };
 
-/** Connections that are real in sandbox mode: they need a grant (DESIGN §8). */
+/**
+ * Connections that are real in sandbox mode: they need a grant (DESIGN §8). Every demo store
+ * shown connected to Google holds one; the agency's store04 and store09 (whose companies'
+ * accounts hold their listings) and the paused store12 are left to connect.
+ */
 const granted: Record<string, PublisherKey[]> = {
   'shop@tenpo.example': ['google_my_business', 'facebook', 'instagram'],
   'trial@tenpo.example': ['google_my_business'],
-};
-
-/**
- * Google connections shown on the other demo stores' screens (store lists, login's
- * connect_GMB). No provider account stands behind them: a call that needs Google answers
- * 409 "not connected" for these stores.
- */
-const shownOnly: Record<string, PublisherKey[]> = {
   'expired@tenpo.example': ['google_my_business'],
   'payfail@tenpo.example': ['google_my_business'],
   ...Object.fromEntries(
@@ -301,7 +299,7 @@ function grantedRows(
   if (!demo) return { connection: disconnected, credentials: null };
   const seal = (v: string) => encrypt(demo.secretKey, v);
   if (key === 'google_my_business') {
-    const g = demo.grants.google.find((x) => x.email === email);
+    const g = demo.grants.google.find((x) => x.store === email);
     if (!g) return { connection: disconnected, credentials: null };
     return {
       connection: {
@@ -320,6 +318,7 @@ function grantedRows(
         refresh_token: seal(g.refreshToken),
         expires_at: now,
         scope: g.scope,
+        // The Google user, as the callback stores it: shared by a company's stores.
         provider_user_id: g.email,
       },
     };
@@ -368,8 +367,8 @@ function grantedRows(
 /**
  * Seeds the demo data of DESIGN §8. Idempotent: each row is looked up by its natural key
  * (e-mail, group name, prefix, store and publisher) and inserted only when missing, so a
- * second start changes nothing. With `demo` (sandbox mode) the shop's and the trial's
- * connections hold the providers' grants, sealed; without (live mode) they are disconnected.
+ * second start changes nothing. With `demo` (sandbox mode) the demo stores' connections hold
+ * the providers' grants, sealed; without (live mode) they are disconnected.
  */
 export async function seedDemo(
   db: Db,
@@ -406,23 +405,6 @@ export async function seedDemo(
       .executeTakeFirstOrThrow();
     existing.set(u.email, inserted.id);
     created += 1;
-  }
-
-  for (const [email, keys] of Object.entries(shownOnly)) {
-    for (const key of keys) {
-      await db
-        .insertInto('publisher_connections')
-        .values({
-          user_id: idOf(email),
-          publisher_key: key,
-          status: PUBLISHER_STATUS.connected,
-          ...noListing,
-          created_at: stamp,
-          updated_at: stamp,
-        })
-        .onConflict((oc) => oc.columns(['user_id', 'publisher_key']).doNothing())
-        .execute();
-    }
   }
 
   // A connection and its credentials go in together, only when the connection is missing: a

@@ -285,7 +285,7 @@ export function registerGoogleBusiness(
   // ---- Account Management API v1 ------------------------------------------------------
   const accounts = new PathRouter();
   // role and permissionLevel are the caller's (output only, reference §1.3); every seeded
-  // account is its Google user's own personal account.
+  // account, personal or location group, is owned by its one Google user.
   const accountJson = (a: GoogleState['accounts'][number]) => ({
     name: `accounts/${a.id}`,
     accountName: a.accountName,
@@ -310,7 +310,8 @@ export function registerGoogleBusiness(
     if (parent) list = [];
     const pageItems = list.slice(offset, offset + pageSize);
     return {
-      accounts: pageItems.map(accountJson),
+      // proto3 JSON leaves an empty repeated field out, as Google's answers do.
+      ...(pageItems.length ? { accounts: pageItems.map(accountJson) } : {}),
       ...(offset + pageSize < list.length ? { nextPageToken: encodePage(offset + pageSize) } : {}),
     };
   });
@@ -365,7 +366,9 @@ export function registerGoogleBusiness(
     }
     const pageItems = list.slice(offset, offset + pageSize);
     return {
-      locations: pageItems.map((l) => applyReadMask(l.location, mask)),
+      ...(pageItems.length
+        ? { locations: pageItems.map((l) => applyReadMask(l.location, mask)) }
+        : {}),
       ...(offset + pageSize < list.length ? { nextPageToken: encodePage(offset + pageSize) } : {}),
       ...(filter ? { totalSize: list.length } : {}),
     };

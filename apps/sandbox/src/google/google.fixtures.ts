@@ -54,6 +54,12 @@ export const categories: CategoryFixture[] = [
   },
   { id: 'noodle_shop', ja: '麺類店', en: 'Noodle shop', moreHours: ['LUNCH', 'DINNER'] },
   {
+    id: 'udon_noodle_restaurant',
+    ja: 'うどん店',
+    en: 'Udon noodle restaurant',
+    moreHours: ['LUNCH', 'DINNER', 'TAKEOUT'],
+  },
+  {
     id: 'sushi_restaurant',
     ja: '寿司店',
     en: 'Sushi restaurant',
@@ -99,6 +105,8 @@ export const categories: CategoryFixture[] = [
   { id: 'barber_shop', ja: '理容室', en: 'Barber shop' },
   { id: 'massage_therapist', ja: 'マッサージ', en: 'Massage therapist' },
   { id: 'chiropractor', ja: 'カイロプラクティック', en: 'Chiropractor' },
+  { id: 'acupuncturist', ja: '鍼灸院', en: 'Acupuncturist' },
+  { id: 'physical_therapy_clinic', ja: '理学療法クリニック', en: 'Physical therapy clinic' },
   { id: 'dentist', ja: '歯科医院', en: 'Dentist' },
   { id: 'pharmacy', ja: '薬局', en: 'Pharmacy' },
   { id: 'gym', ja: 'スポーツジム', en: 'Gym' },
@@ -123,8 +131,14 @@ export const moreHoursNames: Record<string, { ja: string; en: string }> = {
 export type GoogleUserFixture = {
   email: string;
   name: string;
+  /** The user's personal account (`accounts/…`); also the user's `sub`. */
   accountId: string;
   accountName: string;
+  /**
+   * Business accounts (location groups) the user owns. A company that runs several stores
+   * keeps them in one, so accounts.list answers the personal account and these.
+   */
+  groups?: { accountId: string; accountName: string }[];
 };
 
 export const googleUsers: GoogleUserFixture[] = [
@@ -152,35 +166,131 @@ export const googleUsers: GoogleUserFixture[] = [
     accountId: '104772635510001357913',
     accountName: 'No Locations',
   },
+  {
+    email: 'expired@tenpo.example',
+    name: '上田 蓮',
+    accountId: '104772635510005550123',
+    accountName: '上田 蓮',
+  },
+  {
+    email: 'payfail@tenpo.example',
+    name: '岡田 美月',
+    accountId: '104772635510008880456',
+    accountName: '岡田 美月',
+  },
+  // The demo agency's clients: each company's own Google user, owning a location group with
+  // the company's listings (connected or not in Tenpo).
+  {
+    email: 'gbp@minato-foods.example',
+    name: 'ミナトフーズ 店舗運営部',
+    accountId: '104772635510003300101',
+    accountName: 'ミナトフーズ 店舗運営部',
+    groups: [{ accountId: '116209384756110482301', accountName: '株式会社ミナトフーズ' }],
+  },
+  {
+    email: 'info@sanukiya.example',
+    name: 'さぬき屋 本部',
+    accountId: '104772635510003300202',
+    accountName: 'さぬき屋 本部',
+    groups: [{ accountId: '116209384756120593402', accountName: '有限会社さぬき屋' }],
+  },
+  {
+    email: 'salon@lumiere-hair.example',
+    name: 'ルミエール 広報',
+    accountId: '104772635510003300303',
+    accountName: 'ルミエール 広報',
+    groups: [{ accountId: '116209384756130614503', accountName: '株式会社ルミエール' }],
+  },
+  {
+    email: 'contact@hogushian.example',
+    name: 'ほぐし庵',
+    accountId: '104772635510003300404',
+    accountName: 'ほぐし庵',
+    groups: [{ accountId: '116209384756140725604', accountName: 'ほぐし庵合同会社' }],
+  },
+  {
+    email: 'web@fleur-flowers.example',
+    name: 'フルール Web担当',
+    accountId: '104772635510003300505',
+    accountName: 'フルール Web担当',
+    groups: [{ accountId: '116209384756150836705', accountName: 'フルール株式会社' }],
+  },
 ];
 
 /**
  * Grants the demo stores hold from the start (README "Seeded grants"): a refresh token issued
  * to the sandbox client with business.manage, as if the Google user had consented once with
  * `access_type=offline`. They never expire (Google's refresh tokens of a published app do
- * not); revoking one ends it until the next reset. `locationId` is the listing the demo store
- * runs from this account.
+ * not); revoking one ends it, for every store that runs from it, until the next reset.
+ * `stores` are the demo stores (by login) connected with this grant and the listing each
+ * chose: a company's one Google user serves all of its stores, as at a real agency.
  */
 export type GoogleDemoGrant = {
   email: string;
   refreshToken: string;
   scope: string;
-  locationId: string;
+  stores: readonly { store: string; locationId: string }[];
 };
 
+const DEMO_SCOPE = 'https://www.googleapis.com/auth/business.manage openid email';
+const demoGrant = (
+  email: string,
+  refreshToken: string,
+  stores: GoogleDemoGrant['stores'],
+): GoogleDemoGrant => ({ email, refreshToken, scope: DEMO_SCOPE, stores });
+
 export const googleDemoGrants: readonly GoogleDemoGrant[] = [
-  {
-    email: 'shop@tenpo.example',
-    refreshToken: '1//0eSandboxDemoGrant-shop-tenpo-example-business-manage',
-    scope: 'https://www.googleapis.com/auth/business.manage openid email',
-    locationId: '4821390157204861230',
-  },
-  {
-    email: 'trial@tenpo.example',
-    refreshToken: '1//0eSandboxDemoGrant-trial-tenpo-example-business-manage',
-    scope: 'https://www.googleapis.com/auth/business.manage openid email',
-    locationId: '5930178246613098001',
-  },
+  demoGrant('shop@tenpo.example', '1//0eSandboxDemoGrant-shop-tenpo-example-business-manage', [
+    { store: 'shop@tenpo.example', locationId: '4821390157204861230' },
+  ]),
+  demoGrant('trial@tenpo.example', '1//0eSandboxDemoGrant-trial-tenpo-example-business-manage', [
+    { store: 'trial@tenpo.example', locationId: '5930178246613098001' },
+  ]),
+  demoGrant(
+    'expired@tenpo.example',
+    '1//0eSandboxDemoGrant-expired-tenpo-example-business-manage',
+    [{ store: 'expired@tenpo.example', locationId: '7781536920475523301' }],
+  ),
+  demoGrant(
+    'payfail@tenpo.example',
+    '1//0eSandboxDemoGrant-payfail-tenpo-example-business-manage',
+    [{ store: 'payfail@tenpo.example', locationId: '7892647031586634401' }],
+  ),
+  // 品川店 (store04) is in the group but not connected in Tenpo.
+  demoGrant(
+    'gbp@minato-foods.example',
+    '1//0eSandboxDemoGrant-gbp-minato-foods-example-business-manage',
+    [
+      { store: 'leader@tenpo.example', locationId: '7215038469920417301' },
+      { store: 'store02@tenpo.example', locationId: '7215038469920417302' },
+      { store: 'store03@tenpo.example', locationId: '7215038469920417303' },
+    ],
+  ),
+  demoGrant(
+    'info@sanukiya.example',
+    '1//0eSandboxDemoGrant-info-sanukiya-example-business-manage',
+    [
+      { store: 'store05@tenpo.example', locationId: '7346190582731165401' },
+      { store: 'store06@tenpo.example', locationId: '7346190582731165402' },
+      { store: 'store07@tenpo.example', locationId: '7346190582731165403' },
+    ],
+  ),
+  // 自由が丘 (store09) is in the group but not connected in Tenpo.
+  demoGrant(
+    'salon@lumiere-hair.example',
+    '1//0eSandboxDemoGrant-salon-lumiere-hair-example-business-manage',
+    [{ store: 'store08@tenpo.example', locationId: '7458203697142290801' }],
+  ),
+  demoGrant(
+    'contact@hogushian.example',
+    '1//0eSandboxDemoGrant-contact-hogushian-example-business-manage',
+    [{ store: 'store10@tenpo.example', locationId: '7569314708253301101' }],
+  ),
+  demoGrant(
+    'web@fleur-flowers.example',
+    '1//0eSandboxDemoGrant-web-fleur-flowers-example-business-manage',
+    [{ store: 'store11@tenpo.example', locationId: '7670425819364412201' }],
+  ),
 ];
 
 type Day = 'MONDAY' | 'TUESDAY' | 'WEDNESDAY' | 'THURSDAY' | 'FRIDAY' | 'SATURDAY' | 'SUNDAY';
@@ -208,6 +318,8 @@ const loc = (p: {
   storeCode: string;
   phone: string;
   postalCode: string;
+  /** Prefecture; 東京都 unless given. */
+  region?: string;
   locality: string;
   lines: string[];
   website: string;
@@ -239,7 +351,7 @@ const loc = (p: {
         regionCode: 'JP',
         languageCode: 'ja',
         postalCode: p.postalCode,
-        administrativeArea: '東京都',
+        administrativeArea: p.region ?? '東京都',
         locality: p.locality,
         addressLines: p.lines,
       },
@@ -268,6 +380,13 @@ const loc = (p: {
 const SHOP = '104772635510001234567';
 const TRIAL = '104772635510007654321';
 const NEW = '104772635510002468024';
+const EXPIRED = '104772635510005550123';
+const PAYFAIL = '104772635510008880456';
+const MINATO = '116209384756110482301';
+const SANUKIYA = '116209384756120593402';
+const LUMIERE = '116209384756130614503';
+const HOGUSHIAN = '116209384756140725604';
+const FLEUR = '116209384756150836705';
 
 export const locationFixtures = (): LocationFixture[] => [
   loc({
@@ -393,5 +512,282 @@ export const locationFixtures = (): LocationFixture[] => [
     placeId: 'ChIJrVb5LHGNGGAR5rJ0bA6Hn3M',
     cid: '2290117744930015672',
     opened: { year: 2024, month: 6, day: 1 },
+  }),
+  loc({
+    id: '7781536920475523301',
+    accountId: EXPIRED,
+    title: '上田生花店 三軒茶屋',
+    storeCode: 'UEDA-01',
+    phone: '03-3421-8702',
+    postalCode: '154-0024',
+    locality: '世田谷区',
+    lines: ['三軒茶屋2-13-10'],
+    website: 'https://ueda-seika.example',
+    primary: 'florist',
+    additional: ['gift_shop'],
+    regularHours: hours([9, 30], [19, 30], ['WEDNESDAY']),
+    description:
+      '三軒茶屋駅から徒歩2分、創業25年の町の花屋です。季節の切り花、花束、アレンジメント、お供えの花をご用意します。配達も承ります。',
+    lat: 35.6437,
+    lng: 139.6706,
+    placeId: 'ChIJx7Qm1f_zGGARr0cUe2n8KpA',
+    cid: '8841025739164402217',
+    opened: { year: 1998, month: 4, day: 1 },
+  }),
+  loc({
+    id: '7892647031586634401',
+    accountId: PAYFAIL,
+    title: '岡田整骨院 下北沢',
+    storeCode: 'OKADA-01',
+    phone: '03-3468-9901',
+    postalCode: '155-0031',
+    locality: '世田谷区',
+    lines: ['北沢2-29-2', '下北沢メディカルビル 2F'],
+    website: 'https://okada-seikotsu.example',
+    primary: 'chiropractor',
+    additional: ['massage_therapist', 'acupuncturist'],
+    regularHours: hours([9, 0], [20, 0], ['SUNDAY'], { open: [9, 0], close: [14, 0] }),
+    description:
+      '下北沢駅東口から徒歩3分。肩こり・腰痛・スポーツ外傷の施術、骨盤矯正、鍼灸。各種保険取扱い。土曜は14時まで。',
+    lat: 35.6614,
+    lng: 139.6674,
+    placeId: 'ChIJa2V9kCNZwokR8d1xNf4LqWc',
+    cid: '4475190328816652093',
+    opened: { year: 2011, month: 7, day: 1 },
+  }),
+  // 株式会社ミナトフーズ: four cafés in one location group.
+  loc({
+    id: '7215038469920417301',
+    accountId: MINATO,
+    title: 'カフェ・ミナト 渋谷店',
+    storeCode: 'MINATO-SBY',
+    phone: '03-5459-3301',
+    postalCode: '150-0043',
+    locality: '渋谷区',
+    lines: ['道玄坂2-6-12', 'ミナトビル 1F'],
+    website: 'https://cafe-minato.example/shops/shibuya',
+    primary: 'cafe',
+    additional: ['coffee_shop', 'dessert_shop'],
+    regularHours: hours([8, 0], [22, 0], [], { open: [9, 0], close: [21, 0] }),
+    description:
+      'カフェ・ミナトの1号店。渋谷駅から徒歩4分、モーニングからディナーまで。港町焙煎所の豆を使ったコーヒーと自家製スイーツ。',
+    lat: 35.6585,
+    lng: 139.6982,
+    placeId: 'ChIJ5TmGqlWMGGARk3rF0w2bXzE',
+    cid: '11904286630175532801',
+    opened: { year: 2015, month: 9, day: 1 },
+  }),
+  loc({
+    id: '7215038469920417302',
+    accountId: MINATO,
+    title: 'カフェ・ミナト 新宿店',
+    storeCode: 'MINATO-SJK',
+    phone: '03-3356-7702',
+    postalCode: '160-0022',
+    locality: '新宿区',
+    lines: ['新宿3-24-3', '新宿ミナトビル 2F'],
+    website: 'https://cafe-minato.example/shops/shinjuku',
+    primary: 'cafe',
+    additional: ['coffee_shop'],
+    regularHours: hours([7, 30], [22, 30], [], { open: [9, 0], close: [22, 0] }),
+    description:
+      '新宿駅東口から徒歩3分。朝7時半から営業、電源とWi-Fiを備えた全80席。テイクアウトも承ります。',
+    lat: 35.6917,
+    lng: 139.702,
+    placeId: 'ChIJ9fB2zNiMGGARq1bW7c4pRk0',
+    cid: '11904286630175532802',
+    opened: { year: 2017, month: 4, day: 12 },
+  }),
+  loc({
+    id: '7215038469920417303',
+    accountId: MINATO,
+    title: 'カフェ・ミナト 池袋店',
+    storeCode: 'MINATO-IKB',
+    phone: '03-5954-8803',
+    postalCode: '171-0021',
+    locality: '豊島区',
+    lines: ['西池袋1-15-9', '2F'],
+    website: 'https://cafe-minato.example/shops/ikebukuro',
+    primary: 'cafe',
+    additional: ['coffee_shop', 'dessert_shop'],
+    regularHours: hours([8, 0], [21, 0]),
+    description: '池袋駅西口すぐ。季節のフルーツを使ったパフェとハンドドリップコーヒーが人気です。',
+    lat: 35.7303,
+    lng: 139.709,
+    placeId: 'ChIJm0h4Vm2NGGARz6pQa9Yt3sE',
+    cid: '11904286630175532803',
+    opened: { year: 2018, month: 11, day: 20 },
+  }),
+  loc({
+    id: '7215038469920417304',
+    accountId: MINATO,
+    title: 'カフェ・ミナト 品川店',
+    storeCode: 'MINATO-SGW',
+    phone: '03-6712-4404',
+    postalCode: '108-0075',
+    locality: '港区',
+    lines: ['港南2-5-3', '品川港南ビル 1F'],
+    website: 'https://cafe-minato.example/shops/shinagawa',
+    primary: 'cafe',
+    additional: ['coffee_shop'],
+    regularHours: hours([7, 0], [21, 0], ['SUNDAY'], { open: [8, 0], close: [18, 0] }),
+    description:
+      '品川駅港南口から徒歩2分のオフィス街のカフェ。朝7時からモーニングセット、平日ランチはサンドイッチとスープ。',
+    lat: 35.6277,
+    lng: 139.7413,
+    placeId: 'ChIJ7cRk0lqLGGARc4jT2x8nWqU',
+    cid: '11904286630175532804',
+    opened: { year: 2021, month: 2, day: 8 },
+  }),
+  // 有限会社さぬき屋: three udon shops in Kansai.
+  loc({
+    id: '7346190582731165401',
+    accountId: SANUKIYA,
+    title: 'うどん処 さぬき屋 梅田店',
+    storeCode: 'SANUKI-UMD',
+    phone: '06-6372-5501',
+    postalCode: '530-0012',
+    region: '大阪府',
+    locality: '大阪市北区',
+    lines: ['芝田1-6-12', '梅田さぬきビル 1F'],
+    website: 'https://sanukiya.example/umeda',
+    primary: 'udon_noodle_restaurant',
+    additional: ['japanese_restaurant', 'noodle_shop'],
+    regularHours: hours([10, 30], [22, 0]),
+    description:
+      '香川から直送の小麦で毎朝打つ讃岐うどん。梅田駅から徒歩3分、揚げたての天ぷらと釜揚げうどんをどうぞ。',
+    lat: 34.7052,
+    lng: 135.4983,
+    placeId: 'ChIJ0b3q9H3mAGARp8sK1vQ2yLM',
+    cid: '16120457793218864011',
+    opened: { year: 2009, month: 6, day: 1 },
+  }),
+  loc({
+    id: '7346190582731165402',
+    accountId: SANUKIYA,
+    title: 'うどん処 さぬき屋 難波店',
+    storeCode: 'SANUKI-NMB',
+    phone: '06-6641-5502',
+    postalCode: '542-0076',
+    region: '大阪府',
+    locality: '大阪市中央区',
+    lines: ['難波4-3-18'],
+    website: 'https://sanukiya.example/namba',
+    primary: 'udon_noodle_restaurant',
+    additional: ['japanese_restaurant'],
+    regularHours: hours([11, 0], [23, 0], [], { open: [10, 30], close: [22, 0] }),
+    description:
+      'なんば駅から徒歩2分。名物のかすうどんと肉うどん、夜は一品料理とお酒も楽しめます。',
+    lat: 34.6649,
+    lng: 135.5013,
+    placeId: 'ChIJh2Qn8FTnAGARw4eR6tJ0mXg',
+    cid: '16120457793218864012',
+    opened: { year: 2012, month: 3, day: 15 },
+  }),
+  loc({
+    id: '7346190582731165403',
+    accountId: SANUKIYA,
+    title: 'うどん処 さぬき屋 三宮店',
+    storeCode: 'SANUKI-SNM',
+    phone: '078-391-5503',
+    postalCode: '650-0021',
+    region: '兵庫県',
+    locality: '神戸市中央区',
+    lines: ['三宮町1-8-3', 'B1F'],
+    website: 'https://sanukiya.example/sannomiya',
+    primary: 'udon_noodle_restaurant',
+    additional: ['noodle_shop', 'takeout_restaurant'],
+    regularHours: hours([11, 0], [21, 0], ['TUESDAY']),
+    description: '三宮センター街の地下。コシの強い讃岐うどんと季節の炊き込みご飯のセットが人気。',
+    lat: 34.692,
+    lng: 135.1936,
+    placeId: 'ChIJ3v1cUoOOAGARt9kM2bZ7qHs',
+    cid: '16120457793218864013',
+    opened: { year: 2016, month: 10, day: 1 },
+  }),
+  // 株式会社ルミエール: two salons.
+  loc({
+    id: '7458203697142290801',
+    accountId: LUMIERE,
+    title: 'ヘアサロン ルミエール 表参道',
+    storeCode: 'LUMIERE-OMT',
+    phone: '03-5775-6601',
+    postalCode: '150-0001',
+    locality: '渋谷区',
+    lines: ['神宮前4-26-18', '原宿ピアザビル 3F'],
+    website: 'https://lumiere-hair.example/omotesando',
+    primary: 'hair_salon',
+    additional: ['beauty_salon'],
+    regularHours: hours([10, 0], [20, 0], ['TUESDAY'], { open: [9, 0], close: [19, 0] }),
+    description:
+      '表参道駅A2出口から徒歩4分。透明感カラーと髪質改善トリートメントが得意なサロンです。ご予約はWebから。',
+    lat: 35.668,
+    lng: 139.707,
+    placeId: 'ChIJQ8bX4o6MGGARn5tV1cK9wPo',
+    cid: '9931704825563310781',
+    opened: { year: 2014, month: 5, day: 10 },
+  }),
+  loc({
+    id: '7458203697142290802',
+    accountId: LUMIERE,
+    title: 'ヘアサロン ルミエール 自由が丘',
+    storeCode: 'LUMIERE-JGO',
+    phone: '03-5701-6602',
+    postalCode: '152-0035',
+    locality: '目黒区',
+    lines: ['自由が丘2-10-4', '2F'],
+    website: 'https://lumiere-hair.example/jiyugaoka',
+    primary: 'hair_salon',
+    additional: ['beauty_salon', 'nail_salon'],
+    regularHours: hours([10, 0], [19, 0], ['TUESDAY']),
+    description: '自由が丘駅正面口から徒歩3分。ヘアとネイルを一度に。キッズスペースあり。',
+    lat: 35.6072,
+    lng: 139.6697,
+    placeId: 'ChIJf1nW8Pr0GGARk2mC7yV5bTs',
+    cid: '9931704825563310782',
+    opened: { year: 2019, month: 9, day: 1 },
+  }),
+  loc({
+    id: '7569314708253301101',
+    accountId: HOGUSHIAN,
+    title: '整体院 ほぐし庵 横浜',
+    storeCode: 'HOGUSHI-YKH',
+    phone: '045-312-7701',
+    postalCode: '220-0005',
+    region: '神奈川県',
+    locality: '横浜市西区',
+    lines: ['南幸2-8-20', 'SMビル 4F'],
+    website: 'https://hogushian.example',
+    primary: 'massage_therapist',
+    additional: ['chiropractor', 'acupuncturist'],
+    regularHours: hours([10, 0], [21, 0], ['THURSDAY'], { open: [10, 0], close: [19, 0] }),
+    description:
+      '横浜駅西口から徒歩5分。国家資格者による整体と鍼灸で、肩こり・腰痛・産後の骨盤矯正に対応します。完全予約制。',
+    lat: 35.465,
+    lng: 139.619,
+    placeId: 'ChIJv6cE2zNcGGARs8hD4qX1nJk',
+    cid: '2758819340661027734',
+    opened: { year: 2020, month: 4, day: 1 },
+  }),
+  loc({
+    id: '7670425819364412201',
+    accountId: FLEUR,
+    title: '花屋 フルール 吉祥寺',
+    storeCode: 'FLEUR-KCJ',
+    phone: '0422-21-8701',
+    postalCode: '180-0004',
+    locality: '武蔵野市',
+    lines: ['吉祥寺本町2-4-16'],
+    website: 'https://fleur-flowers.example',
+    primary: 'florist',
+    additional: ['gift_shop'],
+    regularHours: hours([10, 0], [20, 0]),
+    description:
+      '吉祥寺駅北口から徒歩5分。フランス風のブーケとドライフラワー、ウェディングやお祝いのスタンド花も承ります。',
+    lat: 35.705,
+    lng: 139.577,
+    placeId: 'ChIJ8pL3a2nuGGARy0fT5cB6hQw',
+    cid: '6603187459920014452',
+    opened: { year: 2017, month: 3, day: 3 },
   }),
 ];

@@ -52,7 +52,7 @@ const poisson = (lambda: number, r: () => number): number => {
   return k - 1;
 };
 
-type Kind = 'cafe' | 'bakery' | 'salon' | 'ramen' | 'generic';
+type Kind = 'cafe' | 'bakery' | 'salon' | 'ramen' | 'udon' | 'bodywork' | 'florist' | 'generic';
 const kindOf = (locationId: string): Kind => {
   const cat = String(
     (
@@ -65,6 +65,9 @@ const kindOf = (locationId: string): Kind => {
   if (cat.endsWith(':cafe') || cat.endsWith(':coffee_shop')) return 'cafe';
   if (cat.endsWith(':bakery')) return 'bakery';
   if (cat.endsWith(':hair_salon')) return 'salon';
+  if (cat.includes('udon')) return 'udon';
+  if (/:(massage_therapist|chiropractor|acupuncturist)$/.test(cat)) return 'bodywork';
+  if (cat.endsWith(':florist')) return 'florist';
   if (cat.includes('ramen') || cat.includes('restaurant')) return 'ramen';
   return 'generic';
 };
@@ -123,6 +126,45 @@ const BASE: Record<Kind, Record<Metric, number>> = {
     BUSINESS_FOOD_ORDERS: 0.9,
     BUSINESS_FOOD_MENU_CLICKS: 6,
   },
+  udon: {
+    BUSINESS_IMPRESSIONS_DESKTOP_MAPS: 12,
+    BUSINESS_IMPRESSIONS_DESKTOP_SEARCH: 22,
+    BUSINESS_IMPRESSIONS_MOBILE_MAPS: 125,
+    BUSINESS_IMPRESSIONS_MOBILE_SEARCH: 110,
+    BUSINESS_CONVERSATIONS: 0.03,
+    BUSINESS_DIRECTION_REQUESTS: 15,
+    CALL_CLICKS: 1.2,
+    WEBSITE_CLICKS: 2.5,
+    BUSINESS_BOOKINGS: 0,
+    BUSINESS_FOOD_ORDERS: 0.6,
+    BUSINESS_FOOD_MENU_CLICKS: 4.5,
+  },
+  bodywork: {
+    BUSINESS_IMPRESSIONS_DESKTOP_MAPS: 4,
+    BUSINESS_IMPRESSIONS_DESKTOP_SEARCH: 18,
+    BUSINESS_IMPRESSIONS_MOBILE_MAPS: 28,
+    BUSINESS_IMPRESSIONS_MOBILE_SEARCH: 48,
+    BUSINESS_CONVERSATIONS: 0.15,
+    BUSINESS_DIRECTION_REQUESTS: 2.5,
+    CALL_CLICKS: 3.2,
+    WEBSITE_CLICKS: 4.5,
+    BUSINESS_BOOKINGS: 0.9,
+    BUSINESS_FOOD_ORDERS: 0,
+    BUSINESS_FOOD_MENU_CLICKS: 0,
+  },
+  florist: {
+    BUSINESS_IMPRESSIONS_DESKTOP_MAPS: 5,
+    BUSINESS_IMPRESSIONS_DESKTOP_SEARCH: 15,
+    BUSINESS_IMPRESSIONS_MOBILE_MAPS: 40,
+    BUSINESS_IMPRESSIONS_MOBILE_SEARCH: 55,
+    BUSINESS_CONVERSATIONS: 0.1,
+    BUSINESS_DIRECTION_REQUESTS: 4,
+    CALL_CLICKS: 2.4,
+    WEBSITE_CLICKS: 3,
+    BUSINESS_BOOKINGS: 0,
+    BUSINESS_FOOD_ORDERS: 0,
+    BUSINESS_FOOD_MENU_CLICKS: 0,
+  },
   generic: {
     BUSINESS_IMPRESSIONS_DESKTOP_MAPS: 8,
     BUSINESS_IMPRESSIONS_DESKTOP_SEARCH: 20,
@@ -143,6 +185,9 @@ const WEEK: Record<Kind, number[]> = {
   bakery: [0.3, 0.95, 0.95, 0.98, 1.05, 1.35, 1.3],
   salon: [0.9, 0.25, 0.95, 1.0, 1.1, 1.45, 1.3],
   ramen: [0.9, 0.92, 0.95, 1.0, 1.2, 1.3, 1.1],
+  udon: [1.0, 1.0, 1.0, 1.0, 1.05, 1.2, 1.05],
+  bodywork: [1.1, 1.0, 1.0, 0.95, 1.05, 1.25, 0.75],
+  florist: [0.85, 0.9, 0.9, 0.95, 1.1, 1.3, 1.15],
   generic: [1, 1, 1, 1, 1.05, 1.1, 0.9],
 };
 /** January … December: the dip of February, cherry blossoms, Golden Week, Obon, year end. */
@@ -180,9 +225,11 @@ export function dailyValue(locationId: string, metric: Metric, day: number): num
   let holiday = 1;
   if (month === 1 && dom <= 3) holiday = 0.55;
   else if (month === 5 && dom >= 3 && dom <= 5) holiday = 1.3;
+  // Mother's Day week (the second Sunday of May falls on the 8th–14th).
+  else if (kind === 'florist' && month === 5 && dom >= 7 && dom <= 14) holiday = 1.7;
   else if (month === 8 && dom >= 13 && dom <= 16) holiday = 1.2;
   else if (month === 12 && (dom === 24 || dom === 25))
-    holiday = kind === 'bakery' || kind === 'cafe' ? 1.45 : 1.1;
+    holiday = kind === 'bakery' || kind === 'cafe' || kind === 'florist' ? 1.45 : 1.1;
   else if (month === 12 && dom >= 29) holiday = 0.7;
   const r = rng(fnv(`${locationId}|${metric}|${year}-${month}-${dom}`));
   const wobble = 0.85 + r() * 0.3;
@@ -205,6 +252,19 @@ const AREA: Record<string, string> = {
   '5930178246613098001': '下北沢',
   '6104729583316724501': '新宿',
   '6104729583316724502': '池袋',
+  '7781536920475523301': '三軒茶屋',
+  '7892647031586634401': '下北沢',
+  '7215038469920417301': '渋谷',
+  '7215038469920417302': '新宿',
+  '7215038469920417303': '池袋',
+  '7215038469920417304': '品川',
+  '7346190582731165401': '梅田',
+  '7346190582731165402': '難波',
+  '7346190582731165403': '三宮',
+  '7458203697142290801': '表参道',
+  '7458203697142290802': '自由が丘',
+  '7569314708253301101': '横浜',
+  '7670425819364412201': '吉祥寺',
 };
 const TERMS: Record<Kind, string[]> = {
   cafe: [
@@ -249,6 +309,27 @@ const TERMS: Record<Kind, string[]> = {
     'ラーメン 人気',
     '醤油ラーメン',
   ],
+  udon: [
+    'うどん',
+    '讃岐うどん',
+    'ランチ',
+    'うどん 人気',
+    '天ぷら うどん',
+    '釜揚げうどん',
+    'カレーうどん',
+    'うどん 安い',
+  ],
+  bodywork: ['整体', '整骨院', 'マッサージ', '肩こり', '腰痛', '骨盤矯正', '鍼灸', '整体 口コミ'],
+  florist: [
+    '花屋',
+    'フラワーショップ',
+    '花束',
+    'アレンジメント',
+    'スタンド花',
+    'ドライフラワー',
+    '胡蝶蘭',
+    '誕生日 花',
+  ],
   generic: ['お店', '営業時間', '駐車場', '口コミ'],
 };
 
@@ -259,11 +340,16 @@ export function keywordCounts(
 ): { keyword: string; count: number }[] {
   const kind = kindOf(locationId);
   const area = AREA[locationId] ?? '東京';
-  const brand = title
-    .replace(/\s*(店|本店)$/, '')
-    .split(/\s+/)
-    .slice(0, 2)
-    .join(' ');
+  // The name people search for: the title without its branch ("渋谷店", "三軒茶屋").
+  const brand =
+    title
+      .replace(`${area}本店`, '')
+      .replace(`${area}店`, '')
+      .replace(area, '')
+      .split(/\s+/)
+      .filter(Boolean)
+      .slice(0, 2)
+      .join(' ') || title;
   const pool = [
     brand,
     `${brand} ${area}`,
@@ -472,12 +558,14 @@ export function registerGooglePerformance(
         : [];
       const sorted = counts.sort((x, y) => y.count - x.count || x.keyword.localeCompare(y.keyword));
       const page = sorted.slice(offset, offset + pageSize);
+      const counted = page.map((k) => ({
+        searchKeyword: k.keyword,
+        insightsValue:
+          k.count >= THRESHOLD ? { value: String(k.count) } : { threshold: String(THRESHOLD) },
+      }));
       return {
-        searchKeywordsCounts: page.map((k) => ({
-          searchKeyword: k.keyword,
-          insightsValue:
-            k.count >= THRESHOLD ? { value: String(k.count) } : { threshold: String(THRESHOLD) },
-        })),
+        // proto3 JSON leaves an empty repeated field out, as Google's answers do.
+        ...(counted.length ? { searchKeywordsCounts: counted } : {}),
         ...(offset + pageSize < sorted.length
           ? { nextPageToken: encodePage(offset + pageSize) }
           : {}),

@@ -84,13 +84,20 @@ const demoRefreshTokens = (now: number): GRefresh[] =>
     createdAt: now,
   }));
 
+/** Every seeded user's personal account, then the location groups it owns. */
+const seededAccounts = (): GAccount[] =>
+  googleUsers.flatMap((u) => [
+    { id: u.accountId, accountName: u.accountName, type: 'PERSONAL' as const, ownerEmail: u.email },
+    ...(u.groups ?? []).map((g) => ({
+      id: g.accountId,
+      accountName: g.accountName,
+      type: 'LOCATION_GROUP' as const,
+      ownerEmail: u.email,
+    })),
+  ]);
+
 export const seedGoogle = (now: number): GoogleState => ({
-  accounts: googleUsers.map((u) => ({
-    id: u.accountId,
-    accountName: u.accountName,
-    type: 'PERSONAL',
-    ownerEmail: u.email,
-  })),
+  accounts: seededAccounts(),
   locations: locationFixtures(),
   codes: [],
   refreshTokens: demoRefreshTokens(now),
@@ -101,10 +108,14 @@ export const seedGoogle = (now: number): GoogleState => ({
 });
 
 /**
- * A state saved before the demo grants existed gets them on load; one that has them keeps
- * them as they are (a revoked demo grant stays revoked until a reset).
+ * A state saved before some demo grants existed gets them on load, with the seeded accounts
+ * and locations they reach; what the state already has stays as it is (a revoked demo grant
+ * stays revoked, an edited location keeps its edits, until a reset).
  */
 export function withDemoGrants(s: GoogleState, now: number): GoogleState {
+  for (const a of seededAccounts()) if (!s.accounts.some((x) => x.id === a.id)) s.accounts.push(a);
+  for (const l of locationFixtures())
+    if (!s.locations.some((x) => x.id === l.id)) s.locations.push(l);
   for (const t of demoRefreshTokens(now))
     if (!s.refreshTokens.some((x) => x.token === t.token)) s.refreshTokens.push(t);
   return s;

@@ -300,6 +300,29 @@ describe('Account Management and Business Information', () => {
     });
   });
 
+  it('leaves an empty list out of the answer, as proto3 JSON does', async () => {
+    const t = await googleTokens(app, 'empty@tenpo.example');
+    const accounts = (
+      await app.inject({
+        url: '/sandbox/google/mybusinessaccountmanagement/v1/accounts',
+        headers: auth(t.access_token),
+      })
+    ).json();
+    const account = (accounts.accounts as { name: string }[])[0]?.name;
+    expect(account).toMatch(/^accounts\/\d+$/);
+    const res = await app.inject({
+      url: `${BI}/${account}/locations?readMask=name,title`,
+      headers: auth(t.access_token),
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({});
+    const none = await app.inject({
+      url: '/sandbox/google/mybusinessaccountmanagement/v1/accounts?filter=type%3DLOCATION_GROUP',
+      headers: auth(t.access_token),
+    });
+    expect(none.json()).toEqual({});
+  });
+
   it("requires readMask, with Google's BadRequest field violation", async () => {
     const t = await googleTokens(app);
     const res = await app.inject({
@@ -896,5 +919,141 @@ describe('seeded demo grants', () => {
     fs.writeFileSync(file, JSON.stringify(saved));
     ({ app } = await buildSandbox(dataDir));
     expect((await refresh(shop?.refreshToken as string)).statusCode).toBe(200);
+  });
+
+  const minato = sandboxDemoGrants.google.filter((g) => g.email === 'gbp@minato-foods.example');
+  const locationsOf = async (accessToken: string, account: string) =>
+    (
+      await app.inject({
+        url: `${BI}/accounts/${account}/locations?readMask=name,title,storeCode,storefrontAddress`,
+        headers: auth(accessToken),
+      })
+    ).json().locations as {
+      name: string;
+      title: string;
+      storefrontAddress: { administrativeArea: string };
+    }[];
+
+  it("share one company's Google user between its stores, reaching its location group", async () => {
+    expect(minato.map((g) => [g.store, g.location.title])).toEqual([
+      ['leader@tenpo.example', 'カフェ・ミナト 渋谷店'],
+      ['store02@tenpo.example', 'カフェ・ミナト 新宿店'],
+      ['store03@tenpo.example', 'カフェ・ミナト 池袋店'],
+    ]);
+    expect(new Set(minato.map((g) => g.refreshToken)).size).toBe(1);
+    const r = await refresh(minato[0]?.refreshToken as string);
+    expect(r.statusCode).toBe(200);
+    const token = r.json().access_token as string;
+    const accounts = (
+      await app.inject({
+        url: '/sandbox/google/mybusinessaccountmanagement/v1/accounts',
+        headers: auth(token),
+      })
+    ).json().accounts as { name: string; accountName: string; type: string }[];
+    expect(accounts).toEqual([
+      expect.objectContaining({ name: 'accounts/104772635510003300101', type: 'PERSONAL' }),
+      expect.objectContaining({
+        name: 'accounts/116209384756110482301',
+        accountName: '株式会社ミナトフーズ',
+        type: 'LOCATION_GROUP',
+      }),
+    ]);
+    // The personal account holds no listing: Google leaves the empty list out.
+    expect(await locationsOf(token, '104772635510003300101')).toBeUndefined();
+    const group = await locationsOf(token, '116209384756110482301');
+    // 品川店 is the group's too, though its Tenpo store is not connected yet.
+    expect(group.map((l) => l.title)).toEqual([
+      'カフェ・ミナト 渋谷店',
+      'カフェ・ミナト 新宿店',
+      'カフェ・ミナト 池袋店',
+      'カフェ・ミナト 品川店',
+    ]);
+    const sanukiya = sandboxDemoGrants.google.find((g) => g.store === 'store07@tenpo.example');
+    const other = (await refresh(sanukiya?.refreshToken as string)).json().access_token as string;
+    const kansai = await locationsOf(other, '116209384756120593402');
+    expect(kansai.map((l) => l.storefrontAddress.administrativeArea)).toEqual([
+      '大阪府',
+      '大阪府',
+      '兵庫県',
+    ]);
+    const foreign = await app.inject({
+      url: `${BI}/locations/${minato[0]?.location.id}?readMask=title`,
+      headers: auth(other),
+    });
+    expect(foreign.statusCode).toBe(403);
+  });
+
+  it("reach each store's own listing, with Performance data 25 months back", async () => {
+    const now = new Date();
+    const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 25, 1));
+    const d = (x: Date) =>
+      `year=${x.getUTCFullYear()}&month=${x.getUTCMonth() + 1}&day=${x.getUTCDate()}`;
+    const before = new Date(first.getTime() - 3 * 86400_000);
+    const after = new Date(first.getTime() + 27 * 86400_000);
+    const range = `dailyRange.startDate.${d(before).replaceAll('&', '&dailyRange.startDate.')}&dailyRange.endDate.${d(after).replaceAll('&', '&dailyRange.endDate.')}`;
+    const tokens = new Map<string, string>();
+    for (const g of sandboxDemoGrants.google) {
+      if (!tokens.has(g.refreshToken)) {
+        const r = await refresh(g.refreshToken);
+        expect(r.statusCode, g.store).toBe(200);
+        tokens.set(g.refreshToken, r.json().access_token as string);
+      }
+      const headers = auth(tokens.get(g.refreshToken) as string);
+      const loc = await app.inject({
+        url: `${BI}/locations/${g.location.id}?readMask=title,storeCode`,
+        headers,
+      });
+      expect(loc.json(), g.store).toEqual({
+        title: g.location.title,
+        storeCode: g.location.storeCode,
+      });
+      const perf = await app.inject({
+        url: `${PERF}/locations/${g.location.id}:fetchMultiDailyMetricsTimeSeries?dailyMetrics=BUSINESS_IMPRESSIONS_MOBILE_MAPS&dailyMetrics=BUSINESS_IMPRESSIONS_MOBILE_SEARCH&${range}`,
+        headers,
+      });
+      expect(perf.statusCode, g.store).toBe(200);
+      for (const m of perf.json().multiDailyMetricTimeSeries[0].dailyMetricTimeSeries as {
+        timeSeries: { datedValues: { value?: string }[] };
+      }[]) {
+        const values = m.timeSeries.datedValues;
+        expect(values).toHaveLength(31);
+        expect(values.slice(0, 3).every((v) => v.value === undefined)).toBe(true);
+        expect(values.slice(3).filter((v) => v.value).length, g.store).toBeGreaterThan(20);
+      }
+    }
+    // The shop, the trial, expired, payfail and the agency's nine connected stores.
+    expect(sandboxDemoGrants.google).toHaveLength(13);
+    expect(tokens.size).toBe(9);
+  });
+
+  it('of a company are added, with its accounts and locations, to a state saved before them', async () => {
+    await refresh(shop?.refreshToken as string);
+    await app.close();
+    const file = path.join(dataDir, 'sandbox', 'google.json');
+    type Saved = {
+      accounts: { ownerEmail: string }[];
+      locations: { id: string; accountId: string; location: { title: string } }[];
+      refreshTokens: { email: string }[];
+    };
+    const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as Saved;
+    const company = 'gbp@minato-foods.example';
+    saved.accounts = saved.accounts.filter((a) => a.ownerEmail !== company);
+    saved.locations = saved.locations.filter((l) => l.accountId !== '116209384756110482301');
+    saved.refreshTokens = saved.refreshTokens.filter((t) => t.email !== company);
+    const shibuya = saved.locations.find((l) => l.id === SHIBUYA);
+    if (shibuya) shibuya.location.title = '渋谷 改装中';
+    fs.writeFileSync(file, JSON.stringify(saved));
+    ({ app } = await buildSandbox(dataDir));
+    const token = (await refresh(minato[1]?.refreshToken as string)).json().access_token as string;
+    expect((await locationsOf(token, '116209384756110482301')).map((l) => l.name)).toContain(
+      `locations/${minato[1]?.location.id}`,
+    );
+    // What the saved state had stays as it was.
+    const shopToken = (await refresh(shop?.refreshToken as string)).json().access_token as string;
+    const kept = await app.inject({
+      url: `${BI}/locations/${SHIBUYA}?readMask=title`,
+      headers: auth(shopToken),
+    });
+    expect(kept.json()).toEqual({ title: '渋谷 改装中' });
   });
 });
