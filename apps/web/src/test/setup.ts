@@ -1,8 +1,12 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
 import { afterEach, beforeEach, vi } from 'vitest';
 import '../i18n';
+
+// Screens are lazily loaded route chunks: on a cold run (a fresh clone, nothing transformed yet)
+// the first import of one can take longer than Testing Library's 1 s default wait.
+configure({ asyncUtilTimeout: 5000 });
 
 // Mantine needs these browser APIs, which jsdom lacks.
 Object.defineProperty(window, 'matchMedia', {
