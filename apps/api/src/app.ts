@@ -139,6 +139,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const authRepo = createAuthRepo(db);
   const access = createStoreAccess(usersRepo);
   const authenticate = createAuthenticate(authRepo, clock);
+  const authenticateRotation = createAuthenticate(authRepo, clock, { followRotation: true });
   const auth = createAuthService({
     repo: authRepo,
     users,
@@ -177,7 +178,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       );
       await registerOpenApi(api);
       registerHealth(api, { db, dialect, queue, workerExpected: config.runWorker });
-      registerAuthRoutes(api, { auth, authenticate, authRateLimit });
+      registerAuthRoutes(api, { auth, authenticate, authenticateRotation, authRateLimit });
       registerRegistrationRoutes(api, { registration, authRateLimit });
       registerAccountRoutes(api, {
         users,

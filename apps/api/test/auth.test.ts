@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ja } from '@tenpo/domain';
 import { HOUR } from '../src/lib/clock';
+import { ROTATION_GRACE_MS } from '../src/plugins/auth';
 import { buildTestApp, call, json, login, type TestApp } from './helpers';
 
 let t: TestApp;
@@ -140,9 +141,52 @@ describe('sessions', () => {
       (await call(t.app, { method: 'GET', url: '/api/account-setting/information', token: old }))
         .statusCode,
     ).toBe(401);
-    // Refreshing with the old token again is refused too.
+    // Past the rotation grace, refreshing with the old token is refused too.
+    t.clock.advance(ROTATION_GRACE_MS + 1000);
     expect(
       (await call(t.app, { method: 'GET', url: '/api/refresh-token', token: old })).statusCode,
+    ).toBe(401);
+  });
+
+  it('a rotation whose answer was lost (page reloaded) can be asked again within the grace', async () => {
+    const refresh = (token: string) =>
+      call(t.app, { method: 'GET', url: '/api/refresh-token', token });
+    const info = (token: string) =>
+      call(t.app, { method: 'GET', url: '/api/account-setting/information', token });
+    const first = await login(t.app, 'shop@tenpo.example');
+    // The answer to this rotation never reached the browser…
+    const lost = json<LoginBody>(await refresh(first)).data.token;
+    t.clock.advance(ROTATION_GRACE_MS - 5000);
+    // …so the reloaded page presents the first token again: it leads to the live successor.
+    const again = await refresh(first);
+    expect(again.statusCode, again.body).toBe(200);
+    const latest = json<LoginBody>(again).data.token;
+    expect(latest).not.toBe(lost);
+    expect((await info(latest)).statusCode).toBe(200);
+    // The lost token was rotated in turn; the first token never works for ordinary calls.
+    expect((await info(lost)).statusCode).toBe(401);
+    expect((await info(first)).statusCode).toBe(401);
+    // A chain of rotations is followed to its live end.
+    const third = json<LoginBody>(await refresh(latest)).data.token;
+    const fromFirst = await refresh(first);
+    expect(fromFirst.statusCode).toBe(200);
+    expect((await info(third)).statusCode).toBe(401);
+    expect((await info(json<LoginBody>(fromFirst).data.token)).statusCode).toBe(200);
+  });
+
+  it('no grace after logout: a rotated token whose successor logged out is refused', async () => {
+    const first = await login(t.app, 'shop@tenpo.example');
+    const next = json<LoginBody>(
+      await call(t.app, { method: 'GET', url: '/api/refresh-token', token: first }),
+    ).data.token;
+    expect((await call(t.app, { method: 'GET', url: '/api/logout', token: next })).statusCode).toBe(
+      200,
+    );
+    expect(
+      (await call(t.app, { method: 'GET', url: '/api/refresh-token', token: first })).statusCode,
+    ).toBe(401);
+    expect(
+      (await call(t.app, { method: 'GET', url: '/api/refresh-token', token: next })).statusCode,
     ).toBe(401);
   });
 

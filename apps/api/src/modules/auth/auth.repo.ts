@@ -3,6 +3,54 @@ import type { SessionRow, UserRow } from '../../db/types';
 
 export type AuthRepo = ReturnType<typeof createAuthRepo>;
 
+/** A session and its user, in one round trip (every authenticated call asks). */
+async function sessionWithUser(
+  db: Db,
+  column: 's.token_hash' | 's.id',
+  value: string | number,
+): Promise<{ session: SessionRow; user: UserRow } | undefined> {
+  const row = await db
+    .selectFrom('sessions as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .selectAll('u')
+    .select([
+      's.id as s_id',
+      's.token_hash as s_token_hash',
+      's.created_at as s_created_at',
+      's.expires_at as s_expires_at',
+      's.revoked_at as s_revoked_at',
+      's.replaced_by as s_replaced_by',
+      's.user_agent as s_user_agent',
+      's.ip as s_ip',
+    ])
+    .where(column, '=', value)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const {
+    s_id,
+    s_token_hash,
+    s_created_at,
+    s_expires_at,
+    s_revoked_at,
+    s_replaced_by,
+    s_user_agent,
+    s_ip,
+    ...user
+  } = row;
+  const session: SessionRow = {
+    id: s_id,
+    user_id: user.id,
+    token_hash: s_token_hash,
+    created_at: s_created_at,
+    expires_at: s_expires_at,
+    revoked_at: s_revoked_at,
+    replaced_by: s_replaced_by,
+    user_agent: s_user_agent,
+    ip: s_ip,
+  };
+  return { session, user };
+}
+
 const queries = (db: Db) => ({
   async createSession(s: {
     user_id: number;
@@ -19,51 +67,11 @@ const queries = (db: Db) => ({
       .executeTakeFirstOrThrow();
   },
 
-  /** The session of a token hash with its user, in one round trip (every authenticated call asks). */
-  async sessionByHash(
-    tokenHash: string,
-  ): Promise<{ session: SessionRow; user: UserRow } | undefined> {
-    const row = await db
-      .selectFrom('sessions as s')
-      .innerJoin('users as u', 'u.id', 's.user_id')
-      .selectAll('u')
-      .select([
-        's.id as s_id',
-        's.token_hash as s_token_hash',
-        's.created_at as s_created_at',
-        's.expires_at as s_expires_at',
-        's.revoked_at as s_revoked_at',
-        's.replaced_by as s_replaced_by',
-        's.user_agent as s_user_agent',
-        's.ip as s_ip',
-      ])
-      .where('s.token_hash', '=', tokenHash)
-      .executeTakeFirst();
-    if (!row) return undefined;
-    const {
-      s_id,
-      s_token_hash,
-      s_created_at,
-      s_expires_at,
-      s_revoked_at,
-      s_replaced_by,
-      s_user_agent,
-      s_ip,
-      ...user
-    } = row;
-    const session: SessionRow = {
-      id: s_id,
-      user_id: user.id,
-      token_hash: s_token_hash,
-      created_at: s_created_at,
-      expires_at: s_expires_at,
-      revoked_at: s_revoked_at,
-      replaced_by: s_replaced_by,
-      user_agent: s_user_agent,
-      ip: s_ip,
-    };
-    return { session, user };
-  },
+  /** The session of a token hash with its user. */
+  sessionByHash: (tokenHash: string) => sessionWithUser(db, 's.token_hash', tokenHash),
+
+  /** The same by session id: the successor a rotation recorded in `replaced_by`. */
+  sessionById: (id: number) => sessionWithUser(db, 's.id', id),
 
   /** Revokes a session only if it is still live; false when another request revoked it first. */
   async revoke(id: number, at: string, replacedBy: number | null = null): Promise<boolean> {

@@ -17,7 +17,13 @@ const message = z.object({ status_code: z.number(), message: z.string() });
 
 export function registerAuthRoutes(
   app: FastifyInstance,
-  deps: { auth: AuthService; authenticate: preHandlerAsyncHookHandler; authRateLimit: object },
+  deps: {
+    auth: AuthService;
+    authenticate: preHandlerAsyncHookHandler;
+    /** The rotation call's check: a token rotated moments ago still leads to its successor. */
+    authenticateRotation: preHandlerAsyncHookHandler;
+    authRateLimit: object;
+  },
 ): void {
   const r = withZod(app);
   const { auth, authenticate } = deps;
@@ -40,7 +46,7 @@ export function registerAuthRoutes(
   r.get(
     '/refresh-token',
     {
-      preHandler: authenticate,
+      preHandler: deps.authenticateRotation,
       schema: {
         tags: ['auth'],
         summary: 'Rotate the session token',
