@@ -1,18 +1,21 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
-import { afterEach, beforeEach, vi } from 'vitest';
+import { afterAll, afterEach, beforeEach, vi } from 'vitest';
 import '../i18n';
 
 // Screens are lazily loaded route chunks: on a cold run (a fresh clone, nothing transformed yet)
-// the first import of one can take longer than Testing Library's 1 s default wait.
-configure({ asyncUtilTimeout: 5000 });
+// the first import of one can take far longer than Testing Library's 1 s default wait (seen:
+// about 5 s on a 2-core CI machine).
+configure({ asyncUtilTimeout: 10_000 });
 
 // Mantine needs these browser APIs, which jsdom lacks.
+// The tests' "user" prefers reduced motion: Mantine's transitions then take no time and leave no
+// timer running past a test (one firing after the test file's window is gone fails the run).
 Object.defineProperty(window, 'matchMedia', {
   writable: true,
   value: (query: string) => ({
-    matches: false,
+    matches: query.includes('prefers-reduced-motion: reduce'),
     media: query,
     onchange: null,
     addListener: () => {},
@@ -51,3 +54,7 @@ afterEach(() => {
     throw new Error(`console.error was called ${errors.length} time(s): ${first}`);
   }
 });
+
+// Mantine's focus returns and the like run on short timers after a modal closes: let the last
+// test's run while this file's window still exists.
+afterAll(() => new Promise<void>((resolve) => setTimeout(resolve, 50)));

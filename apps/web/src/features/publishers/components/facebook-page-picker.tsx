@@ -6,7 +6,6 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ChoiceActions, TableFooter } from '@/components/ui/table-footer';
 import { TimedErrorAlert } from '@/components/ui/timed-error-alert';
-import { errorLines } from '@/lib/api-client';
 import { withLoading } from '@/lib/loading';
 import { browser } from '@/lib/navigation';
 import { connectPageCall, facebookPagesCall, publisherKeys } from '../api/publishers-api';
@@ -41,17 +40,13 @@ export function FacebookPagePicker({ storeId }: { storeId: number }) {
     () => pageOf(all.slice((page - 1) * perPage, page * perPage), all.length, page, perPage),
     [all, page, perPage],
   );
-  const failure = pages.isError
-    ? errorLines(pages.error)
-    : confirm.isError
-      ? errorLines(confirm.error)
-      : null;
+  const failure = pages.error ?? confirm.error;
   const c = 'screens.facebookConnectPage.columns';
 
   return (
     <Stack>
       <Text c="dimmed">{t('screens.facebookConnectPage.lead')}</Text>
-      <TimedErrorAlert lines={failure} />
+      <TimedErrorAlert error={failure} />
       {pages.isPending ? (
         <Loader aria-label={t('app.loading')} />
       ) : (

@@ -5,7 +5,6 @@ import { PUBLISHER_STATUS, CONNECTED_PUBLISHER_STATUSES } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { TimedErrorAlert } from '@/components/ui/timed-error-alert';
-import { errorLines } from '@/lib/api-client';
 import { publisherKeys, publishersCall } from '../api/publishers-api';
 import { useStartConnect } from '../hooks/use-start-connect';
 
@@ -17,7 +16,7 @@ import { useStartConnect } from '../hooks/use-start-connect';
 export function GoogleConnectCard({ storeId }: { storeId: number }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const [failure, setFailure] = useState<string[] | null>(null);
+  const [failure, setFailure] = useState<unknown>(null);
   const connect = useStartConnect(storeId);
   const rows = useQuery({
     queryKey: publisherKeys.list(storeId),
@@ -31,7 +30,7 @@ export function GoogleConnectCard({ storeId }: { storeId: number }) {
     (CONNECTED_PUBLISHER_STATUSES as readonly number[]).includes(google.status);
 
   const onConnect = () =>
-    void connect.start('google_my_business').catch((e: unknown) => setFailure(errorLines(e)));
+    void connect.start('google_my_business').catch((e: unknown) => setFailure(e));
 
   return (
     <Card withBorder padding="xl" radius="md">
@@ -53,7 +52,7 @@ export function GoogleConnectCard({ storeId }: { storeId: number }) {
             )}
           </Stack>
         </Group>
-        <TimedErrorAlert lines={failure} />
+        <TimedErrorAlert error={failure} />
         <Group justify="flex-end">
           {connected && (
             <Button variant="default" onClick={() => void navigate('/connect-account')}>

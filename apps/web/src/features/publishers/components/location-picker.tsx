@@ -6,7 +6,6 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ChoiceActions, TableFooter } from '@/components/ui/table-footer';
 import { TimedErrorAlert } from '@/components/ui/timed-error-alert';
-import { errorLines } from '@/lib/api-client';
 import { withLoading } from '@/lib/loading';
 import { browser } from '@/lib/navigation';
 import { chooseLocationCall, locationsCall, publisherKeys } from '../api/publishers-api';
@@ -44,11 +43,7 @@ export function LocationPicker({ storeId }: { storeId: number }) {
   });
 
   const d = list.data;
-  const failure = list.isError
-    ? errorLines(list.error)
-    : confirm.isError
-      ? errorLines(confirm.error)
-      : null;
+  const failure = list.error ?? confirm.error;
   const c = 'screens.connectLocation.columns';
   const dash = t('common.none');
   const openText = (l: Location) => {
@@ -61,7 +56,7 @@ export function LocationPicker({ storeId }: { storeId: number }) {
   return (
     <Stack>
       <Text c="dimmed">{t('screens.connectLocation.lead')}</Text>
-      <TimedErrorAlert lines={failure} />
+      <TimedErrorAlert error={failure} />
       {list.isPending ? (
         <Loader aria-label={t('app.loading')} />
       ) : (
