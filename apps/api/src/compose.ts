@@ -8,7 +8,7 @@ import { buildApp } from './app';
 import type { Config } from './config';
 import { openDatabase } from './db/kysely';
 import { migrateToLatest } from './db/migrate';
-import { seedDemo } from './db/seed';
+import { seedDemo, type DemoSeedGrants } from './db/seed';
 import { smtpTransport, type MailTransport } from './mail/mailer';
 import { systemClock } from './lib/clock';
 
@@ -49,19 +49,17 @@ async function mountWeb(app: FastifyInstance, config: Config): Promise<void> {
   });
 }
 
+/** In sandbox mode the demo stores hold the emulators' seeded grants; live providers hold none. */
+export const demoSeedFor = (config: Config): DemoSeedGrants | undefined =>
+  config.providers === 'sandbox'
+    ? { grants: sandboxDemoGrants, secretKey: config.secretKey }
+    : undefined;
+
 /** The composition root: database, migrations, demo data, API, sandbox and web in one process. */
 export async function composeServer(config: Config) {
   const database = openDatabase(config.databaseUrl);
   await migrateToLatest(database);
-  // In sandbox mode the demo stores hold the emulators' seeded grants; live providers hold none.
-  if (config.seedDemo)
-    await seedDemo(
-      database.db,
-      systemClock,
-      config.providers === 'sandbox'
-        ? { grants: sandboxDemoGrants, secretKey: config.secretKey }
-        : undefined,
-    );
+  if (config.seedDemo) await seedDemo(database.db, systemClock, demoSeedFor(config));
 
   const sandboxDir = path.join(config.dataDir, 'sandbox');
   const mailbox = createMailbox(sandboxDir);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { decrypt } from '../src/lib/tokens';
-import { buildTestApp, call, json, login, type TestApp } from './helpers';
+import { buildTestApp, call, json, login, storedCredentials, type TestApp } from './helpers';
 import { consent, startSandbox, type RunningSandbox } from './sandbox';
 
 /**
@@ -59,13 +59,7 @@ const rowOf = async (token: string, userId: number, key: string): Promise<Row> =
   return r;
 };
 
-const credentials = (userId: number, key: string) =>
-  t.database.db
-    .selectFrom('channel_credentials')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('publisher_key', '=', key)
-    .executeTakeFirst();
+const credentials = (userId: number, key: string) => storedCredentials(t.database.db, userId, key);
 
 /** newshop connects its Google account and picks its first location. */
 async function connectGoogle(): Promise<{ token: string; userId: number }> {

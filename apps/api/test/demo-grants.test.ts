@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxDemoGrants } from '@tenpo/sandbox';
+import { demoSeedFor } from '../src/compose';
 import { seedDemo } from '../src/db/seed';
 import { decrypt } from '../src/lib/tokens';
-import { buildTestApp, call, json, login, type TestApp } from './helpers';
+import { buildTestApp, call, json, login, storedCredentials, type TestApp } from './helpers';
 import { startSandbox, type RunningSandbox } from './sandbox';
 
 /**
@@ -80,13 +81,11 @@ describe('sandbox mode: the demo stores hold real grants', () => {
     await sb?.close();
   });
 
-  const credentials = (userId: number, key: string) =>
-    t.database.db
-      .selectFrom('channel_credentials')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .where('publisher_key', '=', key)
-      .executeTakeFirstOrThrow();
+  const credentials = async (userId: number, key: string) => {
+    const row = await storedCredentials(t.database.db, userId, key);
+    if (!row) throw new Error(`no ${key} credentials for store ${userId}`);
+    return row;
+  };
   const open = (v: string | null) => decrypt(t.config.secretKey, v as string);
 
   it('shows Google, Facebook and Instagram connected for the shop, as a connect flow leaves them', async () => {
@@ -299,12 +298,7 @@ describe('sandbox mode: the demo stores hold real grants', () => {
 
   it('seeding again changes nothing', async () => {
     const before = await snapshot(t);
-    expect(
-      await seedDemo(t.database.db, t.clock, {
-        grants: sandboxDemoGrants,
-        secretKey: t.config.secretKey,
-      }),
-    ).toEqual({ created: 0 });
+    expect(await seedDemo(t.database.db, t.clock, demoSeedFor(t.config))).toEqual({ created: 0 });
     expect(await snapshot(t)).toEqual(before);
   });
 });

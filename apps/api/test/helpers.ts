@@ -4,10 +4,11 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
-import { createMailbox, sandboxDemoGrants, type Mailbox } from '@tenpo/sandbox';
+import { createMailbox, type Mailbox } from '@tenpo/sandbox';
 import { buildApp } from '../src/app';
+import { demoSeedFor } from '../src/compose';
 import { loadConfig, type Config } from '../src/config';
-import { openDatabase, type DbHandle } from '../src/db/kysely';
+import { openDatabase, type Db, type DbHandle } from '../src/db/kysely';
 import { migrateToLatest } from '../src/db/migrate';
 import { DEMO_PASSWORD, seedDemo } from '../src/db/seed';
 
@@ -75,13 +76,7 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
   const database = openDatabase(config.databaseUrl);
   await migrateToLatest(database);
   // As the composition root seeds: the emulators' grants in sandbox mode, none when live.
-  await seedDemo(
-    database.db,
-    clock,
-    config.providers === 'sandbox'
-      ? { grants: sandboxDemoGrants, secretKey: config.secretKey }
-      : undefined,
-  );
+  await seedDemo(database.db, clock, demoSeedFor(config));
   const mailbox = createMailbox(null);
   const app = await buildApp(config, {
     database,
@@ -173,3 +168,12 @@ export const png = (size = 0): Buffer => {
   );
   return size > base.length ? Buffer.concat([base, Buffer.alloc(size - base.length)]) : base;
 };
+
+/** A store's stored (sealed) provider credentials for one publisher, as the database holds them. */
+export const storedCredentials = (db: Db, userId: number, key: string) =>
+  db
+    .selectFrom('channel_credentials')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('publisher_key', '=', key)
+    .executeTakeFirst();
