@@ -1,4 +1,5 @@
-import { Button, Group, Pagination, Select, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { Button, Group, Pagination, Radio, Select, Table, Text } from '@mantine/core';
 import { PAGE_SIZE_OPTIONS, type Page } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
 
@@ -65,5 +66,49 @@ export function ChoiceActions({
         {t('actions.confirm')}
       </Button>
     </Group>
+  );
+}
+
+/** The one row a table shows when it has nothing to list. */
+export function EmptyRow({ columns, text }: { columns: number; text: string }) {
+  return (
+    <Table.Tr>
+      <Table.Td colSpan={columns}>
+        <Text c="dimmed" ta="center">
+          {text}
+        </Text>
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+/**
+ * A row chosen by its radio (inside a Radio.Group) or by a click anywhere on it; the chosen
+ * row is tinted. `children` are the cells after the radio.
+ */
+export function ChoiceRow({
+  value,
+  label,
+  chosen,
+  onChoose,
+  children,
+}: {
+  value: string;
+  label: string;
+  chosen: boolean;
+  onChoose: (value: string) => void;
+  children: ReactNode;
+}) {
+  return (
+    <Table.Tr
+      onClick={() => onChoose(value)}
+      style={{ cursor: 'pointer' }}
+      bg={chosen ? 'blue.0' : undefined}
+    >
+      <Table.Td>
+        <Radio value={value} aria-label={label} />
+      </Table.Td>
+      {children}
+    </Table.Tr>
   );
 }

@@ -4,7 +4,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { PAGE_SIZE_OPTIONS, pageOf } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { ChoiceActions, TableFooter } from '@/components/ui/table-footer';
+import { ChoiceActions, ChoiceRow, EmptyRow, TableFooter } from '@/components/ui/table-footer';
 import { TimedErrorAlert } from '@/components/ui/timed-error-alert';
 import { withLoading } from '@/lib/loading';
 import { browser } from '@/lib/navigation';
@@ -62,24 +62,16 @@ export function FacebookPagePicker({ storeId }: { storeId: number }) {
             </Table.Thead>
             <Table.Tbody>
               {view.data.length === 0 && (
-                <Table.Tr>
-                  <Table.Td colSpan={4}>
-                    <Text c="dimmed" ta="center">
-                      {t('screens.facebookConnectPage.empty')}
-                    </Text>
-                  </Table.Td>
-                </Table.Tr>
+                <EmptyRow columns={4} text={t('screens.facebookConnectPage.empty')} />
               )}
               {view.data.map((p, i) => (
-                <Table.Tr
+                <ChoiceRow
                   key={p.id}
-                  onClick={() => setChosen(p.id)}
-                  style={{ cursor: 'pointer' }}
-                  bg={chosen === p.id ? 'blue.0' : undefined}
+                  value={p.id}
+                  label={p.name}
+                  chosen={chosen === p.id}
+                  onChoose={setChosen}
                 >
-                  <Table.Td>
-                    <Radio value={p.id} aria-label={p.name} />
-                  </Table.Td>
                   <Table.Td>{(view.from ?? 1) + i}</Table.Td>
                   <Table.Td fw={500}>{p.name}</Table.Td>
                   <Table.Td>
@@ -89,7 +81,7 @@ export function FacebookPagePicker({ storeId }: { storeId: number }) {
                         : t('screens.facebookConnectPage.no')}
                     </Badge>
                   </Table.Td>
-                </Table.Tr>
+                </ChoiceRow>
               ))}
             </Table.Tbody>
           </Table>

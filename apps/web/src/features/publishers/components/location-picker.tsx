@@ -4,7 +4,7 @@ import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { LOCATIONS_PER_PAGE, type Location } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { ChoiceActions, TableFooter } from '@/components/ui/table-footer';
+import { ChoiceActions, ChoiceRow, EmptyRow, TableFooter } from '@/components/ui/table-footer';
 import { TimedErrorAlert } from '@/components/ui/timed-error-alert';
 import { withLoading } from '@/lib/loading';
 import { browser } from '@/lib/navigation';
@@ -75,24 +75,16 @@ export function LocationPicker({ storeId }: { storeId: number }) {
               </Table.Thead>
               <Table.Tbody>
                 {d && d.data.length === 0 && (
-                  <Table.Tr>
-                    <Table.Td colSpan={6}>
-                      <Text c="dimmed" ta="center">
-                        {t('screens.connectLocation.empty')}
-                      </Text>
-                    </Table.Td>
-                  </Table.Tr>
+                  <EmptyRow columns={6} text={t('screens.connectLocation.empty')} />
                 )}
                 {d?.data.map((l) => (
-                  <Table.Tr
+                  <ChoiceRow
                     key={l.id}
-                    onClick={() => setChosen(l.id)}
-                    style={{ cursor: 'pointer' }}
-                    bg={chosen === l.id ? 'blue.0' : undefined}
+                    value={l.id}
+                    label={l.title}
+                    chosen={chosen === l.id}
+                    onChoose={setChosen}
                   >
-                    <Table.Td>
-                      <Radio value={l.id} aria-label={l.title} />
-                    </Table.Td>
                     <Table.Td fw={500}>{l.title}</Table.Td>
                     <Table.Td>{openText(l)}</Table.Td>
                     <Table.Td>{l.phoneNumbers.primaryPhone ?? dash}</Table.Td>
@@ -111,7 +103,7 @@ export function LocationPicker({ storeId }: { storeId: number }) {
                         dash
                       )}
                     </Table.Td>
-                  </Table.Tr>
+                  </ChoiceRow>
                 ))}
               </Table.Tbody>
             </Table>

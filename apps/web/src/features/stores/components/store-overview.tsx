@@ -8,7 +8,6 @@ import {
   Select,
   Stack,
   Table,
-  Text,
   TextInput,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
@@ -22,7 +21,7 @@ import {
 } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '@/components/ui/error-alert';
-import { TableFooter } from '@/components/ui/table-footer';
+import { EmptyRow, TableFooter } from '@/components/ui/table-footer';
 import { errorLines } from '@/lib/api-client';
 import { groupListCall, storeKeys, storeListCall } from '../api/stores-api';
 
@@ -128,13 +127,7 @@ export function StoreOverview({
             </Table.Thead>
             <Table.Tbody>
               {d && d.data.length === 0 && (
-                <Table.Tr>
-                  <Table.Td colSpan={9}>
-                    <Text c="dimmed" ta="center">
-                      {t('screens.overview.empty')}
-                    </Text>
-                  </Table.Td>
-                </Table.Tr>
+                <EmptyRow columns={9} text={t('screens.overview.empty')} />
               )}
               {d?.data.map((r) => (
                 <Table.Tr key={r.id} data-testid={`store-row-${r.id}`}>
