@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ja } from '@tenpo/domain';
 import { HOUR } from '../src/lib/clock';
-import { ROTATION_GRACE_MS } from '../src/plugins/auth';
+import { ROTATION_GRACE_MS } from '../src/modules/auth/rotation';
 import { buildTestApp, call, json, login, type TestApp } from './helpers';
 
 let t: TestApp;
@@ -172,6 +172,26 @@ describe('sessions', () => {
     expect(fromFirst.statusCode).toBe(200);
     expect((await info(third)).statusCode).toBe(401);
     expect((await info(json<LoginBody>(fromFirst).data.token)).statusCode).toBe(200);
+  });
+
+  it('refreshes racing with the same token all succeed, and one session stays live', async () => {
+    const token = await login(t.app, 'shop@tenpo.example');
+    // The page that went away and the page that replaced it ask at the same moment.
+    const answers = await Promise.all(
+      [1, 2, 3].map(() => call(t.app, { method: 'GET', url: '/api/refresh-token', token })),
+    );
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 200]);
+    const tokens = answers.map((r) => json<LoginBody>(r).data.token);
+    expect(new Set(tokens).size).toBe(3);
+    const live = await Promise.all(
+      tokens.map(
+        async (tk) =>
+          (await call(t.app, { method: 'GET', url: '/api/account-setting/information', token: tk }))
+            .statusCode,
+      ),
+    );
+    expect(live.filter((s) => s === 200)).toHaveLength(1);
+    expect(live.filter((s) => s === 401)).toHaveLength(2);
   });
 
   it('no grace after logout: a rotated token whose successor logged out is refused', async () => {

@@ -5,6 +5,7 @@ import type { Clock } from '../lib/clock';
 import { unauthenticated } from '../lib/errors';
 import { hashToken } from '../lib/tokens';
 import type { AuthRepo } from '../modules/auth/auth.repo';
+import { liveSuccessor } from '../modules/auth/rotation';
 
 export type Actor = { user: UserRow; session: SessionRow };
 
@@ -28,19 +29,9 @@ export const bearerToken = (request: FastifyRequest): string | null => {
 };
 
 /**
- * How long a rotated token may still ask `/refresh-token` for a new one. A page reloaded (or
- * closed) while its rotation was travelling never stored the new token; without this, the
- * next load would present the old one and be logged out. Only rotations get it, not logouts.
- */
-export const ROTATION_GRACE_MS = 30_000;
-
-/** Longest chain of rotations followed from a presented token to its live successor. */
-const MAX_ROTATION_HOPS = 5;
-
-/**
  * Resolves the session of a Bearer token: unknown, revoked and expired tokens all answer 401
  * (an expired one with the spec's "access token expired" text), and a disabled account too.
- * With `followRotation` (the rotation call only), a token rotated within ROTATION_GRACE_MS
+ * With `followRotation` (the rotation call only), a token rotated within the grace of ADR 0012
  * resolves to the live session its rotations lead to.
  */
 export function createAuthenticate(
@@ -48,27 +39,12 @@ export function createAuthenticate(
   clock: Clock,
   opts: { followRotation?: boolean } = {},
 ) {
-  const successor = async (found: Actor): Promise<Actor | undefined> => {
-    const { revoked_at, replaced_by } = found.session;
-    if (revoked_at === null || replaced_by === null) return undefined;
-    if (clock.now().getTime() - Date.parse(revoked_at) > ROTATION_GRACE_MS) return undefined;
-    let next = replaced_by;
-    for (let hop = 0; hop < MAX_ROTATION_HOPS; hop += 1) {
-      const s = await repo.sessionById(next);
-      if (!s) return undefined;
-      if (s.session.revoked_at === null) return s;
-      if (s.session.replaced_by === null) return undefined;
-      next = s.session.replaced_by;
-    }
-    return undefined;
-  };
-
   return async function authenticate(request: FastifyRequest): Promise<void> {
     const token = bearerToken(request);
     if (!token) throw unauthenticated();
     let found = await repo.sessionByHash(hashToken(token));
     if (found && found.session.revoked_at !== null && opts.followRotation) {
-      found = await successor(found);
+      found = await liveSuccessor(repo, clock.now(), found.session);
     }
     if (!found || found.session.revoked_at !== null) throw unauthenticated();
     if (found.session.expires_at <= clock.now().toISOString())

@@ -7,9 +7,14 @@ import type { MailOutbox } from '../../mail/mail.jobs';
 import { resetPasswordMail } from '../../mail/templates';
 import type { Actor } from '../../plugins/auth';
 import type { UsersService } from '../users/users.service';
+import type { SessionRow } from '../../db/types';
 import type { AuthRepo } from './auth.repo';
+import { liveSuccessor } from './rotation';
 
 export const RESET_TTL_MINUTES = 60;
+
+/** Rotations lost to concurrent refreshes before giving up (each loss follows one chain). */
+const MAX_ROTATION_ATTEMPTS = 3;
 
 export type RequestMeta = { userAgent: string | null; ip: string | null };
 
@@ -69,16 +74,25 @@ export function createAuthService(deps: {
       return loginData(token, user.id);
     },
 
-    /** Rotates the token: a new session replaces the presented one, which stops working. */
+    /**
+     * Rotates the token: a new session replaces the presented one, which stops working. When a
+     * concurrent refresh rotated it first (a page reloaded while its own rotation travelled),
+     * this one carries on from the session that rotation led to (ADR 0012).
+     */
     async refresh(actor: Actor, meta: RequestMeta): Promise<LoginResponseData> {
-      const { token, sessionId } = await issue(actor.user.id, meta);
-      const revoked = await repo.revoke(actor.session.id, iso(clock.now()), sessionId);
-      if (!revoked) {
-        // A concurrent refresh already rotated this token: the new session must not outlive it.
+      let current: Actor | undefined = actor;
+      for (let attempt = 0; attempt < MAX_ROTATION_ATTEMPTS && current; attempt += 1) {
+        const { token, sessionId } = await issue(current.user.id, meta);
+        if (await repo.revoke(current.session.id, iso(clock.now()), sessionId)) {
+          return loginData(token, current.user.id);
+        }
+        // Lost the race: the new session must not outlive the one it was meant to replace.
         await repo.deleteSession(sessionId);
-        throw new AppError(401, 'unauthenticated', ja.unauthenticated);
+        const latest: SessionRow | undefined = (await repo.sessionById(current.session.id))
+          ?.session;
+        current = latest && (await liveSuccessor(repo, clock.now(), latest));
       }
-      return loginData(token, actor.user.id);
+      throw new AppError(401, 'unauthenticated', ja.unauthenticated);
     },
 
     async logout(actor: Actor): Promise<void> {
