@@ -22,6 +22,7 @@ export default tseslint.config(
     ignores: [
       '**/node_modules/**',
       '**/dist/**',
+      '**/dist-*/**',
       'data/**',
       'e2e/test-results/**',
       'e2e/playwright-report/**',

@@ -1,14 +1,30 @@
 #!/usr/bin/env node
-// `npm start`: builds the web app when its sources are newer than the build, then runs the
-// server (migrations, demo data on first start, API at /api, sandbox at /sandbox, web at /).
-// `--dev` skips the build check. SIGTERM and SIGINT are passed on for a clean stop.
+// `npm start`: builds what is missing or older than its sources (the web app with Vite, the
+// server bundle with esbuild), then runs the compiled server, apps/api/dist/server.mjs
+// (migrations, demo data on first start, API at /api, sandbox at /sandbox, web at /).
+// `--dev` runs the server from its TypeScript sources with tsx instead and builds nothing.
+// `--worker` runs the job worker alone (apps/api/dist/worker.mjs).
+// Where the build tools are not installed (`npm ci --omit=dev`), existing builds are used as
+// they are. SIGTERM and SIGINT are passed on for a clean stop.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dev = process.argv.includes('--dev');
+const worker = process.argv.includes('--worker');
+const require = createRequire(import.meta.url);
+
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 22 || (major === 22 && minor < 12)) {
+  console.error(
+    `Tenpo needs Node.js 22.12 or newer; this is ${process.version}. Run it through npm ` +
+      '(`npm start`), which uses the Node.js that `npm install` put in node_modules/.bin.',
+  );
+  process.exit(1);
+}
 
 const newest = (p) => {
   if (!fs.existsSync(p)) return 0;
@@ -19,35 +35,64 @@ const newest = (p) => {
     if (e !== 'node_modules' && e !== 'dist') m = Math.max(m, newest(path.join(p, e)));
   return m;
 };
-
-const webIndex = path.join(root, 'apps/web/dist/index.html');
-if (!dev) {
-  const sources = Math.max(
-    newest(path.join(root, 'apps/web/src')),
-    newest(path.join(root, 'apps/web/public')),
-    newest(path.join(root, 'apps/web/index.html')),
-    newest(path.join(root, 'apps/web/vite.config.ts')),
-    newest(path.join(root, 'packages/domain/src')),
-  );
-  const built = fs.existsSync(webIndex) ? fs.statSync(webIndex).mtimeMs : 0;
-  if (built < sources && fs.existsSync(path.join(root, 'apps/web/index.html'))) {
-    console.log('Building the web app…');
-    const r = spawnSync('npm', ['run', 'build', '-w', '@tenpo/web'], {
-      cwd: root,
-      stdio: 'inherit',
-    });
-    if (r.status !== 0) process.exit(r.status ?? 1);
+const mtime = (f) => (fs.existsSync(f) ? fs.statSync(f).mtimeMs : 0);
+const installed = (pkg) => {
+  try {
+    require.resolve(`${pkg}/package.json`, { paths: [root, path.join(root, 'apps/web')] });
+    return true;
+  } catch {
+    return false;
   }
+};
+const run = (label, cmd, args) => {
+  console.log(label);
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+};
+
+/** Builds `target` from `sources` when it is missing or older, if the builder is installed. */
+const ensureBuilt = ({ target, sources, builder, label, cmd, args }) => {
+  const built = mtime(target);
+  if (built >= Math.max(...sources.map((s) => newest(path.join(root, s))))) return;
+  if (installed(builder)) return run(label, cmd, args);
+  if (built > 0) return; // a deployment without dev dependencies runs what it was given
+  console.error(
+    `${path.relative(root, target)} is missing and ${builder} is not installed: run \`npm run build\` where the dev dependencies are installed.`,
+  );
+  process.exit(1);
+};
+
+const serverBundle = path.join(root, 'apps/api/dist', worker ? 'worker.mjs' : 'server.mjs');
+if (!dev) {
+  if (!worker) {
+    ensureBuilt({
+      target: path.join(root, 'apps/web/dist/index.html'),
+      sources: [
+        'apps/web/src',
+        'apps/web/public',
+        'apps/web/index.html',
+        'apps/web/vite.config.ts',
+        'packages/domain/src',
+      ],
+      builder: 'vite',
+      label: 'Building the web app…',
+      cmd: 'npm',
+      args: ['run', 'build', '-w', '@tenpo/web'],
+    });
+  }
+  ensureBuilt({
+    target: serverBundle,
+    sources: ['apps/api/src', 'apps/sandbox/src', 'packages/domain/src'],
+    builder: 'esbuild',
+    label: 'Building the server…',
+    cmd: process.execPath,
+    args: [path.join(root, 'scripts/build-server.mjs')],
+  });
 }
 
-const child = spawn(
-  process.execPath,
-  ['--import', 'tsx', path.join(root, 'apps/api/src/server.ts')],
-  {
-    cwd: root,
-    stdio: 'inherit',
-    env: process.env,
-  },
-);
+const entry = dev
+  ? ['--import', 'tsx', path.join(root, 'apps/api/src', worker ? 'worker.ts' : 'server.ts')]
+  : ['--enable-source-maps', serverBundle];
+const child = spawn(process.execPath, entry, { cwd: root, stdio: 'inherit', env: process.env });
 for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, () => child.kill(sig));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));

@@ -20,5 +20,13 @@ export default defineConfig({
   build: {
     target: 'es2022',
     chunkSizeWarningLimit: 800,
+    rollupOptions: {
+      treeshake: {
+        // The domain package builds its zod schemas at module level, which Rollup must keep as
+        // possible side effects; its modules have none, so a chunk that uses none of a module's
+        // exports leaves it out, and /login loads no schema and no zod (ADR 0017).
+        moduleSideEffects: (id) => !id.includes('/packages/domain/src/'),
+      },
+    },
   },
 });

@@ -6,6 +6,9 @@ test.describe('each demo account lands where the spec sends it', () => {
   test('shop: its dashboard, with the full side bar and the payment item', async ({ page }) => {
     await login(page, 'shop@tenpo.example');
     await expect(page).toHaveURL(/\/dashboard$/);
+    // The tab names the screen the redirects (/ → /overview → /dashboard) ended on.
+    await page.waitForLoadState('networkidle');
+    await expect(page).toHaveTitle('ダッシュボード | Tenpo');
     const nav = page.getByRole('navigation', { name: mainMenu });
     for (const name of [
       'ダッシュボード',
@@ -69,7 +72,7 @@ test.describe('each demo account lands where the spec sends it', () => {
   test('manager: the overview of every store; a manager-only route opens', async ({ page }) => {
     await login(page, 'manager@tenpo.example');
     await expect(page).toHaveURL(/\/overview$/);
-    await expect(page.getByRole('table')).toContainText('青木ベーカリー 恵比寿店');
+    await expect(page.getByRole('table')).toContainText('カフェ テンポ 渋谷店');
     await page.goto('/overview/agencies/6');
     await expect(page).toHaveURL(/\/overview\/agencies\/6$/);
   });

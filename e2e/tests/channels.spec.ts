@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { expectTrapped } from './keyboard';
 import { expect, login, test } from './support';
 
 const mainMenu = 'メインメニュー';
@@ -22,6 +23,18 @@ test.describe.serial('a new shop connects its channels through the sandbox', () 
     const dialog = page.getByRole('dialog', { name: '利用規約' });
     await expect(dialog).toBeVisible();
     await expect(page).toHaveURL(/\/login$/);
+    // With the keyboard only (issue 7 §3.4): focus in and kept in; Escape closes, which logs out.
+    await expectTrapped(page, dialog);
+    // Half the screen wide (spec 1 §2).
+    const box = await dialog.boundingBox();
+    const width = page.viewportSize()?.width ?? 0;
+    expect(Math.round(((box?.width ?? 0) / width) * 100)).toBe(50);
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+
+    await login(page, 'newshop@tenpo.example');
+    await expect(dialog).toBeVisible();
     await dialog.getByRole('button', { name: '同意しない（ログアウト）' }).click();
     await expect(dialog).toBeHidden();
     await expect.poll(() => page.evaluate(() => localStorage.getItem('token'))).toBeNull();

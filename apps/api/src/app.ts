@@ -1,13 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import { ja } from '@tenpo/domain';
 import { createChannels, type ChannelSet } from './channels';
 import type { Config } from './config';
@@ -15,6 +13,7 @@ import type { DbHandle } from './db/kysely';
 import { createTableQueue, type Queue } from './jobs/queue';
 import { systemClock, type Clock } from './lib/clock';
 import { AppError } from './lib/errors';
+import { serializerCompiler } from './lib/serializer';
 import { UPLOAD_CAP_BYTES } from './lib/uploads';
 import { createOutbox, registerMailJobs } from './mail/mail.jobs';
 import type { MailTransport } from './mail/mailer';
@@ -43,7 +42,9 @@ import { registerApiKey } from './plugins/api-key';
 import { createAuthenticate, registerAuthDecorator } from './plugins/auth';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerHealth } from './plugins/health';
+import { PUBLISHER_ICONS_DIR } from './assets';
 import { registerOpenApi } from './plugins/openapi';
+import { registerSecurityHeaders, SECURITY_HEADERS } from './plugins/security-headers';
 
 export type AppDeps = {
   database: DbHandle;
@@ -64,6 +65,10 @@ declare module 'fastify' {
 }
 
 /** Builds the whole HTTP application; plugins first, then modules, registered by hand. */
+/** A number is a count of proxy hops: Fastify takes it at run time, but its types want a function. */
+const trustProxyOption = (t: Config['trustProxy']) =>
+  typeof t === 'number' ? (_addr: string, hop: number) => hop < t : t;
+
 export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
   const clock = deps.clock ?? systemClock;
   const { db, dialect } = deps.database;
@@ -74,36 +79,19 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
     },
-    trustProxy: true,
+    trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  app.addHook('onSend', async (req, reply) => {
+  app.addHook('onSend', (req, reply, payload, done) => {
     reply.header('x-request-id', req.id);
+    done(null, payload);
   });
   registerErrorHandler(app);
   registerAuthDecorator(app);
 
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        fontSrc: ["'self'", 'data:'],
-        scriptSrc: ["'self'"],
-        connectSrc: ["'self'"],
-        frameSrc: ["'self'", 'blob:'],
-        objectSrc: ["'self'"],
-        workerSrc: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'self'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-    crossOriginEmbedderPolicy: false,
-  });
+  await registerSecurityHeaders(app, SECURITY_HEADERS);
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: (_req, ctx) => {
@@ -123,7 +111,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
   // The channels' icons that publisher rows point at (spec 1 §3: images/publisher on the API host).
   await app.register(fastifyStatic, {
-    root: fileURLToPath(new URL('../assets/publisher', import.meta.url)),
+    root: PUBLISHER_ICONS_DIR,
     prefix: '/images/publisher/',
     decorateReply: false,
     index: false,
@@ -156,12 +144,14 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     publicUrl: config.publicUrl,
   });
   const channels = deps.channels ?? createChannels(config, clock);
+  const domains = createDomainsRepo(db);
   const publishers = createPublisherService({
     repo: createPublisherRepo(db),
     channels,
     clock,
     secretKey: config.secretKey,
     publicUrl: config.publicUrl,
+    isAgencyPrefix: async (prefix) => ((await domains.byPrefix(prefix))?.status ?? 0) !== 0,
     log: app.log,
   });
   const entity = createEntityService({ publishers, google: channels.google });
@@ -195,7 +185,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
         clock,
         authenticate,
       });
-      registerDomainRoutes(api, { domains: createDomainsRepo(db) });
+      registerDomainRoutes(api, { domains });
       registerPublisherRoutes(api, { publishers, facebookPages, entity, access, authenticate });
       registerEntityRoutes(api, { entity, access, authenticate });
     },

@@ -1,19 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { createMailbox, sandboxDemoGrants, sandboxPlugin, type Mailbox } from '@tenpo/sandbox';
 import { buildApp } from './app';
+import { DEFAULT_WEB_DIST } from './assets';
 import type { Config } from './config';
 import { openDatabase } from './db/kysely';
-import { migrateToLatest } from './db/migrate';
+import { migrateToLatest, pendingMigrations } from './db/migrate';
 import { seedDemo, type DemoSeedGrants } from './db/seed';
 import { smtpTransport, type MailTransport } from './mail/mailer';
 import { systemClock } from './lib/clock';
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-export const DEFAULT_WEB_DIST = path.resolve(here, '../../web/dist');
 
 /** Sandbox mode without SMTP: mail lands in the sandbox mailbox at /sandbox/mail. */
 export const mailTransportFor = (config: Config, mailbox: Mailbox): MailTransport =>
@@ -91,3 +88,27 @@ export async function composeServer(config: Config) {
   });
   return { app, database, mailbox };
 }
+
+/**
+ * A worker process (`npm run worker`): the job queue and the services its jobs need, nothing
+ * served. Only the API process migrates: a worker started on a database that still lacks
+ * migrations stops with a message instead of changing the schema under running API processes.
+ */
+export async function composeWorker(config: Config) {
+  const database = openDatabase(config.databaseUrl);
+  const pending = await pendingMigrations(database);
+  if (pending.length > 0) {
+    await database.close();
+    throw new WorkerNotReadyError(
+      `The database lacks migrations ${pending.join(', ')}: start the API (npm start) once to migrate it, then the worker.`,
+    );
+  }
+  const mailbox = createMailbox(path.join(config.dataDir, 'sandbox'));
+  const app = await buildApp(config, { database, mail: mailTransportFor(config, mailbox) });
+  app.addHook('onClose', async () => {
+    await database.close();
+  });
+  return { app, database };
+}
+
+export class WorkerNotReadyError extends Error {}

@@ -83,6 +83,8 @@ describe('loadConfig', () => {
 
   const live = {
     TENPO_PROVIDERS: 'live',
+    TENPO_SECRET_KEY: 'ab'.repeat(32),
+    TENPO_API_KEY: 'a-production-key',
     GOOGLE_CLIENT_ID: 'g-id',
     GOOGLE_CLIENT_SECRET: 'g-secret',
     FACEBOOK_APP_ID: 'fb-id',
@@ -119,6 +121,65 @@ describe('loadConfig', () => {
   it('stops on a malformed FACEBOOK_GRAPH_VERSION', () => {
     expect(() => loadConfig({ DATA_DIR: tmp(), FACEBOOK_GRAPH_VERSION: '25' })).toThrow(
       /FACEBOOK_GRAPH_VERSION: /,
+    );
+  });
+
+  describe('production (NODE_ENV=production or live providers)', () => {
+    const prod = {
+      NODE_ENV: 'production',
+      TENPO_SECRET_KEY: 'cd'.repeat(32),
+      TENPO_API_KEY: 'a-production-key',
+    };
+
+    it('starts with a secret key and an API key of its own, and seeds no demo data', () => {
+      const c = loadConfig({ DATA_DIR: tmp(), ...prod });
+      expect(c.seedDemo).toBe(false);
+      expect(c.env).toBe('production');
+      const l = loadConfig({ DATA_DIR: tmp(), ...live });
+      expect(l.seedDemo).toBe(false);
+    });
+
+    it('development keeps seeding the demo data by default', () => {
+      expect(loadConfig({ DATA_DIR: tmp() }).seedDemo).toBe(true);
+      expect(loadConfig({ DATA_DIR: tmp(), TENPO_SEED_DEMO: 'false' }).seedDemo).toBe(false);
+    });
+
+    it.each([
+      [{ TENPO_SECRET_KEY: undefined }, 'TENPO_SECRET_KEY'],
+      [{ TENPO_API_KEY: undefined }, 'TENPO_API_KEY'],
+      [{ TENPO_API_KEY: DEV_API_KEY }, 'TENPO_API_KEY'],
+      [{ TENPO_SEED_DEMO: 'true' }, 'TENPO_SEED_DEMO'],
+    ])('refuses %o, naming %s', (change, name) => {
+      for (const base of [prod, live]) {
+        const dir = tmp();
+        expect(() => loadConfig({ DATA_DIR: dir, ...base, ...change })).toThrow(
+          new RegExp(`^Invalid configuration:\\n  ${name}: `),
+        );
+        // Refused before anything is written: no secret key generated into the data folder.
+        expect(fs.existsSync(path.join(dir, 'secret.key'))).toBe(false);
+      }
+    });
+
+    it('names every problem at once', () => {
+      const run = () => loadConfig({ DATA_DIR: tmp(), NODE_ENV: 'production' });
+      expect(run).toThrow(/TENPO_API_KEY: required when NODE_ENV=production/);
+      expect(run).toThrow(/TENPO_SECRET_KEY: required when NODE_ENV=production/);
+    });
+  });
+
+  it.each([
+    ['false', false],
+    ['true', true],
+    ['2', 2],
+    ['10.0.0.0/8, 192.168.1.1', ['10.0.0.0/8', '192.168.1.1']],
+  ])('reads TRUST_PROXY=%s', (value, expected) => {
+    expect(loadConfig({ DATA_DIR: tmp(), TRUST_PROXY: value }).trustProxy).toEqual(expected);
+  });
+
+  it('trusts no proxy by default and refuses a malformed TRUST_PROXY', () => {
+    expect(loadConfig({ DATA_DIR: tmp() }).trustProxy).toBe(false);
+    expect(() => loadConfig({ DATA_DIR: tmp(), TRUST_PROXY: 'everyone' })).toThrow(
+      /^Invalid configuration:\n {2}TRUST_PROXY: /,
     );
   });
 });

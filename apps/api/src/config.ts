@@ -52,7 +52,15 @@ const envSchema = z.object({
     .default(24 * 7),
   RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   TENPO_WORKER: boolish.default(true),
-  TENPO_SEED_DEMO: boolish.default(true),
+  // Default depends on the mode (see `productionRules`): on in development, off in production.
+  TENPO_SEED_DEMO: boolish.optional(),
+  TRUST_PROXY: z
+    .string()
+    .regex(
+      /^(true|false|\d{1,2}|[0-9a-f.:/]+(\s*,\s*[0-9a-f.:/]+)*)$/i,
+      'must be false, true, a number of proxy hops, or a comma-separated list of proxy addresses or CIDR ranges',
+    )
+    .default('false'),
   WEB_DIST: z.string().optional(),
 });
 
@@ -108,6 +116,11 @@ export type Config = Readonly<{
   rateLimitAuthPerMinute: number;
   runWorker: boolean;
   seedDemo: boolean;
+  /**
+   * Fastify's `trustProxy`: whom to believe about the client's address (X-Forwarded-For) and
+   * host. Off by default, so a client cannot pick its own address for the per-IP rate limit.
+   */
+  trustProxy: boolean | number | string[];
   webDist: string | null;
 }>;
 
@@ -135,6 +148,39 @@ const loadSecretKey = (dataDir: string, given: string | undefined): Buffer => {
 };
 
 type Env = z.infer<typeof envSchema>;
+
+const trustProxyOf = (v: string): boolean | number | string[] => {
+  if (v === 'true' || v === 'false') return v === 'true';
+  if (/^\d+$/.test(v)) return Number(v);
+  return v.split(',').map((a) => a.trim());
+};
+
+/**
+ * Production is `NODE_ENV=production` or live providers: real users and real tokens. It refuses
+ * what is only safe on a developer's machine, naming the variable: the public demo accounts
+ * (manager@tenpo.example sees every tenant, with the password in the README), the public
+ * development API key, and a secret key generated into DATA_DIR (replicas each would make their
+ * own, and none could read the others' provider tokens).
+ */
+const productionRules = (e: Env): { production: boolean; problems: string[] } => {
+  const production = e.NODE_ENV === 'production' || e.TENPO_PROVIDERS === 'live';
+  const problems: string[] = [];
+  if (!production) return { production, problems };
+  const why = e.TENPO_PROVIDERS === 'live' ? 'TENPO_PROVIDERS=live' : 'NODE_ENV=production';
+  if (e.TENPO_SEED_DEMO === true)
+    problems.push(
+      `TENPO_SEED_DEMO: the demo accounts and their public password are refused when ${why}`,
+    );
+  if (e.TENPO_API_KEY === DEV_API_KEY)
+    problems.push(
+      `TENPO_API_KEY: required when ${why} (the development key ${DEV_API_KEY} is public)`,
+    );
+  if (!e.TENPO_SECRET_KEY)
+    problems.push(
+      `TENPO_SECRET_KEY: required when ${why} (64 hex characters, the same for every process)`,
+    );
+  return { production, problems };
+};
 
 /** The emulators' credentials (apps/sandbox/README.md). */
 const SANDBOX_CLIENT = { id: 'tenpo-sandbox', secret: 'tenpo-sandbox-secret' };
@@ -228,6 +274,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const e = parsed.data;
+  const { production, problems } = productionRules(e);
+  if (problems.length > 0)
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
   const channels = channelsOf(e, publicUrl);
   const dataDir = path.resolve(e.DATA_DIR);
@@ -249,7 +298,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionTtlHours: e.SESSION_TTL_HOURS,
     rateLimitAuthPerMinute: e.RATE_LIMIT_AUTH_PER_MINUTE,
     runWorker: e.TENPO_WORKER,
-    seedDemo: e.TENPO_SEED_DEMO,
+    seedDemo: e.TENPO_SEED_DEMO ?? !production,
+    trustProxy: trustProxyOf(e.TRUST_PROXY),
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : null,
   });
 }

@@ -17,16 +17,16 @@ describe('PUT /account-setting/password', () => {
       {},
       {
         current_password: [ja.required('現在のパスワード')],
-        password: [ja.required('パスワード')],
-        password_confirmation: [ja.required('パスワード（確認）')],
+        password: [ja.required('新しいパスワード')],
+        password_confirmation: [ja.required('新しいパスワード（確認）')],
       },
     ],
     [
       { current_password: 'short', password: 'short', password_confirmation: 'short' },
       {
         current_password: [ja.minLength('現在のパスワード', 8)],
-        password: [ja.minLength('パスワード', 8)],
-        password_confirmation: [ja.minLength('パスワード（確認）', 8)],
+        password: [ja.minLength('新しいパスワード', 8)],
+        password_confirmation: [ja.minLength('新しいパスワード（確認）', 8)],
       },
     ],
     [
@@ -35,7 +35,7 @@ describe('PUT /account-setting/password', () => {
         password: 'new-password-1',
         password_confirmation: 'new-password-9',
       },
-      { password_confirmation: [ja.passwordMismatch] },
+      { password_confirmation: [ja.newPasswordMismatch] },
     ],
     [
       {

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ja } from '@tenpo/domain';
+import { openDatabase } from '../src/db/kysely';
 import { HOUR } from '../src/lib/clock';
+import { hashToken } from '../src/lib/tokens';
 import { ROTATION_GRACE_MS } from '../src/modules/auth/rotation';
 import { buildTestApp, call, json, login, type TestApp } from './helpers';
 
@@ -237,6 +239,42 @@ describe('sessions', () => {
     ).toBe(401);
   });
 
+  it('another process’s revocation, expiry and user changes count from the very next call', async () => {
+    // A second connection to the same database stands for another API process (DESIGN §2):
+    // nothing this process keeps may outlive what that one writes.
+    const other = openDatabase(t.config.databaseUrl);
+    try {
+      const email = 'payfail@tenpo.example';
+      const me = (token: string) =>
+        call(t.app, { method: 'GET', url: '/api/account-setting/information', token });
+      const sessionOf = (token: string) =>
+        other.db.updateTable('sessions').where('token_hash', '=', hashToken(token));
+      const user = other.db.updateTable('users').where('email', '=', email);
+
+      const token = await login(t.app, email);
+      expect((await me(token)).statusCode).toBe(200);
+      await user.set({ name: '別のプロセス' }).execute();
+      expect(json<{ data: { name: string } }>(await me(token)).data.name).toBe('別のプロセス');
+      await user.set({ status: 0 }).execute();
+      expect((await me(token)).statusCode).toBe(401);
+      await user.set({ status: 1 }).execute();
+      expect((await me(token)).statusCode).toBe(200);
+      await sessionOf(token).set({ revoked_at: t.clock.now().toISOString() }).execute();
+      expect((await me(token)).statusCode).toBe(401);
+
+      const second = await login(t.app, email);
+      expect((await me(second)).statusCode).toBe(200);
+      await sessionOf(second)
+        .set({ expires_at: new Date(t.clock.now().getTime() - 1000).toISOString() })
+        .execute();
+      const expired = await me(second);
+      expect(expired.statusCode).toBe(401);
+      expect(json<ErrorBody>(expired).message).toBe(ja.accessTokenExpired);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('sessions are stored hashed', async () => {
     const token = await login(t.app, 'shop@tenpo.example');
     const rows = await t.database.db.selectFrom('sessions').select('token_hash').execute();
@@ -265,5 +303,37 @@ describe('rate limits', () => {
     expect(res.statusCode).toBe(429);
     expect(json(res)).toEqual({ status_code: 429, message: ja.tooManyRequests, errors: {} });
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  const forwardedLogins = async (app: TestApp['app']) => {
+    const codes: number[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      const res = await call(app, {
+        method: 'POST',
+        url: '/api/login',
+        payload: { email: 'shop@tenpo.example', password: 'wrong-password' },
+        headers: { 'x-forwarded-for': `203.0.113.${i + 1}` },
+      });
+      codes.push(res.statusCode);
+    }
+    return codes;
+  };
+
+  it('a client cannot escape the per-IP limit by sending its own X-Forwarded-For', async () => {
+    const fresh = await buildTestApp({ RATE_LIMIT_AUTH_PER_MINUTE: '3' });
+    try {
+      expect(await forwardedLogins(fresh.app)).toContain(429);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('behind a proxy that TRUST_PROXY names, each forwarded client has its own limit', async () => {
+    const proxied = await buildTestApp({ RATE_LIMIT_AUTH_PER_MINUTE: '3', TRUST_PROXY: '1' });
+    try {
+      expect(await forwardedLogins(proxied.app)).not.toContain(429);
+    } finally {
+      await proxied.close();
+    }
   });
 });

@@ -18,7 +18,12 @@ type Row = { publisher_key: string; status: number; entity_id: string | null; lo
 
 beforeAll(async () => {
   sb = await startSandbox();
-  t = await buildTestApp({ SANDBOX_URL: sb.url, CHANNEL_MAX_WAIT_SECONDS: '3' });
+  // Behind a proxy on this machine (TRUST_PROXY): its X-Forwarded-Host is believed.
+  t = await buildTestApp({
+    SANDBOX_URL: sb.url,
+    CHANNEL_MAX_WAIT_SECONDS: '3',
+    TRUST_PROXY: '127.0.0.1',
+  });
   for (const u of await t.database.db.selectFrom('users').select(['id', 'email']).execute())
     ids[u.email] = u.id;
 });
@@ -38,11 +43,13 @@ const returnTo = async (location: URL) => {
   return res.headers.location as string;
 };
 
-const connectUrl = async (token: string, key: string, userId: number) => {
+/** The consent URL, asked for as a page on `host` asks (PUBLIC_URL's host by default). */
+const connectUrl = async (token: string, key: string, userId: number, host = 'tenpo.test') => {
   const res = await call(t.app, {
     method: 'GET',
     url: `/api/publisher/connect?publisher_key=${key}&user_id=${userId}`,
     token,
+    headers: { host },
   });
   expect(res.statusCode, res.body).toBe(200);
   return json<{ data: { urlAuth: string } }>(res).data.urlAuth;
@@ -417,5 +424,82 @@ describe('who may act', () => {
     });
     expect(forged.statusCode).toBe(302);
     expect(forged.headers.location).toContain('error=invalid_state');
+  });
+});
+
+describe('white-label hosts (ADR 0015)', () => {
+  it('serves relative publisher icons, so a page on any of our hosts may load them', async () => {
+    const token = await login(t.app, 'shop@tenpo.example');
+    const res = await call(t.app, {
+      method: 'GET',
+      url: `/api/publisher?user_id=${ids['shop@tenpo.example']}`,
+      token,
+      headers: { host: 'demo.tenpo.test' },
+    });
+    const list = json<{ data: { publisher_key: string; logo_url: string }[] }>(res).data;
+    expect(list).toHaveLength(4);
+    for (const r of list) {
+      expect(r.logo_url).toBe(`/images/publisher/${r.publisher_key}.svg`);
+      const img = await t.app.inject({ method: 'GET', url: r.logo_url });
+      expect(img.statusCode, r.logo_url).toBe(200);
+      expect(img.headers['content-type']).toContain('image/svg+xml');
+    }
+  });
+
+  it("returns from Google's consent to the agency's host the flow started on", async () => {
+    const token = await login(t.app, 'newshop@tenpo.example');
+    const userId = ids['newshop@tenpo.example'] as number;
+    const urlAuth = await connectUrl(token, 'google_my_business', userId, 'demo.tenpo.test');
+    // The provider still gets the one redirect URI registered with it.
+    expect(new URL(urlAuth).searchParams.get('redirect_uri')).toBe(
+      'http://tenpo.test/api/publisher/callback/google_my_business',
+    );
+    const back = await consent(urlAuth, { account: 'newshop@tenpo.example', decision: 'allow' });
+    expect(await returnTo(back)).toBe('http://demo.tenpo.test/connect-location');
+  });
+
+  it('sends a denied consent back to the starting host too', async () => {
+    const token = await login(t.app, 'newshop@tenpo.example');
+    const userId = ids['newshop@tenpo.example'] as number;
+    const back = await consent(
+      await connectUrl(token, 'google_my_business', userId, 'demo.tenpo.test'),
+      { account: 'newshop@tenpo.example', decision: 'deny' },
+    );
+    expect(await returnTo(back)).toBe(
+      'http://demo.tenpo.test/connect-account?error=access_denied&publisher_key=google_my_business',
+    );
+  });
+
+  it.each([
+    ['a prefix no agency has', 'nobody.tenpo.test'],
+    ['another domain', 'demo.evil.example'],
+    ['another port', 'demo.tenpo.test:8080'],
+  ])('never returns to %s (%s): PUBLIC_URL instead', async (_n, host) => {
+    const token = await login(t.app, 'newshop@tenpo.example');
+    const userId = ids['newshop@tenpo.example'] as number;
+    const back = await consent(await connectUrl(token, 'google_my_business', userId, host), {
+      account: 'newshop@tenpo.example',
+      decision: 'allow',
+    });
+    expect(await returnTo(back)).toBe('/connect-location');
+  });
+
+  it('follows a proxy’s X-Forwarded-Host, checked like a Host header', async () => {
+    const token = await login(t.app, 'shop@tenpo.example');
+    const userId = ids['shop@tenpo.example'] as number;
+    const res = await call(t.app, {
+      method: 'GET',
+      url: `/api/publisher/connect?publisher_key=facebook&user_id=${userId}`,
+      token,
+      headers: { host: 'internal:3000', 'x-forwarded-host': 'demo.tenpo.test' },
+    });
+    const urlAuth = json<{ data: { urlAuth: string } }>(res).data.urlAuth;
+    const back = await consent(urlAuth, {
+      user_id: '122104567890123456',
+      decision: 'allow',
+      granted: (new URL(urlAuth).searchParams.get('scope') ?? '').split(','),
+      page_ids: ['104857392017465'],
+    });
+    expect(await returnTo(back)).toBe('http://demo.tenpo.test/facebook/connect-page');
   });
 });

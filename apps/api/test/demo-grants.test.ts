@@ -296,6 +296,56 @@ describe('sandbox mode: the demo stores hold real grants', () => {
     expect(none.statusCode).toBe(409);
   });
 
+  it('links each demo store to a Google listing and a Facebook page of its own name', async () => {
+    const linked = await t.database.db
+      .selectFrom('publisher_connections as c')
+      .innerJoin('users as u', 'u.id', 'c.user_id')
+      .select(['u.email', 'u.store_name', 'c.publisher_key', 'c.location_name', 'c.entity_id'])
+      .where('c.publisher_key', 'in', ['google_my_business', 'facebook'])
+      .where('c.status', '<>', 0)
+      .orderBy('c.id')
+      .execute();
+    // The shop's Google and Facebook, the trial's, the two own stores' and the agency's nine.
+    expect(linked).toHaveLength(2 + 1 + OWN_STORES.length + AGENCY_CONNECTED.length);
+    expect(linked.filter((r) => r.location_name !== r.store_name)).toEqual([]);
+
+    // And at the providers themselves: the listing's title and the page's name, as the sandbox's
+    // own APIs answer them with the stores' grants.
+    const atProvider = async (r: (typeof linked)[number]): Promise<string> => {
+      if (r.publisher_key === 'facebook') {
+        const grant = sandboxDemoGrants.facebook.find((g) => g.page.id === r.entity_id);
+        const res = await fetch(
+          `${sb.url}/facebook/graph/v25.0/${r.entity_id}?fields=name&access_token=${grant?.page.token}`,
+        );
+        expect(res.status, r.email).toBe(200);
+        return ((await res.json()) as { name: string }).name;
+      }
+      const token = await fetch(`${sb.url}/google/oauth2/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'refresh_token',
+          refresh_token: googleOf(r.email).refreshToken,
+          client_id: 'tenpo-sandbox',
+          client_secret: 'tenpo-sandbox-secret',
+        }),
+      });
+      const { access_token } = (await token.json()) as { access_token: string };
+      const res = await fetch(
+        `${sb.url}/google/mybusinessbusinessinformation/v1/locations/${r.entity_id}?readMask=title`,
+        { headers: { authorization: `Bearer ${access_token}` } },
+      );
+      expect(res.status, r.email).toBe(200);
+      return ((await res.json()) as { title: string }).title;
+    };
+    const mismatched: string[] = [];
+    for (const r of linked) {
+      const name = await atProvider(r);
+      if (name !== r.store_name) mismatched.push(`${r.email} ${r.publisher_key}: ${name}`);
+    }
+    expect(mismatched).toEqual([]);
+  });
+
   it('seeding again changes nothing', async () => {
     const before = await snapshot(t);
     expect(await seedDemo(t.database.db, t.clock, demoSeedFor(t.config))).toEqual({ created: 0 });
@@ -381,6 +431,8 @@ describe('live mode: no provider holds a grant for the demo stores', () => {
   beforeAll(async () => {
     t = await buildTestApp({
       TENPO_PROVIDERS: 'live',
+      // Live providers are production: a secret key of its own is required (config.ts).
+      TENPO_SECRET_KEY: 'ef'.repeat(32),
       GOOGLE_CLIENT_ID: 'live-google-id',
       GOOGLE_CLIENT_SECRET: 'live-google-secret',
       FACEBOOK_APP_ID: 'live-facebook-id',

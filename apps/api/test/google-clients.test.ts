@@ -2,9 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CodeChallengeMethod, OAuth2Client, type Credentials } from 'google-auth-library';
 import { mybusinessaccountmanagement } from '@googleapis/mybusinessaccountmanagement';
 import { mybusinessbusinessinformation } from '@googleapis/mybusinessbusinessinformation';
-// No @googleapis/businessprofileperformance runs on Node 20 (ADR 0010): the same generated
-// client, from the googleapis package of the same googleapis-common major.
-import { businessprofileperformance } from 'googleapis/build/src/apis/businessprofileperformance/index.js';
+import { businessprofileperformance } from '@googleapis/businessprofileperformance';
 import { sandboxDemoGrants } from '@tenpo/sandbox';
 import { consent, startSandbox, type RunningSandbox } from './sandbox';
 

@@ -289,7 +289,8 @@ describe('registration', () => {
       user: {
         role: 0,
         in_trial: true,
-        agreed_terms: 0,
+        // Agreed on the form: the terms dialog does not ask again (issue 7 §3.9).
+        agreed_terms: 1,
         name: '山田 太郎',
         company_name: '山田商店',
         store_name: '山田商店 本店',
@@ -339,6 +340,46 @@ describe('registration', () => {
     });
     expect(late.statusCode).toBe(422);
     expect(json<ErrorBody>(late).errors).toEqual({ token: [ja.accessTokenExpired] });
+  });
+
+  it('a second link of the same sign-up is spent once the account exists: it fails on open', async () => {
+    const email = 'twice@tenpo.example';
+    const links: string[] = [];
+    for (let i = 0; i < 2; i += 1) {
+      await call(t.app, {
+        method: 'POST',
+        url: '/api/registration-form',
+        payload: { ...form, email },
+      });
+      links.push((await mailTo(email)).link.searchParams.get('token') ?? '');
+    }
+    const [first, second] = links;
+    expect(first).not.toBe(second);
+    const verify = (token: string | undefined) =>
+      call(t.app, { method: 'POST', url: '/api/register/verify-token', payload: { token } });
+    expect((await verify(second)).statusCode).toBe(200);
+
+    const reg = await call(t.app, {
+      method: 'POST',
+      url: '/api/register',
+      payload: { token: first, email, password: 'twice-pass', password_confirmation: 'twice-pass' },
+    });
+    expect(reg.statusCode).toBe(200);
+
+    const late = await verify(second);
+    expect(late.statusCode).toBe(422);
+    expect(json<ErrorBody>(late).errors).toEqual({ token: [ja.accessTokenExpired] });
+    const submit = await call(t.app, {
+      method: 'POST',
+      url: '/api/register',
+      payload: {
+        token: second,
+        email,
+        password: 'twice-pass',
+        password_confirmation: 'twice-pass',
+      },
+    });
+    expect(json<ErrorBody>(submit).errors).toEqual({ token: [ja.accessTokenExpired] });
   });
 
   it('refuses a token used with another e-mail', async () => {

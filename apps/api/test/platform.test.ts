@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Fastify from 'fastify';
+import helmet from '@fastify/helmet';
 import { ja } from '@tenpo/domain';
-import { buildTestApp, call, json, type TestApp } from './helpers';
+import { SECURITY_HEADERS } from '../src/plugins/security-headers';
+import { API_KEY, buildTestApp, call, json, type TestApp } from './helpers';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -28,6 +31,24 @@ describe('health', () => {
     expect(json<{ data: { status: string } }>(again).data.status).toBe('ok');
     await t.app.queue.stop();
   });
+
+  it('answers 503 without the database error text when the database is gone', async () => {
+    const broken = await buildTestApp();
+    try {
+      await broken.database.close();
+      const res = await broken.app.inject({ method: 'GET', url: '/api/health' });
+      expect(res.statusCode).toBe(503);
+      const body = json<{ data: { status: string; database: Record<string, unknown> } }>(res);
+      expect(body.data.status).toBe('degraded');
+      expect(body.data.database).toEqual({
+        status: 'down',
+        dialect: broken.config.databaseUrl.startsWith('postgres') ? 'postgres' : 'sqlite',
+        latency_ms: 0,
+      });
+    } finally {
+      await broken.close();
+    }
+  });
 });
 
 describe('API key', () => {
@@ -48,6 +69,13 @@ describe('API key', () => {
       headers: { 'x-api-key': 'wrong-key-xx' },
     });
     expect(res.statusCode).toBe(401);
+    // As long as the right one, one character off.
+    const near = await call(t.app, {
+      method: 'GET',
+      url: '/api/domain/demo/title',
+      headers: { 'x-api-key': `${API_KEY.slice(0, -1)}x` },
+    });
+    expect(near.statusCode).toBe(401);
   });
 });
 
@@ -84,6 +112,28 @@ describe('error envelope', () => {
     const res = await call(t.app, { method: 'GET', url: '/api/domain/demo/title' });
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(String(res.headers['content-security-policy'])).toContain("default-src 'self'");
+  });
+
+  it('sets exactly the headers @fastify/helmet sets, on successes, errors and 404s', async () => {
+    // The reference: the plugin itself, per request, with the same options.
+    const reference = Fastify({ logger: false });
+    await reference.register(helmet, SECURITY_HEADERS);
+    reference.get('/', async () => ({}));
+    const expected = (await reference.inject({ method: 'GET', url: '/' })).headers;
+    await reference.close();
+    const helmetNames = Object.keys(expected).filter(
+      (k) => !['content-type', 'content-length', 'date', 'connection'].includes(k),
+    );
+    expect(helmetNames).toContain('strict-transport-security');
+    const responses = [
+      await call(t.app, { method: 'GET', url: '/api/domain/demo/title' }),
+      await t.app.inject({ method: 'GET', url: '/api/domain/demo/title' }), // no API key: 401
+      await call(t.app, { method: 'GET', url: '/api/no-such-route' }),
+    ];
+    expect(responses.map((r) => r.statusCode)).toEqual([200, 401, 404]);
+    for (const res of responses)
+      for (const name of helmetNames)
+        expect([name, res.headers[name]]).toEqual([name, expected[name]]);
   });
 });
 

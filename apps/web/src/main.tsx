@@ -1,19 +1,11 @@
 import '@mantine/core/styles.css';
-import '@mantine/notifications/styles.css';
-import '@mantine/nprogress/styles.css';
-import '@mantine/dropzone/styles.css';
-import './i18n';
-import { StrictMode } from 'react';
+import { StrictMode, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider, createBrowserRouter } from 'react-router';
+import { LoginEntry } from './app/login-entry';
 import { Providers } from './app/providers';
-import { routes } from './app/routes';
 import { applyBranding } from './lib/branding';
 import { isDev } from './lib/env';
-import { createQueryClient } from './lib/query-client';
-
-const router = createBrowserRouter(routes);
-const queryClient = createQueryClient();
+import { storage } from './lib/storage';
 
 void applyBranding();
 
@@ -24,13 +16,23 @@ if ('serviceWorker' in navigator && !isDev) {
   });
 }
 
-const root = document.getElementById('root');
-if (root) {
-  createRoot(root).render(
-    <StrictMode>
-      <Providers client={queryClient}>
-        <RouterProvider router={router} />
-      </Providers>
-    </StrictMode>,
-  );
+const el = document.getElementById('root');
+if (el) {
+  const root = createRoot(el);
+  const render = (node: ReactNode) =>
+    root.render(
+      <StrictMode>
+        <Providers>{node}</Providers>
+      </StrictMode>,
+    );
+  const startApp = () =>
+    void import('./app/router-app').then(({ RouterApp }) => render(<RouterApp />));
+  // /login without a token in this browser — most first visits — renders its form before the
+  // router and the app arrive (ADR 0017); everything else, and /login with a token (a signed-in
+  // browser, whose tab must see the login-error warning of spec 3 §4), starts the app at once.
+  if (window.location.pathname === '/login' && storage.get('token') === null) {
+    render(<LoginEntry onSignedIn={startApp} />);
+  } else {
+    startApp();
+  }
 }

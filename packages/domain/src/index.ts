@@ -1,5 +1,6 @@
 export * from './auth';
 export * from './envelope';
+export * from './error-lines';
 export * from './messages';
 export * from './paging';
 export * from './publishers';

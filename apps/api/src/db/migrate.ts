@@ -1,22 +1,34 @@
-import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import type { DbHandle, Dialect } from './kysely';
 import { initial } from './migrations/0001-initial';
 import { channels } from './migrations/0002-channels';
+import { oauthReturnOrigin } from './migrations/0003-oauth-return-origin';
 
 /** Migrations are listed here in order; each runs on SQLite and PostgreSQL alike. */
 const migrations = (dialect: Dialect): Record<string, Migration> => ({
   '0001-initial': initial(dialect),
   '0002-channels': channels(dialect),
+  '0003-oauth-return-origin': oauthReturnOrigin(),
 });
 
-export async function migrateToLatest({ db, dialect, schema }: DbHandle): Promise<string[]> {
+const migratorOf = ({ db, dialect, schema }: DbHandle): Migrator => {
   const provider: MigrationProvider = { getMigrations: async () => migrations(dialect) };
   // With a schema of its own, the bookkeeping tables live there too, not in `public`.
-  const migrator = new Migrator({
+  return new Migrator({
     db,
     provider,
     ...(schema ? { migrationTableSchema: schema } : {}),
   });
+};
+
+/** The migrations this database has not run yet (a worker refuses to start on such a database). */
+export async function pendingMigrations(handle: DbHandle): Promise<string[]> {
+  const all = await migratorOf(handle).getMigrations();
+  return all.filter((m) => !m.executedAt).map((m) => m.name);
+}
+
+export async function migrateToLatest(handle: DbHandle): Promise<string[]> {
+  const migrator = migratorOf(handle);
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

@@ -123,6 +123,10 @@ const AGENCY_STORES: {
   },
 ];
 
+/**
+ * The demo accounts. Each store's name and trade are those of the listings and pages its
+ * providers hold for it (the sandbox's fixtures), so a connected store shows its own.
+ */
 const demoUsers = (now: Date): DemoUser[] => [
   {
     ...base,
@@ -130,8 +134,8 @@ const demoUsers = (now: Date): DemoUser[] => [
     name: '青木 翼',
     role: ROLE.shop,
     phone: '0312345678',
-    company_name: '株式会社青木商店',
-    store_name: '青木ベーカリー 恵比寿店',
+    company_name: '株式会社カフェテンポ',
+    store_name: 'カフェ テンポ 渋谷店',
   },
   {
     ...base,
@@ -139,8 +143,8 @@ const demoUsers = (now: Date): DemoUser[] => [
     name: '石井 陽菜',
     role: ROLE.freeTrial,
     phone: '0311112222',
-    company_name: '石井珈琲',
-    store_name: '石井珈琲 中目黒',
+    company_name: 'ヘアサロン はな',
+    store_name: 'ヘアサロン はな 下北沢',
     trial_ends_at: iso(addMs(now, 20 * DAY)),
   },
   {
@@ -169,8 +173,8 @@ const demoUsers = (now: Date): DemoUser[] => [
     name: '木村 颯',
     role: ROLE.shop,
     phone: '0377778888',
-    company_name: 'きむら食堂',
-    store_name: 'きむら食堂 高円寺',
+    company_name: '株式会社らーめん一歩',
+    store_name: 'らーめん 一歩 新宿西口店',
     agreed_terms: 0,
   },
   {

@@ -137,6 +137,8 @@ export type OAuthStatesTable = {
   publisher_key: string;
   code_verifier: string;
   redirect_uri: string;
+  /** Where the callback sends the browser: the origin the consent started on; null = PUBLIC_URL. */
+  return_origin: string | null;
   created_at: string;
   expires_at: string;
 };

@@ -1,22 +1,21 @@
-import {
-  createCipheriv,
-  createDecipheriv,
-  createHash,
-  randomBytes,
-  timingSafeEqual,
-} from 'node:crypto';
+import { createCipheriv, createDecipheriv, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** An opaque random token for sessions and mailed links (256 bits, URL-safe). */
 export const newToken = (): string => randomBytes(32).toString('base64url');
 
-/** Tokens are stored only as their SHA-256; a database leak yields no usable token. */
-export const hashToken = (token: string): string =>
-  createHash('sha256').update(token).digest('hex');
+/**
+ * Tokens are stored only as their SHA-256; a database leak yields no usable token. The one-shot
+ * `hash` (every authenticated call hashes its token) is a third of `createHash`'s cost.
+ */
+export const hashToken = (token: string): string => hash('sha256', token, 'hex');
 
-export const safeEqual = (a: string, b: string): boolean => {
-  const ba = Buffer.from(a);
-  const bb = Buffer.from(b);
-  return ba.length === bb.length && timingSafeEqual(ba, bb);
+/** A constant-time comparison with a fixed secret, its bytes taken once (the API key). */
+export const safeEqualTo = (secret: string): ((given: string) => boolean) => {
+  const expected = Buffer.from(secret);
+  return (given) => {
+    const b = Buffer.from(given);
+    return b.length === expected.length && timingSafeEqual(b, expected);
+  };
 };
 
 /** AES-256-GCM with a random IV, for provider tokens at rest: `v1.<iv>.<tag>.<data>` base64url. */

@@ -1,7 +1,23 @@
-import type { ReactNode } from 'react';
-import { MantineProvider, createTheme } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
+import { Suspense, lazy, type ReactNode } from 'react';
+import { MantineProvider, createTheme, type PaginationProps } from '@mantine/core';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import { ja } from '../i18n/ja';
+import { chunkRequested } from '../lib/chunk';
+import { useStore } from '../lib/store';
+
+// Mantine's icon-only controls have no name of their own (or an English one): every instance
+// gets its Japanese name here, so that no screen can forget it. (The password toggle needs state:
+// see components/ui/password-field.tsx.) Plain theme entries rather than `Modal.extend`, so that
+// the first load does not carry the components themselves (ADR 0017).
+const pagingNames = {
+  first: ja.a11y.firstPage,
+  previous: ja.a11y.previousPage,
+  next: ja.a11y.nextPage,
+  last: ja.a11y.lastPage,
+} as const;
+const getControlProps: PaginationProps['getControlProps'] = (control) => ({
+  'aria-label': pagingNames[control],
+});
 
 export const theme = createTheme({
   primaryColor: 'blue',
@@ -11,22 +27,42 @@ export const theme = createTheme({
   defaultRadius: 'md',
   // Modals, menus and the side bar animate (spec 1 §9), unless the user asked for less motion.
   respectReducedMotion: true,
+  components: {
+    Modal: { defaultProps: { closeButtonProps: { 'aria-label': ja.actions.close } } },
+    Pagination: { defaultProps: { getControlProps } },
+  },
 });
 
+// Toasts are shown by lazily loaded screens only (public ones too), and outlive a navigation: the
+// container is mounted above the router once the first of those screens is asked for (ADR 0017).
+const NotificationsHost = lazy(() =>
+  import('./notifications-host').then((m) => ({ default: m.NotificationsHost })),
+);
+
+/**
+ * What every page needs. The query client comes with the routes that query (AppQueryProvider,
+ * ADR 0017); `client` is for tests that render a feature without a route.
+ */
 export function Providers({
   client,
   children,
   env,
 }: {
-  client: QueryClient;
+  client?: QueryClient;
   children: ReactNode;
   /** 'test' turns off transitions and portals (Mantine's testing setup). */
   env?: 'default' | 'test';
 }) {
+  // A test may render a feature without its route: the container is there from the start.
+  const later = useStore(chunkRequested) || env === 'test';
   return (
     <MantineProvider theme={theme} env={env}>
-      <Notifications position="top-right" autoClose={2000} />
-      <QueryClientProvider client={client}>{children}</QueryClientProvider>
+      {later && (
+        <Suspense fallback={null}>
+          <NotificationsHost />
+        </Suspense>
+      )}
+      {client ? <QueryClientProvider client={client}>{children}</QueryClientProvider> : children}
     </MantineProvider>
   );
 }

@@ -81,7 +81,7 @@ export const routes: RouteObject[] = [
         ],
       },
       {
-        lazy: lazy(() => import('./layouts/admin-layout'), 'AdminLayout'),
+        lazy: lazy(() => import('./layouts/shell'), 'ShellLayout'),
         children: [
           { index: true, element: <Navigate to="/overview" replace /> },
           {

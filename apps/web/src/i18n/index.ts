@@ -9,7 +9,6 @@ void i18next.use(initReactI18next).init({
   resources: { ja: { translation: ja } },
   interpolation: { escapeValue: false },
   initAsync: false,
-  showSupportNotice: false,
 });
 
 export const i18n = i18next;

@@ -131,10 +131,10 @@ export const ja = {
     },
     googleMyBusiness: {
       title: 'Googleビジネスプロフィール連携',
-      body: 'Tenpo をご利用いただくには、店舗の Google ビジネスプロフィールとの連携が必要です。「連携する」を押すと Google の画面に移動します。',
+      body: '{{product}} をご利用いただくには、店舗の Google ビジネスプロフィールとの連携が必要です。「連携する」を押すと Google の画面に移動します。',
       connect: '連携する',
       pending:
-        'Google アカウントとの連携は完了しています。Tenpo で管理するビジネス拠点を選んでください。',
+        'Google アカウントとの連携は完了しています。{{product}} で管理するビジネス拠点を選んでください。',
       chooseLocation: 'ビジネス拠点を選択',
       connected: 'Google ビジネスプロフィールと連携済みです（{{name}}）。',
       toConnectAccount: 'アカウント連携へ',
@@ -173,7 +173,7 @@ export const ja = {
     },
     facebookConnectPage: {
       title: 'Facebookページの選択',
-      lead: 'Tenpo と連携する Facebook ページを選んでください。Instagram ビジネスアカウントがつながっているページを選ぶと、Instagram も連携されます。',
+      lead: '{{product}} と連携する Facebook ページを選んでください。Instagram ビジネスアカウントがつながっているページを選ぶと、Instagram も連携されます。',
       columns: { index: 'No.', name: 'ページ名', instagram: 'Instagram連携' },
       yes: 'あり',
       no: 'なし',
@@ -181,7 +181,7 @@ export const ja = {
     },
     connectLocation: {
       title: 'ビジネス拠点の選択',
-      lead: 'Tenpo で管理する Google ビジネスプロフィールのビジネス拠点を選んでください。',
+      lead: '{{product}} で管理する Google ビジネスプロフィールのビジネス拠点を選んでください。',
       columns: {
         name: 'ビジネス名',
         openStatus: '営業状況',
@@ -249,6 +249,13 @@ export const ja = {
     },
     staleTitle: 'ログイン状態が変わりました',
   },
+  a11y: {
+    firstPage: '最初のページ',
+    previousPage: '前のページ',
+    nextPage: '次のページ',
+    lastPage: '最後のページ',
+    showPassword: 'パスワードを表示',
+  },
   account: {
     passwordTitle: 'パスワード変更',
     currentPassword: '現在のパスワード',
@@ -260,7 +267,7 @@ export const ja = {
     storeName: '店舗名',
     phone: '電話番号',
     logo: 'ロゴ画像',
-    logoHint: '画像ファイル（3072KB まで）',
+    logoHint: '画像ファイル（{{kb}}KB まで）',
     logoDialogTitle: 'ロゴのアップロード',
     logoDrop: 'ここに画像をドラッグするか、クリックして選択してください',
   },

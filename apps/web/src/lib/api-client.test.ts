@@ -62,6 +62,43 @@ describe('api client', () => {
     window.history.pushState({}, '', '/');
   });
 
+  it('a 401 for a token another tab rotated meanwhile is tried again with the new one, not a logout', async () => {
+    const h = vi.fn();
+    setUnauthorizedHandler(h);
+    const seen: Array<string | null> = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (_u: string, init: RequestInit) => {
+        const auth = new Headers(init.headers).get('Authorization');
+        seen.push(auth);
+        if (auth === 'Bearer tok') {
+          // The other tab's rotation revoked 'tok' and stored its successor.
+          localStorage.setItem('token', 'tok-2');
+          return reply(401, { status_code: 401, message: 'no', errors: {} });
+        }
+        return reply(200, { status_code: 200, data: 'ok' });
+      }),
+    );
+    window.history.pushState({}, '', '/dashboard');
+    await expect(api('/x')).resolves.toMatchObject({ data: 'ok' });
+    expect(seen).toEqual(['Bearer tok', 'Bearer tok-2']);
+    expect(h).not.toHaveBeenCalled();
+
+    // A 401 with the token still in storage is a real logout: no second try.
+    seen.length = 0;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (_u: string, init: RequestInit) => {
+        seen.push(new Headers(init.headers).get('Authorization'));
+        return reply(401, { status_code: 401, message: 'no', errors: {} });
+      }),
+    );
+    await expect(api('/x')).rejects.toBeInstanceOf(ApiError);
+    expect(seen).toEqual(['Bearer tok-2']);
+    expect(h).toHaveBeenCalledTimes(1);
+    window.history.pushState({}, '', '/');
+  });
+
   it('gives up after 60 seconds', async () => {
     vi.useFakeTimers();
     try {

@@ -65,6 +65,43 @@ const leave = (): void => {
   if (inflight === 0) for (const f of drained.splice(0)) f();
 };
 
+// The tabs of one browser share the token in local storage, so a rotation in one tab revokes
+// the token that another tab's calls are carrying. Rotations hold this Web Lock, so two tabs
+// never rotate at once, and a call refused meanwhile can wait for the rotation to end and try
+// again with the token it stored (jsdom and old browsers have no Web Locks: no cross-tab wait).
+const ROTATION_LOCK = 'tenpo-token-rotation';
+
+/**
+ * How long a tab waits for the rotation lock before going on without it. A rotation takes
+ * milliseconds; a lock held longer belongs to a page being unloaded mid-rotation, and waiting
+ * for it would hang this page's first call.
+ */
+const LOCK_WAIT_MS = 3000;
+
+/** Runs `fn` while holding the cross-tab rotation lock (or without it, after LOCK_WAIT_MS). */
+export const acrossTabs = async <T>(fn: () => Promise<T>): Promise<T> => {
+  const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
+  if (!locks) return fn();
+  let ran = false;
+  try {
+    // `request` resolves with what the callback returns; lib.dom types it as Promise<Promise<T>>.
+    return (await locks.request(
+      ROTATION_LOCK,
+      { signal: AbortSignal.timeout(LOCK_WAIT_MS) },
+      () => {
+        ran = true;
+        return fn();
+      },
+    )) as T;
+  } catch (e) {
+    if (ran) throw e;
+    return fn();
+  }
+};
+
+/** Resolves once no tab is rotating. */
+const rotationSettled = (): Promise<void> => acrossTabs(async () => {});
+
 /** Runs `fn` alone: no other call is in flight while it runs. */
 export const exclusive = async <T>(fn: () => Promise<T>): Promise<T> => {
   while (gate) await gate;
@@ -90,9 +127,14 @@ const buildUrl = (path: string, query: RequestOptions['query']): string => {
   return `${API_BASE}${path}${s ? `?${s}` : ''}`;
 };
 
-const send = async (path: string, opts: RequestOptions, accept: string): Promise<Response> => {
+// The token is read from storage on every call, never cached: another tab may have rotated it.
+const send = async (
+  path: string,
+  opts: RequestOptions,
+  accept: string,
+  token: string | null,
+): Promise<Response> => {
   const headers: Record<string, string> = { Accept: accept, 'X-Api-Key': apiKey() };
-  const token = storage.get('token');
   if (token) headers.Authorization = `Bearer ${token}`;
   let body: BodyInit | undefined;
   if (opts.body instanceof FormData) body = opts.body;
@@ -147,7 +189,16 @@ const call = async <T>(
 ): Promise<T> => {
   if (!raw) await enter();
   try {
-    const res = await send(path, opts, accept);
+    const token = storage.get('token');
+    let res = await send(path, opts, accept, token);
+    // A 401 for a token that another tab has just rotated is not a logout: the new token is (or
+    // will be, once that tab's rotation ends) in storage. Try once more with it. The rotation
+    // call itself is raw: it holds the lock, so it must not wait for it.
+    if (res.status === 401 && !raw && token !== null) {
+      if (storage.get('token') === token) await rotationSettled();
+      const now = storage.get('token');
+      if (now !== null && now !== token) res = await send(path, opts, accept, now);
+    }
     if (!res.ok) throw await failure(res, opts);
     return await read(res);
   } finally {

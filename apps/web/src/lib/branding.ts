@@ -1,19 +1,30 @@
-import { domainTitleResponseData } from '@tenpo/domain';
 import { api } from './api-client';
-import { createStore } from './store';
+import { createStore, useStore } from './store';
 
 export const DEFAULT_TITLE = 'Tenpo';
 export const DEFAULT_FAVICON = '/favicon.svg';
 
-/** The white-label title, for the top bar. */
+/** The product name as this host shows it: the agency's title, else Tenpo. */
 export const brandTitle = createStore(DEFAULT_TITLE);
 
-/** The agency prefix: the first label of the host name (spec 1 §1). */
+/** The product name for texts that name it (the agency's title on a white-label host). */
+export const useBrandTitle = (): string => useStore(brandTitle);
+
+/**
+ * The agency prefix: the first label of the host name (spec 1 §1). A host of one label
+ * (`localhost`) or an IP address has no agency label, so it makes no lookup.
+ */
 export const hostPrefix = (hostname: string): string | null => {
   if (/^[0-9.]+$/.test(hostname) || hostname.includes(':')) return null;
-  const first = hostname.split('.')[0] ?? '';
+  const labels = hostname.split('.');
+  const first = labels[0] ?? '';
+  if (labels.length < 2) return null;
   return /^[a-z0-9-]{1,63}$/i.test(first) ? first.toLowerCase() : null;
 };
+
+/** The document title: the screen's name, then the product name (the agency's, if any). */
+export const pageTitle = (screen: string | null | undefined, brand: string): string =>
+  screen ? `${screen} | ${brand}` : brand;
 
 const setFavicon = (href: string): void => {
   let link = document.querySelector<HTMLLinkElement>('link[rel="icon"]');
@@ -38,18 +49,23 @@ const tryFavicon = (url: string): Promise<boolean> =>
     img.src = url;
   });
 
-/** White-label title and favicon by agency prefix; the defaults when the lookup fails. */
+/**
+ * White-label title and favicon by agency prefix; the defaults when the lookup fails. The
+ * title goes to `brandTitle`; the document title follows it with the screen's name (Root).
+ */
 export const applyBranding = async (hostname = window.location.hostname): Promise<string> => {
   const prefix = hostPrefix(hostname);
-  document.title = DEFAULT_TITLE;
   if (!prefix) return DEFAULT_TITLE;
   try {
-    const r = await api<unknown>(`/domain/${encodeURIComponent(prefix)}/title`);
+    const [r, { domainTitleResponseData }] = await Promise.all([
+      api<unknown>(`/domain/${encodeURIComponent(prefix)}/title`),
+      import('./branding-schema'),
+    ]);
     const d = domainTitleResponseData.parse(r.data);
-    document.title = d.title || DEFAULT_TITLE;
-    brandTitle.set(document.title);
+    const title = d.title || DEFAULT_TITLE;
+    brandTitle.set(title);
     if (d.favicon_url) await tryFavicon(d.favicon_url);
-    return document.title;
+    return title;
   } catch {
     setFavicon(DEFAULT_FAVICON);
     return DEFAULT_TITLE;

@@ -1,3 +1,5 @@
+import { createStore } from './store';
+
 /** Chunk load time-out of spec 1 §9: a screen that has not arrived by then is reported. */
 export const CHUNK_LOAD_TIMEOUT_MS = 120_000;
 
@@ -14,12 +16,20 @@ export const setChunkReporter = (r: Reporter): void => {
   report = r;
 };
 
+/**
+ * True once a lazily loaded screen has been asked for. Until then the page is one the entry
+ * draws by itself (/login, Page Not Found), which shows no toast and no navigation: the toasts'
+ * container and the progress bar are mounted from then on (ADR 0017).
+ */
+export const chunkRequested = createStore(false);
+
 /** Loads a lazily imported screen, reporting a failure or a load slower than 120 s. */
 export const loadChunk = <T>(
   load: () => Promise<T>,
   timeoutMs = CHUNK_LOAD_TIMEOUT_MS,
 ): Promise<T> =>
   new Promise<T>((resolve, reject) => {
+    if (!chunkRequested.get()) chunkRequested.set(true);
     const timer = setTimeout(() => {
       const e = new ChunkLoadError(true);
       report(e);

@@ -1,4 +1,4 @@
-import { ROLE, type StoreRow, type User } from '@tenpo/domain';
+import { ROLE, storeOptionDisabled, type StoreRow, type User } from '@tenpo/domain';
 import { logoVersion, sessionStore, isAccountManager } from './session';
 import { readUserIds, storage } from './storage';
 import { createStore, useStore } from './store';
@@ -53,9 +53,25 @@ export const rememberStores = (rows: StoreRow[]): void => {
   if (add.length > 0) selectionStore.set({ ids, stores: [...stores, ...add] });
 };
 
-/** The store the single-store screens act for: the first selected, else the user's own. */
-export const currentStoreId = (): number | null =>
-  selectionStore.get().ids[0] ?? sessionStore.get().user?.id ?? null;
+/**
+ * Whether a selection can stand for a single-store screen (spec 1 §2: elsewhere than the
+ * multi-store screens the selection is single-store). Several stores cannot, nor one store
+ * that the single selector disables: such a selection was made on a multi-store screen, and
+ * quietly acting for its first store would act for a store the user did not pick here.
+ * No selection at all is left to the guards (own store, or sent to Dashboard).
+ */
+export const singleStoreUsable = ({ ids, stores }: Selection): boolean => {
+  if (ids.length > 1) return false;
+  const row = stores.find((s) => s.id === ids[0]);
+  return row === undefined || !storeOptionDisabled(row, 'single');
+};
+
+/** The store the single-store screens act for: the one selected, else the user's own. */
+export const currentStoreId = (): number | null => {
+  const sel = selectionStore.get();
+  if (!singleStoreUsable(sel)) return null;
+  return sel.ids[0] ?? sessionStore.get().user?.id ?? null;
+};
 
 export const clearSelection = (): void => {
   storage.remove('userIds');
@@ -73,8 +89,10 @@ sessionStore.subscribe(() => {
 export type CurrentStore = { id: number; role: number | null };
 
 export const useCurrentStore = (): CurrentStore | null => {
-  const { ids, stores } = useSelection();
+  const selection = useSelection();
+  const { ids, stores } = selection;
   const user = useStore(sessionStore).user;
+  if (!singleStoreUsable(selection)) return null;
   const id = ids[0] ?? user?.id ?? null;
   if (id === null) return null;
   if (user && id === user.id) return { id, role: user.role };

@@ -1,5 +1,5 @@
 import { ROLE, type LoginResponseData, type User } from '@tenpo/domain';
-import { apiRaw, exclusive, setUnauthorizedHandler } from './api-client';
+import { acrossTabs, apiRaw, exclusive, setUnauthorizedHandler } from './api-client';
 import { withLoading } from './loading';
 import { navigateTo } from './navigation';
 import { readUserIds, storage } from './storage';
@@ -8,12 +8,20 @@ import { createStore, useStore } from './store';
 /** Auth state of spec 1 §3. */
 export type Session = {
   isLoggedIn: boolean;
-  /** The token this tab received; compared with local storage to spot a stale session. */
+  /**
+   * The token this tab last stored or adopted. The calls read local storage instead: the tabs
+   * of a browser share one session there, and any of them may rotate it.
+   */
   token: string | null;
   user: User | null;
   email: string | null;
   connectGMB: boolean;
   agreeTerm: boolean;
+  /**
+   * The stored token turned out to belong to another account than this tab's user (a login
+   * in another tab): the shell shows the login-error warning (spec 1 §2).
+   */
+  otherAccount: boolean;
 };
 
 const signedOut: Session = {
@@ -23,6 +31,7 @@ const signedOut: Session = {
   email: null,
   connectGMB: false,
   agreeTerm: false,
+  otherAccount: false,
 };
 
 export const sessionStore = createStore<Session>(signedOut);
@@ -45,8 +54,24 @@ export const applyLogin = (d: LoginResponseData): void => {
     email: d.user.email,
     connectGMB: d.connect_GMB,
     agreeTerm: d.user.agreed_terms === 1,
+    otherAccount: false,
   });
   reloadLogo();
+};
+
+/**
+ * Another tab stored `token`; `user` is whom it belongs to. The same user (a rotation or a
+ * refresh in that tab) is simply followed; another account marks this tab's session stale.
+ */
+export const adoptStoredToken = (token: string, user: User): void => {
+  const me = sessionStore.get();
+  if (!me.isLoggedIn || !me.user) return;
+  if (user.id !== me.user.id) {
+    sessionStore.set((s) => ({ ...s, otherAccount: true }));
+    return;
+  }
+  sessionStore.set((s) => ({ ...s, token }));
+  setUser(user);
 };
 
 export const setUser = (user: User): void => {
@@ -84,28 +109,45 @@ export const clearSession = (): void => {
 let rotating: Promise<boolean> | null = null;
 
 /**
- * Rotates the session token (GET /refresh-token). Calls made meanwhile wait for the new token.
- * Concurrent callers share one rotation. Resolves false when the session is gone.
+ * Rotates the session token (GET /refresh-token). Calls made meanwhile wait for the new token;
+ * concurrent callers share one rotation, and the tabs of the browser take turns (a Web Lock),
+ * each rotating whatever token storage holds when its turn comes. Resolves false when the
+ * session is gone. A token that turns out to be another account's (a login in another tab) is
+ * stored, since its old value is now revoked, but not applied to this tab: it goes stale.
  */
 export const refreshSession = (): Promise<boolean> => {
   if (rotating) return rotating;
-  rotating = exclusive(async () => {
-    if (!storage.get('token')) return false;
-    try {
-      const r = await apiRaw<LoginResponseData>('/refresh-token', { noAuthRedirect: true });
-      applyLogin(r.data);
-      return true;
-    } catch {
-      return false;
-    }
-  }).finally(() => {
+  rotating = exclusive(() =>
+    acrossTabs(async () => {
+      if (!storage.get('token')) return false;
+      try {
+        const r = await apiRaw<LoginResponseData>('/refresh-token', { noAuthRedirect: true });
+        // The token was removed while the rotation travelled (by hand, or a logout in another
+        // tab): storing its successor would bring a signed-out browser back in.
+        if (!storage.get('token')) return false;
+        const me = sessionStore.get().user;
+        if (sessionStore.get().isLoggedIn && me && me.id !== r.data.user.id) {
+          storage.set('token', r.data.token);
+          sessionStore.set((s) => ({ ...s, otherAccount: true }));
+          return true;
+        }
+        applyLogin(r.data);
+        return true;
+      } catch {
+        return false;
+      }
+    }),
+  ).finally(() => {
     rotating = null;
   });
   return rotating;
 };
 
-/** Logout of spec 1 §4: loading on, call logout, then clear everything and go to /login. */
-export const logout = async (): Promise<void> => {
+/**
+ * Logout of spec 1 §4: loading on, call logout, then clear everything and go to /login.
+ * `stay` keeps the current page (the warning on a public page: the user is already there).
+ */
+export const logout = async ({ stay = false }: { stay?: boolean } = {}): Promise<void> => {
   await withLoading(async () => {
     try {
       await exclusive(() => apiRaw('/logout', { noAuthRedirect: true }));
@@ -114,7 +156,7 @@ export const logout = async (): Promise<void> => {
     }
   });
   clearSession();
-  navigateTo('/login', { replace: true });
+  if (!stay) navigateTo('/login', { replace: true });
 };
 
 /** Any 401 outside the login page logs out and goes to /login (spec 1 §8). */
@@ -123,8 +165,15 @@ setUnauthorizedHandler(() => {
   navigateTo('/login', { replace: true });
 });
 
-/** The token in local storage differs from the one this tab holds: another login happened. */
+/**
+ * This tab's session was replaced by another account's login. A token that merely differs
+ * from the one this tab last saw is not stale: another tab of the same user rotated it.
+ */
 export const sessionIsStale = (): boolean => {
   const s = sessionStore.get();
-  return s.isLoggedIn && s.token !== null && storage.get('token') !== s.token;
+  return s.isLoggedIn && s.otherAccount;
 };
+
+/** This tab believes it is signed in, but the token is gone from storage (removed elsewhere). */
+export const tokenRemoved = (): boolean =>
+  sessionStore.get().isLoggedIn && storage.get('token') === null;

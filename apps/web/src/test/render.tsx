@@ -3,7 +3,9 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { vi } from 'vitest';
 import type { LoginResponseData, User } from '@tenpo/domain';
 import { Providers } from '../app/providers';
+import { followDocumentTitle } from '../app/document-title';
 import { routes } from '../app/routes';
+import { brandTitle, DEFAULT_TITLE } from '../lib/branding';
 import { createQueryClient } from '../lib/query-client';
 import { applyLogin, clearSession } from '../lib/session';
 import { clearSelection } from '../lib/selection';
@@ -85,9 +87,14 @@ export const signIn = (over: Partial<User> = {}, connect = true): void => {
   applyLogin(loginData(over, connect));
 };
 
+let stopTitle = (): void => undefined;
+
 /** Renders the whole app at `path` in a memory router. */
 export const renderAt = (path: string) => {
   const router = createMemoryRouter(routes, { initialEntries: [path] });
+  // One router's title at a time: the previous test's router stops following.
+  stopTitle();
+  stopTitle = followDocumentTitle(router);
   const utils = render(
     <Providers client={createQueryClient()} env="test">
       <RouterProvider router={router} />
@@ -99,4 +106,5 @@ export const renderAt = (path: string) => {
 export const resetState = (): void => {
   clearSession();
   clearSelection();
+  brandTitle.set(DEFAULT_TITLE);
 };

@@ -49,12 +49,17 @@ export const phoneField = () =>
     .nullish()
     .transform((v) => (v === undefined || v === null || v === '' ? null : v));
 
+/** The "confirmation equals password" rule on `password_confirmation`, saying `message`. */
+export const confirmedWith =
+  (message: string) =>
+  <T extends { password: string; password_confirmation: string }>(
+    value: T,
+    ctx: z.RefinementCtx,
+  ): void => {
+    if (value.password !== value.password_confirmation) {
+      ctx.addIssue({ code: 'custom', path: ['password_confirmation'], message });
+    }
+  };
+
 /** Adds the "confirmation equals password" rule on `password_confirmation`. */
-export const confirmed = <T extends { password: string; password_confirmation: string }>(
-  value: T,
-  ctx: z.RefinementCtx,
-): void => {
-  if (value.password !== value.password_confirmation) {
-    ctx.addIssue({ code: 'custom', path: ['password_confirmation'], message: ja.passwordMismatch });
-  }
-};
+export const confirmed = confirmedWith(ja.passwordMismatch);

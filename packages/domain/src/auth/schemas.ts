@@ -3,6 +3,7 @@ import { fieldLabels, ja } from '../messages/ja';
 import { DEFAULT_AGENT_CODE } from '../roles/roles';
 import {
   confirmed,
+  confirmedWith,
   emailField,
   optionalText,
   passwordField,
@@ -42,9 +43,14 @@ export const registerRequest = z
   .superRefine(confirmed);
 export type RegisterRequest = z.infer<typeof registerRequest>;
 
+/** Keys as in the spec's payload; the messages name the fields as the form does (新しいパスワード). */
 export const changePasswordRequest = z
-  .object({ current_password: passwordField('current_password'), ...passwordPair })
-  .superRefine(confirmed);
+  .object({
+    current_password: passwordField('current_password'),
+    password: passwordField('new_password'),
+    password_confirmation: passwordField('new_password_confirmation'),
+  })
+  .superRefine(confirmedWith(ja.newPasswordMismatch));
 export type ChangePasswordRequest = z.infer<typeof changePasswordRequest>;
 
 /** Account information (multipart text fields; the logo file is checked separately). */

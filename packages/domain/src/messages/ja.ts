@@ -8,6 +8,9 @@ export const fieldLabels = {
   password: 'パスワード',
   password_confirmation: 'パスワード（確認）',
   current_password: '現在のパスワード',
+  // Change password names its fields 新しいパスワード (spec 1 §5); its messages say so too.
+  new_password: '新しいパスワード',
+  new_password_confirmation: '新しいパスワード（確認）',
   name: '担当者名',
   full_name: '氏名',
   company_name: '会社名',
@@ -42,6 +45,7 @@ export const ja = {
   urlRequired: 'URLフィールドは必須です',
   card16: '16桁以上で入力してください。',
   passwordMismatch: 'パスワード（確認）がパスワードと一致しません。',
+  newPasswordMismatch: '新しいパスワード（確認）が新しいパスワードと一致しません。',
   termsRequired: '利用規約に同意してください。',
   fullNameSpace: '氏名は姓と名の間にスペースを入れてください。',
   phoneNoHyphen: '電話番号はハイフンなしの数字で入力してください。',

@@ -1,6 +1,4 @@
 import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import type { z } from 'zod';
 import {
@@ -12,6 +10,7 @@ import {
   userIdField,
   userSchema,
 } from '@tenpo/domain';
+import { MANUAL_PDF } from '../../assets';
 import { iso, type Clock } from '../../lib/clock';
 import { AppError, forbidden, validationError } from '../../lib/errors';
 import { okData, withZod } from '../../lib/route';
@@ -20,11 +19,6 @@ import { actorOf } from '../../plugins/auth';
 import type { StoreAccess } from '../stores/access';
 import type { UsersService } from '../users/users.service';
 import type { AccountRepo } from './account.repo';
-
-export const MANUAL_PDF = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../../../assets/manual.pdf',
-);
 
 /** Zod issues to the envelope's `errors` map. */
 const fieldErrors = (error: z.ZodError): Record<string, string[]> => {

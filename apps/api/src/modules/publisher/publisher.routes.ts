@@ -70,7 +70,13 @@ export function registerPublisherRoutes(
     async (req) => {
       const actor = actorOf(req);
       const store = await access.storeFor(actor, req.query.user_id, 'write');
-      const urlAuth = await publishers.connectUrl(actor.user.id, store, req.query.publisher_key);
+      // req.host: the Host (or, behind our proxy, X-Forwarded-Host) the browser asked on.
+      const urlAuth = await publishers.connectUrl(
+        actor.user.id,
+        store,
+        req.query.publisher_key,
+        req.host,
+      );
       return okData({ urlAuth });
     },
   );

@@ -17,6 +17,7 @@ import { withRetry } from '../../channels/http';
 import type { ChannelCredentialsRow, PublisherConnectionRow, UserRow } from '../../db/types';
 import { addMs, iso, type Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
+import { knownOriginOf } from '../../lib/hosts';
 import { decrypt, encrypt, hashToken, newToken } from '../../lib/tokens';
 import type { CredentialsPatch, PublisherRepo } from './publisher.repo';
 
@@ -79,6 +80,8 @@ export function createPublisherService(deps: {
   clock: Clock;
   secretKey: Buffer;
   publicUrl: string;
+  /** Whether a host's first label names an active agency (its white-label host). */
+  isAgencyPrefix: (prefix: string) => Promise<boolean>;
   log: Logger;
 }) {
   const { repo, channels, clock, secretKey, publicUrl } = deps;
@@ -103,7 +106,8 @@ export function createPublisherService(deps: {
       publisher_id: p.id,
       publisher_key: p.key,
       publisher_name: p.name,
-      logo_url: `${publicUrl}${PUBLISHER_LOGO_PATH}${p.logo}`,
+      // Relative: the page may be on any of our hosts, and its CSP allows only its own.
+      logo_url: `${PUBLISHER_LOGO_PATH}${p.logo}`,
       entity_id: row?.entity_id ?? null,
       location_name: row?.location_name ?? null,
       postal_code: row?.postal_code ?? null,
@@ -235,14 +239,25 @@ export function createPublisherService(deps: {
     deleteCredentials: (store: UserRow, keys: readonly PublisherKey[]) =>
       repo.deleteCredentials(store.id, keys),
 
-    /** The provider's consent URL, with a one-time state and a PKCE verifier kept here. */
-    async connectUrl(actorId: number, store: UserRow, key: PublisherKey): Promise<string> {
+    /**
+     * The provider's consent URL, with a one-time state and a PKCE verifier kept here.
+     * `requestHost` is the host the browser asked on: when it is one of ours (lib/hosts.ts),
+     * the state remembers it so the return lands where the user's session is (ADR 0015).
+     */
+    async connectUrl(
+      actorId: number,
+      store: UserRow,
+      key: PublisherKey,
+      requestHost?: string,
+    ): Promise<string> {
       ensureAllowed(store, key);
       const channel = channelOf(key);
       const state = newToken();
       const verifier = randomBytes(48).toString('base64url');
       const challenge = createHash('sha256').update(verifier).digest('base64url');
+      // The provider accepts only the redirect URIs registered with it: always PUBLIC_URL's.
       const redirectUri = `${publicUrl}/api/publisher/callback/${channel.connectAs}`;
+      const returnOrigin = await knownOriginOf(publicUrl, requestHost, deps.isAgencyPrefix);
       const t = now();
       await repo.createState(
         {
@@ -252,6 +267,7 @@ export function createPublisherService(deps: {
           publisher_key: channel.connectAs,
           code_verifier: seal(verifier),
           redirect_uri: redirectUri,
+          return_origin: returnOrigin,
           created_at: iso(t),
           expires_at: iso(addMs(t, STATE_TTL_MS)),
         },
@@ -262,15 +278,17 @@ export function createPublisherService(deps: {
 
     /**
      * The provider's redirect back: checks the one-time state, exchanges the code, stores the
-     * tokens sealed, and answers where the browser goes next.
+     * tokens sealed, and answers where the browser goes next: on the host the consent started
+     * on (the state's origin), else here.
      */
     async callback(
       routeKey: string,
       q: { state?: string; code?: string; error?: string },
     ): Promise<string> {
-      const back = (error: string, key: string = routeKey) =>
-        `/connect-account?${new URLSearchParams({ error, publisher_key: key }).toString()}`;
       const st = q.state ? await repo.takeState(hashToken(q.state)) : undefined;
+      const origin = st?.return_origin ?? '';
+      const back = (error: string, key: string = routeKey) =>
+        `${origin}/connect-account?${new URLSearchParams({ error, publisher_key: key }).toString()}`;
       if (!st || st.publisher_key !== routeKey || st.expires_at <= iso(now()))
         return back('invalid_state');
       const key = st.publisher_key as PublisherKey;
@@ -312,7 +330,7 @@ export function createPublisherService(deps: {
         { status: channel.afterConnect.status, log: '[]', ...linked },
         t,
       );
-      return channel.afterConnect.path;
+      return `${origin}${channel.afterConnect.path}`;
     },
 
     /** Disconnects a publisher and the ones that go with it; ends the grant when unshared. */

@@ -28,9 +28,15 @@ export function createRegistrationService(deps: {
   const { repo, users, clock, outbox } = deps;
   const tokenInvalid = () => validationError({ token: [ja.accessTokenExpired] });
 
+  /**
+   * A link is spent once its own token was used, and also once the account it would create
+   * exists: a sign-up sent twice mails two links, and the second must fail on open (spec 1 §2,
+   * token verified on open), not only on submit.
+   */
   const liveToken = async (token: string) => {
     const row = await repo.tokenByHash(hashToken(token));
     if (!row || row.used_at !== null || row.expires_at <= iso(clock.now())) throw tokenInvalid();
+    if (await users.findByEmail(row.email)) throw tokenInvalid();
     return row;
   };
 
@@ -72,11 +78,13 @@ export function createRegistrationService(deps: {
       return { email: row.email };
     },
 
-    /** Creates the free-trial account: 30 days from now (DESIGN §10). */
+    /**
+     * Creates the free-trial account: 30 days from now (DESIGN §10), having agreed to the terms
+     * on the form, so the terms dialog does not ask again.
+     */
     async register(input: { token: string; email: string; password: string }): Promise<void> {
       const row = await liveToken(input.token);
       if (row.email.toLowerCase() !== input.email.toLowerCase()) throw tokenInvalid();
-      if (await users.findByEmail(row.email)) throw validationError({ email: [ja.emailTaken] });
       const passwordHash = await hashPassword(input.password);
       const now = clock.now();
       await repo.transaction(async (trx) => {
@@ -87,7 +95,8 @@ export function createRegistrationService(deps: {
           role: ROLE.freeTrial,
           account_kind: 0,
           is_leader: 0,
-          agreed_terms: 0,
+          // The form is refused without the agreement: this request is its record (ADR 0019).
+          agreed_terms: 1,
           phone: row.phone,
           company_name: row.company_name,
           store_name: row.store_name,

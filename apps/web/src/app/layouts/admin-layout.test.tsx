@@ -2,8 +2,17 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { StoreRow, User } from '@tenpo/domain';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { syncSelection } from '../../lib/selection';
-import { fail, loginData, mockApi, ok, renderAt, resetState, signIn } from '../../test/render';
+import { selectStores, syncSelection } from '../../lib/selection';
+import {
+  demoUser,
+  fail,
+  loginData,
+  mockApi,
+  ok,
+  renderAt,
+  resetState,
+  signIn,
+} from '../../test/render';
 
 const store = (id: number, over: Partial<StoreRow> = {}): StoreRow => ({
   id,
@@ -66,6 +75,23 @@ describe('admin shell for an agency', () => {
     expect(screen.queryByRole('link', { name: 'お支払い設定' })).not.toBeInTheDocument();
   });
 
+  it('overview: the badges of a store with a long name stay whole (issue 7 §3.12)', async () => {
+    const long = store(8, {
+      name: `カフェ・ミナト${'とても長い店舗名'.repeat(10)}`,
+      google_status: 0,
+    });
+    agencyApi({ 'GET /agency/stores': ok(page([long])) });
+    signIn(agencyUser, false);
+    renderAt('/overview');
+    const row = await screen.findByTestId('store-row-8');
+    // jsdom lays nothing out (e2e/tests/layout.spec.ts measures it): the badges must not be
+    // narrower than their text, so a squeezed column cannot cut them to 「未…」.
+    for (const text of ['未連携', '有効']) {
+      const badge = within(row).getByText(text).closest('.mantine-Badge-root');
+      expect(badge).toHaveStyle({ minWidth: 'max-content' });
+    }
+  });
+
   it('a guarded screen without selected stores sends the agency to the dashboard', async () => {
     agencyApi();
     signIn(agencyUser, false);
@@ -108,6 +134,50 @@ describe('admin shell for an agency', () => {
     const nav = await screen.findByRole('navigation', { name: 'メインメニュー' });
     expect(within(nav).getByRole('link', { name: '投稿作成' })).toBeInTheDocument();
     expect(within(nav).queryByRole('link', { name: 'ダッシュボード' })).not.toBeInTheDocument();
+  });
+});
+
+describe('a multi-store selection on a single-store screen', () => {
+  beforeEach(resetState);
+
+  it('is not used for its first store: the screen asks for one store, and the single selector starts empty', async () => {
+    const { calls } = agencyApi({ 'GET /publisher': ok([]) });
+    signIn(agencyUser, false);
+    // Chosen on /report with the multi selector.
+    localStorage.setItem('userIds', '8,9,11');
+    syncSelection();
+    renderAt('/connect-account');
+    expect(await screen.findByTestId('choose-one-store')).toHaveTextContent(
+      '上部の「店舗を選択」から店舗を選んでください。',
+    );
+    expect(calls.some((c) => c.path === '/publisher')).toBe(false);
+    await userEvent.click(await screen.findByRole('button', { name: '店舗を選択' }));
+    const dialog = await screen.findByRole('dialog', { name: '店舗を選択' });
+    const radios = await within(dialog).findAllByRole('radio');
+    expect(radios.every((r) => !(r as HTMLInputElement).checked)).toBe(true);
+    await userEvent.click(within(dialog).getByRole('radio', { name: '店舗9' }));
+    await userEvent.click(within(dialog).getByRole('button', { name: '選択' }));
+    await waitFor(() => expect(localStorage.getItem('userIds')).toBe('9'));
+    await waitFor(() =>
+      expect(calls.find((c) => c.path === '/publisher')?.url.searchParams.get('user_id')).toBe('9'),
+    );
+    expect(screen.queryByTestId('choose-one-store')).not.toBeInTheDocument();
+  });
+
+  it('nor is one store that the single selector disables', async () => {
+    const ended = store(12, { role: 0, in_trial: false });
+    const { calls } = mockApi({
+      'GET /refresh-token': ok(loginData(agencyUser, false)),
+      'GET /agency/stores': ok(page([...rows, ended])),
+      'GET /agency/groups': ok([]),
+      'GET /publisher': ok([]),
+    });
+    signIn(agencyUser, false);
+    // Chosen alone on /report, where the multi selector allows it.
+    selectStores([ended], null);
+    renderAt('/connect-account');
+    expect(await screen.findByTestId('choose-one-store')).toBeInTheDocument();
+    expect(calls.some((c) => c.path === '/publisher')).toBe(false);
   });
 });
 
@@ -179,9 +249,12 @@ describe('admin shell for a shop', () => {
     expect(localStorage.getItem('token')).toBeNull();
   });
 
-  it('a token changed by another login shows the warning, whose confirm logs out', async () => {
+  it('a token of another account (a login elsewhere) shows the warning, whose confirm logs out', async () => {
     const { calls } = mockApi({
-      'GET /refresh-token': ok(loginData()),
+      'GET /refresh-token': ok({
+        ...loginData({ id: 2, email: 'other@tenpo.example' }),
+        token: 't2',
+      }),
       'GET /logout': ok(null, 'ログアウトしました。'),
     });
     signIn();
@@ -195,6 +268,72 @@ describe('admin shell for a shop', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
     expect(calls.some((c) => c.path === '/logout')).toBe(true);
     expect(localStorage.getItem('token')).toBeNull();
+  });
+
+  it('a token rotated by another tab of the same user is followed: no warning, the next call uses it', async () => {
+    const { calls } = mockApi({
+      'GET /refresh-token': ok({ ...loginData(), token: 'token-3' }),
+      'GET /account-setting/information': ok(demoUser()),
+    });
+    signIn();
+    const { router } = renderAt('/dashboard');
+    await screen.findByRole('navigation', { name: 'メインメニュー' });
+    // The other tab's rotation: storage changes, and this tab hears of it.
+    localStorage.setItem('token', 'token-2');
+    window.dispatchEvent(new StorageEvent('storage', { key: 'token', newValue: 'token-2' }));
+    await waitFor(() => expect(calls.map((c) => c.path)).toContain('/account-setting/information'));
+    await userEvent.click(screen.getByRole('link', { name: 'レポート' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/report'));
+    await waitFor(() => expect(localStorage.getItem('token')).toBe('token-3'));
+    const refresh = calls.find((c) => c.path === '/refresh-token');
+    expect(refresh?.headers.get('Authorization')).toBe('Bearer token-2');
+    expect(screen.queryByRole('dialog', { name: 'ログイン状態が変わりました' })).toBeNull();
+  });
+
+  it('a token of another account stored by another tab shows the warning at once', async () => {
+    mockApi({
+      'GET /account-setting/information': ok(demoUser({ id: 2, email: 'other@tenpo.example' })),
+    });
+    signIn();
+    renderAt('/dashboard');
+    await screen.findByRole('navigation', { name: 'メインメニュー' });
+    localStorage.setItem('token', 'other');
+    window.dispatchEvent(new StorageEvent('storage', { key: 'token', newValue: 'other' }));
+    const dialog = await screen.findByRole('dialog', { name: 'ログイン状態が変わりました' });
+    expect(within(dialog).getByText(/すでに別のアカウントでログインしている/)).toBeInTheDocument();
+  });
+
+  it('a token removed from storage: a side-bar link goes to /login once, and it stays there', async () => {
+    const { calls } = mockApi({ 'GET /refresh-token': ok(loginData()) });
+    signIn();
+    const { router } = renderAt('/dashboard');
+    await screen.findByRole('navigation', { name: 'メインメニュー' });
+    const seen: string[] = [];
+    const stop = router.subscribe((state) => {
+      if (state.navigation.state === 'idle') seen.push(state.location.pathname);
+    });
+    localStorage.removeItem('token');
+    await userEvent.click(screen.getByRole('link', { name: 'レポート' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    await screen.findByRole('button', { name: 'ログイン' });
+    await new Promise((r) => setTimeout(r, 300));
+    stop();
+    expect(router.state.location.pathname).toBe('/login');
+    expect(seen.filter((p) => p === '/login')).toHaveLength(1);
+    expect(seen.filter((p) => p === '/dashboard' || p === '/overview')).toHaveLength(0);
+    // No rotation was attempted without a token.
+    expect(calls.filter((c) => c.path === '/refresh-token')).toHaveLength(0);
+  });
+
+  it('a token removed by a logout in another tab sends this tab to /login', async () => {
+    mockApi({});
+    signIn();
+    const { router } = renderAt('/dashboard');
+    await screen.findByRole('navigation', { name: 'メインメニュー' });
+    localStorage.removeItem('token');
+    window.dispatchEvent(new StorageEvent('storage', { key: 'token', newValue: null }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(screen.queryByRole('dialog', { name: 'ログイン状態が変わりました' })).toBeNull();
   });
 
   it('no token in storage sends the user to /login', async () => {

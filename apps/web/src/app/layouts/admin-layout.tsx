@@ -1,15 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import {
+  Alert,
   AppShell,
   Burger,
-  Button,
   Center,
   Group,
   Loader,
   LoadingOverlay,
-  Modal,
-  Stack,
-  Text,
   Title,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
@@ -25,21 +22,24 @@ import {
 } from '../../features/account/api/account-api';
 import { AccountMenu } from '../../features/account/components/account-menu';
 import { LogoUploadDialog } from '../../features/account/components/logo-upload-dialog';
+import { LoginErrorDialog } from '../../components/ui/login-error-dialog';
 import { TermsDialog } from '../../features/auth/components/terms-dialog';
 import { StoreSelector } from '../../features/stores/components/store-selector';
 import { errorLines } from '../../lib/api-client';
-import { brandTitle } from '../../lib/branding';
+import { useBrandTitle } from '../../lib/branding';
 import { useGlobalLoading, withLoading } from '../../lib/loading';
-import { selectStores, syncSelection, useSelection } from '../../lib/selection';
+import { selectStores, singleStoreUsable, syncSelection, useSelection } from '../../lib/selection';
 import {
   clearSession,
   isAccountManager,
   isMultiStoreUser,
   logout,
+  adoptStoredToken,
   logoVersion,
   refreshSession,
   sessionIsStale,
   setUser,
+  tokenRemoved,
   useSession,
 } from '../../lib/session';
 import { storage } from '../../lib/storage';
@@ -64,25 +64,28 @@ function FullLoader() {
 /** Login guard of spec 1 §2: no token → /login; a token but no session → refresh first. */
 export function AdminLayout() {
   const session = useSession();
-  const navigate = useNavigate();
   const [checking, setChecking] = useState(
     () => !session.isLoggedIn && storage.get('token') !== null,
   );
+  // A session whose token left storage (removed by hand, or by a logout in another tab) is
+  // over: forget it, so that /login does not see a signed-in user and send it back here.
+  const gone = session.isLoggedIn && storage.get('token') === null;
+  useEffect(() => {
+    if (gone) clearSession();
+  }, [gone]);
   useEffect(() => {
     if (!checking) return;
     let live = true;
     void refreshSession().then((ok) => {
       if (!live) return;
-      if (!ok) {
-        clearSession();
-        void navigate('/login', { replace: true });
-      }
+      // Signed out: the render below redirects to /login.
+      if (!ok) clearSession();
       setChecking(false);
     });
     return () => {
       live = false;
     };
-  }, [checking, navigate]);
+  }, [checking]);
 
   if (checking) return <FullLoader />;
   if (!session.isLoggedIn || !session.user || !storage.get('token')) {
@@ -91,38 +94,52 @@ export function AdminLayout() {
   return <Shell user={session.user} connectGMB={session.connectGMB} />;
 }
 
-/** Session refresh and logo reload on every route change; the stale-token warning. */
-function useRouteChange(onStale: () => void) {
+/** Session refresh and logo reload on every route change; following the other tabs. */
+function useRouteChange() {
   const { pathname } = useLocation();
-  const navigate = useNavigate();
   const first = useRef(true);
   useEffect(() => {
-    if (sessionIsStale()) {
-      onStale();
+    // No token in storage means Login (spec 1 §2), once: clearing the session lets the layout
+    // redirect, and /login then finds nobody signed in to send back.
+    if (tokenRemoved()) {
+      clearSession();
       return;
     }
+    // Another account's login took the storage; the warning is up and waits for its confirm.
+    if (sessionIsStale()) return;
     // The guard has just rotated the token when it restored the session; once is enough.
     if (first.current) {
       first.current = false;
       return;
     }
+    // A session that is gone is cleared; the layout then redirects to /login (once: a second
+    // navigate here would be a second move).
     void refreshSession().then((ok) => {
-      if (!ok && !sessionIsStale()) {
-        clearSession();
-        void navigate('/login', { replace: true });
-      }
+      if (!ok && !sessionIsStale()) clearSession();
     });
-  }, [pathname, navigate, onStale]);
+  }, [pathname]);
 
-  // Another tab signed in, refreshed or signed out.
+  // Another tab signed in, rotated the token or signed out.
   useEffect(() => {
     const onStorage = (e: StorageEvent) => {
       if (e.key === 'userIds') syncSelection();
-      if (e.key === 'token' && sessionIsStale()) onStale();
+      if (e.key !== 'token') return;
+      if (e.newValue === null) {
+        clearSession();
+        return;
+      }
+      // Whose token is it? A rotation by a tab of this user is followed silently; another
+      // account's login marks the session stale. Reading the account does not rotate, so the
+      // tabs do not set each other off. A failure here is left to the next call (a 401 logs out).
+      const token = e.newValue;
+      accountInformationCall().then(
+        (r) => adoptStoredToken(token, r.data),
+        () => {},
+      );
     };
     window.addEventListener('storage', onStorage);
     return () => window.removeEventListener('storage', onStorage);
-  }, [onStale]);
+  }, []);
 }
 
 function Shell({ user, connectGMB }: { user: User; connectGMB: boolean }) {
@@ -133,12 +150,11 @@ function Shell({ user, connectGMB }: { user: User; connectGMB: boolean }) {
   const selection = useSelection();
   const loading = useGlobalLoading();
   useStore(logoVersion);
-  const brand = useStore(brandTitle);
+  const brand = useBrandTitle();
   const [mobileOpened, mobile] = useDisclosure(false);
   const [logoOpen, setLogoOpen] = useState(false);
-  const [stale, setStale] = useState(false);
-  const onStale = useRef(() => setStale(true)).current;
-  useRouteChange(onStale);
+  const stale = useSession().otherAccount;
+  useRouteChange();
 
   const name = meta?.name ?? null;
   const redirect = meta
@@ -150,6 +166,13 @@ function Shell({ user, connectGMB }: { user: User; connectGMB: boolean }) {
   const showSidebar = !(multiUser && name !== null && ACCOUNT_SCREENS.has(name));
   const showSelector = multiUser && !(name !== null && NO_SELECTOR_SCREENS.has(name));
   const multiScreen = name !== null && MULTI_STORE_SCREENS.has(name);
+  // A multi-store selection reaching a single-store screen asks for one store rather than
+  // acting for its first (spec 1 §2); the account screens act for no store.
+  const needsOneStore =
+    showSelector &&
+    !multiScreen &&
+    !(name !== null && ACCOUNT_SCREENS.has(name)) &&
+    !singleStoreUsable(selection);
   const current = selection.stores.find((s) => s.id === selection.ids[0]);
   const showPayment = isAccountManager(user)
     ? current !== undefined && paymentMenuVisible(current.agent_code)
@@ -239,33 +262,17 @@ function Shell({ user, connectGMB }: { user: User; connectGMB: boolean }) {
         </AppShell.Navbar>
       )}
       <AppShell.Main bg="gray.0">
-        <Outlet />
+        {needsOneStore ? (
+          <Alert color="blue" variant="light" data-testid="choose-one-store">
+            {t('screens.dashboard.noStore')}
+          </Alert>
+        ) : (
+          <Outlet />
+        )}
       </AppShell.Main>
       <TermsDialog onAgreed={() => void navigate('/', { replace: true })} />
       <LogoUploadDialog opened={logoOpen} onClose={() => setLogoOpen(false)} onSave={saveLogo} />
-      <Modal
-        opened={stale}
-        onClose={() => void logout()}
-        title={t('layout.staleTitle')}
-        withCloseButton={false}
-        closeOnClickOutside={false}
-        closeOnEscape={false}
-        centered
-      >
-        <Stack>
-          <Text role="alert">{t('actions.errors.loginError')}</Text>
-          <Group justify="flex-end">
-            <Button
-              onClick={() => {
-                setStale(false);
-                void logout();
-              }}
-            >
-              {t('actions.ok')}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <LoginErrorDialog opened={stale} onConfirm={() => void logout()} />
     </AppShell>
   );
 }

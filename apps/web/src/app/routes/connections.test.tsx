@@ -265,6 +265,22 @@ describe('/facebook/connect-page', () => {
     await userEvent.click(screen.getByRole('button', { name: 'キャンセル' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/connect-account'));
   });
+  it.each([
+    [403, '無料トライアルでは Google ビジネスプロフィールのみ連携できます。'],
+    [409, 'Facebookが連携されていません。先に連携してください。'],
+  ])('a %i keeps its reason in the table after the 2 s alert', async (status, reason) => {
+    // The API's envelope for these: the reason as the message, no field errors.
+    mockApi({ 'GET /publisher/facebook/pages': fail(status, {}, reason) });
+    signIn(shop);
+    renderAt('/facebook/connect-page');
+    expect(await screen.findByRole('alert')).toHaveTextContent(reason);
+    await waitFor(() => expect(screen.queryByRole('alert')).not.toBeInTheDocument());
+    const table = screen.getByRole('table');
+    expect(within(table).getByText(reason)).toBeInTheDocument();
+    expect(
+      within(table).queryByText('管理している Facebook ページがありません。'),
+    ).not.toBeInTheDocument();
+  });
 });
 
 const location = (i: number): Location => ({

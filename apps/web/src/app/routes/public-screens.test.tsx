@@ -1,4 +1,4 @@
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fail, loginData, mockApi, ok, renderAt, resetState, signIn } from '../../test/render';
@@ -117,6 +117,8 @@ describe('/register-account', () => {
         });
       }
       await waitFor(() => expect(router.state.location.pathname).toBe('/register-information'));
+      // Replaced, not pushed: Back does not come back to the dead link's countdown.
+      expect(router.state.historyAction).toBe('REPLACE');
     } finally {
       vi.useRealTimers();
     }
@@ -127,6 +129,7 @@ describe('/register-account', () => {
     const { router } = renderAt('/register-account?token=bad');
     await userEvent.click(await screen.findByRole('button', { name: '今すぐ新規登録画面へ' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/register-information'));
+    expect(router.state.historyAction).toBe('REPLACE');
   });
 
   it('with a good token shows the email read-only and validates the pair', async () => {
@@ -161,6 +164,23 @@ describe('public routes when signed in', () => {
     signIn();
     const { router } = renderAt('/forgot-password');
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+  });
+
+  it('a tab without a session of its own, while the browser is signed in, is warned on /login; confirming logs out there (spec 3 §4)', async () => {
+    const { calls } = mockApi({
+      'GET /refresh-token': ok(loginData()),
+      'GET /logout': ok(null, 'ログアウトしました。'),
+    });
+    localStorage.setItem('token', 'from-the-other-tab');
+    const { router } = renderAt('/login');
+    const dialog = await screen.findByRole('dialog', { name: 'ログイン状態が変わりました' });
+    expect(within(dialog).getByText(/すでに別のアカウントでログインしている/)).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/login');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'OK' }));
+    await waitFor(() => expect(localStorage.getItem('token')).toBeNull());
+    expect(calls.some((c) => c.path === '/logout')).toBe(true);
+    expect(router.state.location.pathname).toBe('/login');
+    expect(await screen.findByRole('button', { name: 'ログイン' })).toBeInTheDocument();
   });
 });
 

@@ -1,3 +1,4 @@
+import { useState, type ReactNode } from 'react';
 import { Box, Image, NavLink, ScrollArea, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { NavLink as RouterLink, useLocation } from 'react-router';
@@ -112,7 +113,7 @@ export function Sidebar({
                 onClick={onNavigate}
               />
             ) : (
-              <NavLink key={item.label} label={item.label} defaultOpened childrenOffset={16}>
+              <SidebarGroup key={item.label} label={item.label}>
                 {item.children.map((c) => (
                   <NavLink
                     key={c.to}
@@ -123,11 +124,33 @@ export function Sidebar({
                     onClick={onNavigate}
                   />
                 ))}
-              </NavLink>
+              </SidebarGroup>
             ),
           )}
         </Box>
       </ScrollArea>
     </Stack>
+  );
+}
+
+/**
+ * A side-bar group that opens and closes its links. Mantine renders a group as an <a> without
+ * href: not focusable, announced as nothing. A real button with aria-expanded lets keyboard and
+ * screen-reader users reach it and hear whether it is open.
+ */
+function SidebarGroup({ label, children }: { label: string; children: ReactNode }) {
+  const [opened, setOpened] = useState(true);
+  return (
+    <NavLink
+      component="button"
+      type="button"
+      label={label}
+      opened={opened}
+      onChange={setOpened}
+      aria-expanded={opened}
+      childrenOffset={16}
+    >
+      {children}
+    </NavLink>
   );
 }

@@ -69,13 +69,24 @@ export function ChoiceActions({
   );
 }
 
-/** The one row a table shows when it has nothing to list. */
-export function EmptyRow({ columns, text }: { columns: number; text: string }) {
+/**
+ * The one row a table shows when it has nothing to list: `text`, or, when the list could not be
+ * loaded, the reason (kept in the table, as the alert above it goes away after 2 s).
+ */
+export function EmptyRow({
+  columns,
+  text,
+  error,
+}: {
+  columns: number;
+  text: string;
+  error?: string[] | null;
+}) {
   return (
     <Table.Tr>
       <Table.Td colSpan={columns}>
-        <Text c="dimmed" ta="center">
-          {text}
+        <Text c={error ? 'red' : 'dimmed'} ta="center">
+          {error ? error.join(' ') : text}
         </Text>
       </Table.Td>
     </Table.Tr>

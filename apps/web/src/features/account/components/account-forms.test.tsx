@@ -8,6 +8,11 @@ import { demoUser, fail, mockApi, ok, resetState, signIn } from '@/test/render';
 import { AccountInformationForm } from './account-information-form';
 import { ChangePasswordForm } from './change-password-form';
 import { imageFileError } from './image-file';
+import { LogoUploadDialog } from './logo-upload-dialog';
+
+// The accept attribute limits the file picker; a file input has no role to query it by.
+const fileInput = (within: HTMLElement) => within.querySelector('input[type="file"]');
+const IMAGES = 'image/jpeg,image/png,image/gif,image/webp';
 
 const wrap = (ui: React.ReactNode) =>
   render(
@@ -25,8 +30,9 @@ describe('change password form', () => {
     const save = screen.getByRole('button', { name: '保存' });
     await userEvent.click(save);
     expect(await screen.findByText('現在のパスワード を入力してください。')).toBeInTheDocument();
-    expect(screen.getByText('パスワード を入力してください。')).toBeInTheDocument();
-    expect(screen.getByText('パスワード（確認） を入力してください。')).toBeInTheDocument();
+    // The fields are 新しいパスワード…: so are their messages (issue 7 §3.12).
+    expect(screen.getByText('新しいパスワード を入力してください。')).toBeInTheDocument();
+    expect(screen.getByText('新しいパスワード（確認） を入力してください。')).toBeInTheDocument();
     await userEvent.type(screen.getByLabelText(/^現在のパスワード/), 'short');
     await userEvent.type(screen.getByLabelText(/^新しいパスワード\s*\*?$/), 'short');
     await userEvent.type(screen.getByLabelText(/^新しいパスワード（確認）/), 'shorter');
@@ -34,9 +40,9 @@ describe('change password form', () => {
     expect(
       await screen.findByText('現在のパスワードは8文字以上で入力してください。'),
     ).toBeInTheDocument();
-    expect(screen.getByText('パスワードは8文字以上で入力してください。')).toBeInTheDocument();
+    expect(screen.getByText('新しいパスワードは8文字以上で入力してください。')).toBeInTheDocument();
     expect(
-      screen.getByText('パスワード（確認）は8文字以上で入力してください。'),
+      screen.getByText('新しいパスワード（確認）は8文字以上で入力してください。'),
     ).toBeInTheDocument();
     await userEvent.clear(screen.getByLabelText(/^新しいパスワード\s*\*?$/));
     await userEvent.type(screen.getByLabelText(/^新しいパスワード\s*\*?$/), 'password-1');
@@ -44,7 +50,7 @@ describe('change password form', () => {
     await userEvent.type(screen.getByLabelText(/^新しいパスワード（確認）/), 'password-2');
     await userEvent.click(save);
     expect(
-      await screen.findByText('パスワード（確認）がパスワードと一致しません。'),
+      await screen.findByText('新しいパスワード（確認）が新しいパスワードと一致しません。'),
     ).toBeInTheDocument();
   });
 
@@ -124,6 +130,27 @@ describe('account information form', () => {
   });
 });
 
+describe('logo pickers (issue 7 §3.12)', () => {
+  beforeEach(resetState);
+
+  it('the information form says the limit once and offers only images', async () => {
+    mockApi({ 'GET /account-setting/information': ok(demoUser()) });
+    signIn();
+    const { container } = wrap(<AccountInformationForm />);
+    await screen.findByLabelText(/^担当者名/);
+    expect(screen.getByText('画像ファイル（3072KB まで）')).toBeInTheDocument();
+    expect(fileInput(container)).toHaveAttribute('accept', IMAGES);
+  });
+
+  it('the logo upload dialog says the limit once and offers only images', () => {
+    wrap(<LogoUploadDialog opened onClose={() => {}} onSave={async () => {}} />);
+    const dialog = screen.getByRole('dialog', { name: 'ロゴのアップロード' });
+    // Exact text: the size used to follow a second time, 「… (3072KB)」.
+    expect(screen.getByText('画像ファイル（3072KB まで）')).toBeInTheDocument();
+    expect(fileInput(dialog)).toHaveAttribute('accept', IMAGES);
+  });
+});
+
 describe('image files (spec 1 §5 avatar rule)', () => {
   it('accepts an image within 3072 KB, refuses other files and larger images', () => {
     const img = (size: number, type = 'image/png') =>
@@ -133,5 +160,7 @@ describe('image files (spec 1 §5 avatar rule)', () => {
       '画像は3072KB以下のファイルを選択してください。',
     );
     expect(imageFileError(img(10, 'application/pdf'))).toBe('画像ファイルを選択してください。');
+    // Only the kinds the server takes (and the pickers offer).
+    expect(imageFileError(img(10, 'image/svg+xml'))).toBe('画像ファイルを選択してください。');
   });
 });

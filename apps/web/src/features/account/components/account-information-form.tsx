@@ -3,7 +3,13 @@ import { Button, FileInput, Group, Loader, Stack, TextInput } from '@mantine/cor
 import { notifications } from '@mantine/notifications';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { accountInformationRequest, ja, type User } from '@tenpo/domain';
+import {
+  IMAGE_MIME_TYPES,
+  IMAGE_SIZE_LIMIT_KB,
+  accountInformationRequest,
+  ja,
+  type User,
+} from '@tenpo/domain';
 import { useForm, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
@@ -72,7 +78,9 @@ function InformationForm({
     <form onSubmit={submit} noValidate aria-label={t('account.informationTitle')}>
       <Stack>
         <ErrorAlert lines={errors} />
+        {/* In the modal, focus starts on the first field rather than on the × (Mantine). */}
         <TextInput
+          data-autofocus
           label={t('account.name')}
           withAsterisk
           error={fe.name?.message}
@@ -103,8 +111,9 @@ function InformationForm({
         />
         <FileInput
           label={t('account.logo')}
-          description={t('account.logoHint')}
-          accept="image/*"
+          description={t('account.logoHint', { kb: IMAGE_SIZE_LIMIT_KB })}
+          // The picker offers only the images the server takes (image/* would offer SVG, HEIC…).
+          accept={IMAGE_MIME_TYPES.join(',')}
           clearable
           value={logo}
           onChange={(f) => {

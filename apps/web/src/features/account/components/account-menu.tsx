@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Avatar, Group, Menu, Modal, Text, UnstyledButton } from '@mantine/core';
 import type { User } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
@@ -17,12 +17,32 @@ export const HELP_SITE_URL = 'https://help.tenpo.example/';
 export function AccountMenu({ user, canSwitch }: { user: User; canSwitch: boolean }) {
   const { t } = useTranslation();
   const [modal, setModal] = useState<'password' | 'information' | null>(null);
+  const target = useRef<HTMLButtonElement>(null);
+  const dropdown = useRef<HTMLDivElement>(null);
   const name = user.name ?? user.email;
+  // Mantine's menu hands focus back to its button 10 ms after it closes: when an item opens a
+  // modal, that lands after the modal has taken focus, so focus sat on the button behind the
+  // overlay and Tab walked the page. Give it back at once instead (only when it was in the menu
+  // or nowhere, as a click elsewhere has put it where the user wants it): the modal then opens
+  // with focus on the button, takes it, and returns it to the button when it closes.
+  const returnFocus = () => {
+    const active = document.activeElement;
+    if (!active || active === document.body || dropdown.current?.contains(active)) {
+      target.current?.focus();
+    }
+  };
   return (
     <>
-      <Menu position="bottom-end" width={240} shadow="md" withinPortal>
+      <Menu
+        position="bottom-end"
+        width={240}
+        shadow="md"
+        withinPortal
+        returnFocus={false}
+        onClose={returnFocus}
+      >
         <Menu.Target>
-          <UnstyledButton aria-label={t('layout.account.menu')}>
+          <UnstyledButton ref={target} aria-label={t('layout.account.menu')}>
             <Group gap="xs" wrap="nowrap">
               <Avatar radius="xl" size={32} color="blue">
                 {name.slice(0, 1)}
@@ -33,7 +53,7 @@ export function AccountMenu({ user, canSwitch }: { user: User; canSwitch: boolea
             </Group>
           </UnstyledButton>
         </Menu.Target>
-        <Menu.Dropdown>
+        <Menu.Dropdown ref={dropdown}>
           <Menu.Label>{user.email}</Menu.Label>
           <Menu.Item component="a" href={HELP_SITE_URL} target="_blank" rel="noopener noreferrer">
             {t('layout.account.manual')}

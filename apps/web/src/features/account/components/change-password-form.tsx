@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { Button, Group, PasswordInput, Stack } from '@mantine/core';
+import { Button, Group, Stack } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { changePasswordRequest, ja, type ChangePasswordRequest } from '@tenpo/domain';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '@/components/ui/error-alert';
+import { PasswordField } from '@/components/ui/password-field';
 import { errorLines } from '@/lib/api-client';
 import { changePasswordCall } from '../api/account-api';
 
@@ -51,21 +52,23 @@ export function ChangePasswordForm({
     <form onSubmit={submit} noValidate aria-label={t('account.passwordTitle')}>
       <Stack>
         <ErrorAlert lines={errors} />
-        <PasswordInput
+        {/* In the modal, focus starts on the first field rather than on the × (Mantine). */}
+        <PasswordField
+          data-autofocus
           label={t('account.currentPassword')}
           autoComplete="current-password"
           withAsterisk
           error={fe.current_password?.message}
           {...form.register('current_password')}
         />
-        <PasswordInput
+        <PasswordField
           label={t('account.newPassword')}
           autoComplete="new-password"
           withAsterisk
           error={fe.password?.message}
           {...form.register('password')}
         />
-        <PasswordInput
+        <PasswordField
           label={t('account.newPasswordConfirmation')}
           autoComplete="new-password"
           withAsterisk

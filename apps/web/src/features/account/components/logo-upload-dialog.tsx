@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Button, Group, Image, Modal, Stack, Text } from '@mantine/core';
 import { Dropzone } from '@mantine/dropzone';
-import { IMAGE_SIZE_LIMIT_KB } from '@tenpo/domain';
+import { IMAGE_MIME_TYPES, IMAGE_SIZE_LIMIT_KB } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '@/components/ui/error-alert';
 import { imageFileError } from './image-file';
@@ -46,6 +46,9 @@ export function LogoUploadDialog({
         <Dropzone
           onDrop={(files) => pick(files[0])}
           onReject={(rej) => pick(rej[0]?.file)}
+          // The picker offers only the images the server takes; a drop of anything else is
+          // rejected and explained by imageFileError.
+          accept={[...IMAGE_MIME_TYPES]}
           multiple={false}
           aria-label={t('account.logo')}
         >
@@ -57,7 +60,7 @@ export function LogoUploadDialog({
               {t('account.logoDrop')}
             </Text>
             <Text size="xs" c="dimmed">
-              {t('account.logoHint')} ({IMAGE_SIZE_LIMIT_KB}KB)
+              {t('account.logoHint', { kb: IMAGE_SIZE_LIMIT_KB })}
             </Text>
           </Stack>
         </Dropzone>

@@ -1,6 +1,6 @@
-import { PasswordInput } from '@mantine/core';
 import type { FieldErrors, UseFormRegister } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { PasswordField } from '@/components/ui/password-field';
 
 type Pair = { password: string; password_confirmation: string };
 
@@ -15,14 +15,14 @@ export function PasswordPairFields({
   const { t } = useTranslation();
   return (
     <>
-      <PasswordInput
+      <PasswordField
         label={t('auth.password')}
         autoComplete="new-password"
         withAsterisk
         error={errors.password?.message}
         {...register('password')}
       />
-      <PasswordInput
+      <PasswordField
         label={t('auth.passwordConfirmation')}
         autoComplete="new-password"
         withAsterisk

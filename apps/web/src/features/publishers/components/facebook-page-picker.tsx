@@ -3,9 +3,11 @@ import { Badge, Loader, Radio, Stack, Table, Text } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { PAGE_SIZE_OPTIONS, pageOf } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
+import { useBrandTitle } from '@/lib/branding';
 import { useNavigate } from 'react-router';
 import { ChoiceActions, ChoiceRow, EmptyRow, TableFooter } from '@/components/ui/table-footer';
 import { TimedErrorAlert } from '@/components/ui/timed-error-alert';
+import { errorLines } from '@/lib/api-client';
 import { withLoading } from '@/lib/loading';
 import { browser } from '@/lib/navigation';
 import { connectPageCall, facebookPagesCall, publisherKeys } from '../api/publishers-api';
@@ -20,6 +22,7 @@ const FIRST_PAGE_SIZE = PAGE_SIZE_OPTIONS[0];
  */
 export function FacebookPagePicker({ storeId }: { storeId: number }) {
   const { t } = useTranslation();
+  const product = useBrandTitle();
   const navigate = useNavigate();
   const [page, setPage] = useState(1);
   const [perPage, setPerPage] = useState<number>(FIRST_PAGE_SIZE);
@@ -45,7 +48,7 @@ export function FacebookPagePicker({ storeId }: { storeId: number }) {
 
   return (
     <Stack>
-      <Text c="dimmed">{t('screens.facebookConnectPage.lead')}</Text>
+      <Text c="dimmed">{t('screens.facebookConnectPage.lead', { product })}</Text>
       <TimedErrorAlert error={failure} />
       {pages.isPending ? (
         <Loader aria-label={t('app.loading')} />
@@ -62,7 +65,13 @@ export function FacebookPagePicker({ storeId }: { storeId: number }) {
             </Table.Thead>
             <Table.Tbody>
               {view.data.length === 0 && (
-                <EmptyRow columns={4} text={t('screens.facebookConnectPage.empty')} />
+                // A failed load (trial: 403, Facebook not connected: 409) is not an empty list:
+                // once the 2 s alert has gone, the row still says why there is nothing.
+                <EmptyRow
+                  columns={4}
+                  text={t('screens.facebookConnectPage.empty')}
+                  error={pages.isError ? errorLines(pages.error) : null}
+                />
               )}
               {view.data.map((p, i) => (
                 <ChoiceRow

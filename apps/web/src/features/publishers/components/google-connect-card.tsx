@@ -3,6 +3,7 @@ import { Button, Card, Group, Image, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { PUBLISHER_STATUS, CONNECTED_PUBLISHER_STATUSES } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
+import { useBrandTitle } from '@/lib/branding';
 import { useNavigate } from 'react-router';
 import { TimedErrorAlert } from '@/components/ui/timed-error-alert';
 import { publisherKeys, publishersCall } from '../api/publishers-api';
@@ -15,6 +16,7 @@ import { useStartConnect } from '../hooks/use-start-connect';
  */
 export function GoogleConnectCard({ storeId }: { storeId: number }) {
   const { t } = useTranslation();
+  const product = useBrandTitle();
   const navigate = useNavigate();
   const [failure, setFailure] = useState<unknown>(null);
   const connect = useStartConnect(storeId);
@@ -43,8 +45,10 @@ export function GoogleConnectCard({ storeId }: { storeId: number }) {
             h={48}
           />
           <Stack gap="xs">
-            <Text>{t('screens.googleMyBusiness.body')}</Text>
-            {waiting && <Text c="blue.8">{t('screens.googleMyBusiness.pending')}</Text>}
+            <Text>{t('screens.googleMyBusiness.body', { product })}</Text>
+            {waiting && (
+              <Text c="blue.8">{t('screens.googleMyBusiness.pending', { product })}</Text>
+            )}
             {connected && (
               <Text c="teal.8">
                 {t('screens.googleMyBusiness.connected', { name: google.location_name ?? '' })}

@@ -3,6 +3,7 @@ import { Anchor, Loader, Radio, Stack, Table, Text } from '@mantine/core';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { LOCATIONS_PER_PAGE, type Location } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
+import { useBrandTitle } from '@/lib/branding';
 import { useNavigate } from 'react-router';
 import { ChoiceActions, ChoiceRow, EmptyRow, TableFooter } from '@/components/ui/table-footer';
 import { TimedErrorAlert } from '@/components/ui/timed-error-alert';
@@ -27,6 +28,7 @@ const addressOf = (l: Location): string =>
  */
 export function LocationPicker({ storeId }: { storeId: number }) {
   const { t } = useTranslation();
+  const product = useBrandTitle();
   const navigate = useNavigate();
   const [page, setPage] = useState(1);
   const [chosen, setChosen] = useState<string | null>(null);
@@ -55,7 +57,7 @@ export function LocationPicker({ storeId }: { storeId: number }) {
 
   return (
     <Stack>
-      <Text c="dimmed">{t('screens.connectLocation.lead')}</Text>
+      <Text c="dimmed">{t('screens.connectLocation.lead', { product })}</Text>
       <TimedErrorAlert error={failure} />
       {list.isPending ? (
         <Loader aria-label={t('app.loading')} />

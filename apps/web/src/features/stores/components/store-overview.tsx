@@ -140,18 +140,26 @@ export function StoreOverview({
                   </Table.Td>
                   <Table.Td>{r.id}</Table.Td>
                   <Table.Td>{r.company_name}</Table.Td>
-                  <Table.Td fw={500}>{r.name}</Table.Td>
+                  {/* A long name wraps, even without spaces, instead of squeezing the badges. */}
+                  <Table.Td fw={500} style={{ overflowWrap: 'anywhere' }}>
+                    {r.name}
+                  </Table.Td>
                   <Table.Td>{r.person_in_charge}</Table.Td>
                   <Table.Td>{r.email}</Table.Td>
                   <Table.Td>
-                    <Badge color={r.google_status === 1 ? 'teal' : 'gray'} variant="light">
+                    {/* A badge's label truncates (未…) when its column is squeezed: keep it whole. */}
+                    <Badge
+                      color={r.google_status === 1 ? 'teal' : 'gray'}
+                      variant="light"
+                      miw="max-content"
+                    >
                       {r.google_status === 1
                         ? t('screens.overview.googleConnected')
                         : t('screens.overview.googleNotConnected')}
                     </Badge>
                   </Table.Td>
                   <Table.Td>
-                    <Badge color={r.status === 0 ? 'red' : 'blue'} variant="dot">
+                    <Badge color={r.status === 0 ? 'red' : 'blue'} variant="dot" miw="max-content">
                       {r.status === 0
                         ? t('screens.overview.inactive')
                         : t('screens.overview.active')}

@@ -80,7 +80,12 @@ export function StoreSelector({
   }, [knownStores, known.data, list.data]);
 
   const open = () => {
-    setChosen(mode === 'single' ? selectedIds.slice(0, 1) : selectedIds);
+    // The single selector starts from the selection only when it is one store it allows: a
+    // multi-store selection (or a store disabled here) is not a single choice to carry over.
+    const only = selectedIds.length === 1 ? seen.get(selectedIds[0] ?? 0) : undefined;
+    const single =
+      selectedIds.length === 1 && !(only && storeOptionDisabled(only, 'single')) ? selectedIds : [];
+    setChosen(mode === 'single' ? single : selectedIds);
     setPage(1);
     setSearch('');
     setOpened(true);

@@ -1,0 +1,119 @@
+import { serializerCompiler as zodSerializerCompiler } from 'fastify-type-provider-zod';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { $ZodType } from 'zod/v4/core';
+import { ok, userSchema } from '@tenpo/domain';
+import { compileFastSerializer, serializerCompiler } from './serializer';
+
+const route = (schema: $ZodType) => ({ schema, method: 'GET', url: '/t', httpStatus: '200' });
+/** zod's own answer: its JSON, or the error it throws. */
+const viaZod = (schema: $ZodType, data: unknown) => {
+  try {
+    return { json: zodSerializerCompiler(route(schema))(data) };
+  } catch (err) {
+    return { error: (err as Error).name };
+  }
+};
+const viaOurs = (schema: $ZodType, data: unknown) => {
+  try {
+    return { json: serializerCompiler(route(schema))(data) };
+  } catch (err) {
+    return { error: (err as Error).name };
+  }
+};
+
+const user = {
+  id: 1,
+  email: 'shop@tenpo.example',
+  name: '店舗 "一号" \\ \n',
+  role: 1,
+  is_leader: false,
+  agreed_terms: 1,
+  created_at: '2026-01-01T00:00:00.000Z',
+  phone: null,
+  company_name: 'Tenpo',
+  store_name: null,
+  logo_url: null,
+  agent_code: null,
+  in_trial: false,
+  trial_ends_at: null,
+  payment_fail: true,
+  agency_logo: null,
+  status: 1,
+};
+
+const plain = z.object({
+  n: z.number(),
+  i: z.number().int(),
+  s: z.string(),
+  b: z.boolean(),
+  lit: z.union([z.literal(0), z.literal('x'), z.literal(true)]),
+  maybe: z.string().nullable(),
+  opt: z.number().optional(),
+  list: z.array(z.object({ a: z.string() })),
+});
+const good = { n: 1.5, i: -3, s: 'é', b: true, lit: 'x', maybe: null, list: [{ a: 'q' }] };
+
+// Each case: a schema and a value; ours must answer exactly as zod does.
+const cases: [string, $ZodType, unknown][] = [
+  ['the user envelope', ok(userSchema), { status_code: 200, data: user }],
+  ['the envelope with a message', ok(userSchema), { status_code: 200, message: 'm', data: user }],
+  [
+    'unknown keys are stripped',
+    ok(userSchema),
+    { status_code: 200, data: { ...user, password_hash: 'h' } },
+  ],
+  ['a missing field', ok(userSchema), { status_code: 200, data: { ...user, email: undefined } }],
+  ['a wrong type', ok(userSchema), { status_code: 200, data: { ...user, is_leader: 1 } }],
+  [
+    'a literal outside the union',
+    ok(userSchema),
+    { status_code: 200, data: { ...user, agreed_terms: 2 } },
+  ],
+  ['a non-integer for an int', ok(userSchema), { status_code: 200.5, data: user }],
+  ['an unsafe integer', ok(userSchema), { status_code: 2 ** 60, data: user }],
+  ['null for the envelope', ok(userSchema), null],
+  ['an array for an object', ok(userSchema), [user]],
+  ['every plain shape', plain, good],
+  ['optional set to undefined', plain, { ...good, opt: undefined }],
+  ['optional present', plain, { ...good, opt: 0 }],
+  ['NaN', plain, { ...good, n: Number.NaN }],
+  ['Infinity', plain, { ...good, n: Number.POSITIVE_INFINITY }],
+  ['-0', plain, { ...good, n: -0 }],
+  ['a bad array element', plain, { ...good, list: [{ a: 1 }] }],
+  ['an array element with extra keys', plain, { ...good, list: [{ a: 'q', b: 2 }] }],
+  ['a non-array for an array', plain, { ...good, list: { 0: { a: 'q' } } }],
+  ['a date for a string', plain, { ...good, s: new Date(0) }],
+  [
+    'an array for an object that asks only what an array has',
+    z.object({ length: z.number() }),
+    [1, 2],
+  ],
+  ['an array for an empty object', z.object({}), []],
+  // Shapes the fast path leaves to zod entirely.
+  ['a transform', z.object({ s: z.string().transform((s) => s.length) }), { s: 'abc' }],
+  ['a check', z.object({ s: z.string().min(5) }), { s: 'abc' }],
+  ['a strict object', z.strictObject({ s: z.string() }), { s: 'a', t: 1 }],
+  ['a record', z.record(z.string(), z.number()), { a: 1 }],
+];
+
+describe('the fast response serializer', () => {
+  it.each(cases)('answers as zod does: %s', (_name, schema, data) => {
+    expect(viaOurs(schema, data)).toEqual(viaZod(schema, data));
+  });
+
+  it('takes the fast path for the plain shapes and leaves the others to zod', () => {
+    expect(compileFastSerializer(ok(userSchema))).not.toBeNull();
+    expect(compileFastSerializer(plain)).not.toBeNull();
+    expect(compileFastSerializer(z.object({ s: z.string().min(1) }))).toBeNull();
+    expect(compileFastSerializer(z.object({ s: z.string().default('a') }))).toBeNull();
+    expect(compileFastSerializer(z.object({ d: z.date() }))).toBeNull();
+    expect(compileFastSerializer(z.looseObject({ s: z.string() }))).toBeNull();
+  });
+
+  it('vouches only for values zod accepts', () => {
+    const fast = compileFastSerializer(ok(userSchema));
+    expect(typeof fast?.({ status_code: 200, data: user })).toBe('string');
+    expect(typeof fast?.({ status_code: 200, data: { ...user, role: '1' } })).toBe('symbol');
+  });
+});

@@ -1,0 +1,62 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
+
+/** helmet's options for every response (the sandbox's own pages drop the CSP: compose.ts). */
+export const SECURITY_HEADERS: FastifyHelmetOptions = {
+  contentSecurityPolicy: {
+    directives: {
+      defaultSrc: ["'self'"],
+      imgSrc: ["'self'", 'data:', 'blob:'],
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      fontSrc: ["'self'", 'data:'],
+      scriptSrc: ["'self'"],
+      connectSrc: ["'self'"],
+      frameSrc: ["'self'", 'blob:'],
+      objectSrc: ["'self'"],
+      workerSrc: ["'self'"],
+      formAction: ["'self'"],
+      frameAncestors: ["'self'"],
+      upgradeInsecureRequests: null,
+    },
+  },
+  crossOriginEmbedderPolicy: false,
+};
+
+/**
+ * The headers helmet sets with these options, worked out once by @fastify/helmet itself on a
+ * scratch instance. With no nonces and no per-route settings they are the same on every
+ * response, and @fastify/helmet would rebuild helmet (re-parsing the CSP) on each request
+ * (ADR 0016).
+ */
+export async function helmetHeaders(
+  options: FastifyHelmetOptions,
+): Promise<Record<string, string>> {
+  if (options.enableCSPNonces || options.global === false)
+    throw new Error('helmetHeaders: nonces and per-route helmet need @fastify/helmet itself');
+  const scratch = Fastify({ logger: false });
+  let headers: Record<string, string> = {};
+  await scratch.register(helmet, options);
+  scratch.addHook('onRequest', async (_req, reply) => {
+    // helmet writes to the raw response; nothing else has set a header by now.
+    headers = Object.fromEntries(
+      Object.entries(reply.raw.getHeaders()).map(([k, v]) => [k, String(v)]),
+    );
+  });
+  scratch.get('/', async () => '');
+  await scratch.inject({ method: 'GET', url: '/' });
+  await scratch.close();
+  if (!headers['content-security-policy']) throw new Error('helmet set no headers');
+  return Object.freeze(headers);
+}
+
+/** Sets helmet's headers on every response of `app` (DESIGN §9: helmet), from one table. */
+export async function registerSecurityHeaders(
+  app: FastifyInstance,
+  options: FastifyHelmetOptions,
+): Promise<void> {
+  const headers = await helmetHeaders(options);
+  app.addHook('onRequest', (_req, reply, done) => {
+    reply.headers(headers);
+    done();
+  });
+}

@@ -1,0 +1,161 @@
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// The compiled server as `npm start` runs it (scripts/build-server.mjs), started as a process:
+// production refuses to start unsafe, names the variable, and writes nothing first.
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+let dir: string;
+let bundle: string;
+
+const live = {
+  TENPO_PROVIDERS: 'live',
+  GOOGLE_CLIENT_ID: 'g-id',
+  GOOGLE_CLIENT_SECRET: 'g-secret',
+  FACEBOOK_APP_ID: 'fb-id',
+  FACEBOOK_APP_SECRET: 'fb-secret',
+  X_CLIENT_ID: 'x-id',
+  X_CLIENT_SECRET: 'x-secret',
+  TENPO_API_KEY: 'a-production-key',
+};
+
+/** Only what a process needs, so that no TENPO_* of the developer's shell leaks in. */
+const baseEnv = () => ({
+  PATH: process.env.PATH ?? '',
+  HOME: process.env.HOME ?? os.tmpdir(),
+  LOG_LEVEL: 'warn',
+});
+
+type Exit = { code: number | null; stderr: string; stdout: string };
+const runToExit = (file: string, env: Record<string, string>): Promise<Exit> =>
+  new Promise((resolve) => {
+    const child = spawn(process.execPath, [file], { env: { ...baseEnv(), ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+
+let out: string;
+
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tenpo-prod-'));
+  // Beside apps/api/dist, as deep: the bundle finds node_modules and apps/api/assets as the real
+  // one does. (dist-*/ is ignored by git, lint and format.)
+  out = fs.mkdtempSync(path.join(root, 'apps/api/dist-test-'));
+  const r = spawnSync(
+    process.execPath,
+    [path.join(root, 'scripts/build-server.mjs'), '--outdir', out],
+    {
+      encoding: 'utf8',
+    },
+  );
+  expect(r.status, r.stderr).toBe(0);
+  bundle = path.join(out, 'server.mjs');
+}, 60_000);
+afterAll(() => {
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.rmSync(out, { recursive: true, force: true });
+});
+
+describe('the production build', () => {
+  it('refuses to start with live providers and no secret key, naming TENPO_SECRET_KEY', async () => {
+    const data = path.join(dir, 'no-secret');
+    const r = await runToExit(bundle, { ...live, DATA_DIR: data });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/TENPO_SECRET_KEY: required when TENPO_PROVIDERS=live/);
+    expect(fs.existsSync(path.join(data, 'secret.key'))).toBe(false);
+    expect(fs.existsSync(path.join(data, 'tenpo.sqlite'))).toBe(false);
+  });
+
+  it('refuses the demo seed and the development API key under NODE_ENV=production', async () => {
+    const r = await runToExit(bundle, {
+      NODE_ENV: 'production',
+      DATA_DIR: path.join(dir, 'demo'),
+      TENPO_SECRET_KEY: 'ab'.repeat(32),
+      TENPO_SEED_DEMO: 'true',
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/TENPO_SEED_DEMO: /);
+    expect(r.stderr).toMatch(/TENPO_API_KEY: required when NODE_ENV=production/);
+  });
+
+  it('starts when configured, without the demo accounts, and stops cleanly on SIGTERM', async () => {
+    const port = await freePort();
+    const data = path.join(dir, 'ok');
+    const child = spawn(process.execPath, [bundle], {
+      env: {
+        ...baseEnv(),
+        ...live,
+        TENPO_SECRET_KEY: 'cd'.repeat(32),
+        DATA_DIR: data,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+      },
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    try {
+      let health: Response | null = null;
+      for (let i = 0; i < 200 && !health; i += 1) {
+        health = await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => null);
+        if (!health) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(health?.status, stderr).toBe(200);
+      const login = await fetch(`http://127.0.0.1:${port}/api/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': live.TENPO_API_KEY },
+        body: JSON.stringify({ email: 'manager@tenpo.example', password: 'tenpo-demo-1' }),
+      });
+      expect(login.status).toBe(401);
+      // No sandbox is mounted with live providers.
+      expect((await fetch(`http://127.0.0.1:${port}/sandbox/mail`)).status).toBe(404);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+  });
+});
+
+describe('the worker build', () => {
+  it('does not migrate: on a new database it stops with a message and creates no table', async () => {
+    const data = path.join(dir, 'worker');
+    const r = await runToExit(path.join(out, 'worker.mjs'), {
+      DATA_DIR: data,
+      TENPO_SEED_DEMO: 'false',
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/lacks migrations 0001-initial, .*: start the API \(npm start\) once/);
+    // Better-sqlite3 creates the file on open; it holds no table of ours.
+    const sqlite = path.join(data, 'tenpo.sqlite');
+    if (fs.existsSync(sqlite)) {
+      const { default: Database } = await import('better-sqlite3');
+      const db = new Database(sqlite, { readonly: true });
+      const tables = db.prepare("select name from sqlite_master where type = 'table'").all();
+      db.close();
+      expect(
+        tables.filter((t) => !String((t as { name: string }).name).startsWith('kysely_')),
+      ).toEqual([]);
+    }
+  });
+});

@@ -1,0 +1,165 @@
+import type { Page } from '@playwright/test';
+import { emailBox, expect, login, passwordBox, test } from './support';
+
+const mainMenu = 'メインメニュー';
+const warningTitle = 'ログイン状態が変わりました';
+/** Where a journey's screenshot goes: its own output folder, kept out of the repository. */
+const shot = (name: string) => test.info().outputPath(`${name}.png`);
+
+/** Paths of the main frame's navigations (history moves included), in order. */
+function watchNavigations(page: Page): string[] {
+  const seen: string[] = [];
+  page.on('framenavigated', (f) => {
+    if (f === page.mainFrame()) seen.push(new URL(f.url()).pathname);
+  });
+  return seen;
+}
+
+/** The console-error check of support.ts, for a second tab the fixture does not watch. */
+function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) {
+      errors.push(`console.error: ${m.text()}`);
+    }
+  });
+  return errors;
+}
+
+const menuLink = (page: Page, name: string) =>
+  page.getByRole('navigation', { name: mainMenu }).getByRole('link', { name });
+
+test.describe('no token in storage', () => {
+  test('a side-bar link goes to /login once, with no loop', async ({ page }) => {
+    await login(page, 'shop@tenpo.example');
+    await expect(page).toHaveURL(/\/dashboard$/);
+    // Let the route change's rotation answer first (as for a user, who removes it by hand
+    // later): a rotation that answers after the removal is refused too, but sends the tab to
+    // /login on its own, before the move under test.
+    await page.waitForTimeout(1500);
+    const seen = watchNavigations(page);
+    await page.evaluate(() => localStorage.removeItem('token'));
+    await menuLink(page, 'レポート').click();
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByRole('button', { name: 'ログイン' })).toBeVisible();
+    // Let a loop show itself, if there is one (the issue counted ~500 moves in 3 s).
+    await page.waitForTimeout(3000);
+    await expect(page).toHaveURL(/\/login$/);
+    expect(seen.filter((p) => p === '/login')).toHaveLength(1);
+    expect(seen.length).toBeLessThanOrEqual(3);
+    await page.screenshot({ path: shot('no-token'), fullPage: true });
+  });
+
+  test('Back goes to /login once, with no loop', async ({ page }) => {
+    await login(page, 'shop@tenpo.example');
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await menuLink(page, 'レポート').click();
+    await expect(page).toHaveURL(/\/report$/);
+    await page.waitForTimeout(1500);
+    const seen = watchNavigations(page);
+    await page.evaluate(() => localStorage.removeItem('token'));
+    await page.goBack();
+    await expect(page).toHaveURL(/\/login$/);
+    await page.waitForTimeout(3000);
+    await expect(page).toHaveURL(/\/login$/);
+    expect(seen.filter((p) => p === '/login')).toHaveLength(1);
+    expect(seen.length).toBeLessThanOrEqual(3);
+  });
+});
+
+test.describe('two tabs of one browser', () => {
+  test('one user: both tabs keep working through route changes, with no warning', async ({
+    page,
+  }) => {
+    await login(page, 'shop@tenpo.example');
+    await expect(page).toHaveURL(/\/dashboard$/);
+    const second = await page.context().newPage();
+    const secondErrors = watchErrors(second);
+    await second.goto('/dashboard');
+    await expect(second).toHaveURL(/\/dashboard$/);
+    await expect(menuLink(second, 'ダッシュボード')).toBeVisible();
+
+    // Each route change refreshes the session; the tabs take turns and must not collide.
+    const route = ['レポート', 'お支払い設定', 'ダッシュボード', 'レポート', 'ダッシュボード'];
+    const paths = ['/report', '/register-payment', '/dashboard', '/report', '/dashboard'];
+    for (let i = 0; i < route.length; i += 1) {
+      for (const tab of [page, second]) {
+        await menuLink(tab, route[i] ?? '').click();
+        await expect(tab).toHaveURL(new RegExp(`${paths[i] ?? ''}$`));
+      }
+    }
+    // Both at once, too.
+    await Promise.all([
+      menuLink(page, 'レポート').click(),
+      menuLink(second, 'お支払い設定').click(),
+    ]);
+    await expect(page).toHaveURL(/\/report$/);
+    await expect(second).toHaveURL(/\/register-payment$/);
+    await page.waitForTimeout(1000);
+    for (const tab of [page, second]) {
+      await expect(tab.getByRole('dialog', { name: warningTitle })).toHaveCount(0);
+      await expect(menuLink(tab, 'ダッシュボード')).toBeVisible();
+    }
+    // Still signed in: a reload of either tab stays in the app.
+    await page.reload();
+    await expect(page).toHaveURL(/\/report$/);
+    await expect(menuLink(page, 'ダッシュボード')).toBeVisible();
+    await menuLink(second, 'ダッシュボード').click();
+    await expect(second).toHaveURL(/\/dashboard$/);
+    await expect(second.getByRole('dialog', { name: warningTitle })).toHaveCount(0);
+    await page.screenshot({ path: shot('two-tabs-first'), fullPage: true });
+    await second.screenshot({ path: shot('two-tabs-second'), fullPage: true });
+    expect(secondErrors, 'errors in the second tab').toEqual([]);
+  });
+
+  test('a tab opening the login page while the browser is signed in gets the warning; confirming logs out, and another account can sign in', async ({
+    page,
+  }) => {
+    await login(page, 'shop@tenpo.example');
+    await expect(page).toHaveURL(/\/dashboard$/);
+    const second = await page.context().newPage();
+    const secondErrors = watchErrors(second);
+    await second.goto('/login');
+    const dialog = second.getByRole('dialog', { name: warningTitle });
+    await expect(dialog).toContainText('すでに別のアカウントでログインしている');
+    await second.screenshot({ path: shot('login-warning'), fullPage: true });
+    // The signed-in tab is not warned: it is the login page's tab that is told (spec 3 §4).
+    await expect(page.getByRole('dialog', { name: warningTitle })).toHaveCount(0);
+
+    await dialog.getByRole('button', { name: 'OK' }).click();
+    await expect(dialog).toHaveCount(0);
+    await expect(second).toHaveURL(/\/login$/);
+    // The browser's session is over: the first tab follows to /login.
+    await expect(page).toHaveURL(/\/login$/);
+
+    await emailBox(second).fill('trial@tenpo.example');
+    await passwordBox(second).fill('tenpo-demo-1');
+    await second.getByRole('button', { name: 'ログイン' }).click();
+    await expect(second).toHaveURL(/\/dashboard$/);
+    expect(secondErrors, 'errors in the second tab').toEqual([]);
+  });
+
+  test('another account signed in from a tab already on the login page: the other tab is warned', async ({
+    page,
+  }) => {
+    const second = await page.context().newPage();
+    const secondErrors = watchErrors(second);
+    // The second tab is on /login before anybody signs in, so nothing warns it there.
+    await second.goto('/login');
+    await login(page, 'shop@tenpo.example');
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await emailBox(second).fill('trial@tenpo.example');
+    await passwordBox(second).fill('tenpo-demo-1');
+    await second.getByRole('button', { name: 'ログイン' }).click();
+    await expect(second).toHaveURL(/\/dashboard$/);
+    // The first tab still shows the shop, but storage now holds the trial user's token.
+    const dialog = page.getByRole('dialog', { name: warningTitle });
+    await expect(dialog).toContainText('すでに別のアカウントでログインしている');
+    await page.screenshot({ path: shot('other-account'), fullPage: true });
+    await expect(second.getByRole('dialog', { name: warningTitle })).toHaveCount(0);
+    await dialog.getByRole('button', { name: 'OK' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    expect(secondErrors, 'errors in the second tab').toEqual([]);
+  });
+});
