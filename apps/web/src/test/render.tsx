@@ -22,6 +22,12 @@ export type MockRequest = {
 };
 
 /**
+ * Calls that no table answered. A caller may swallow the error thrown at it (a token rotation
+ * treats any failure as "signed out"), so the suite's afterEach also fails the test on them.
+ */
+export const unexpectedCalls: string[] = [];
+
+/**
  * Replaces fetch with a table of answers keyed "METHOD /path" (the path after /api, without
  * the query). An unexpected call fails the test loudly.
  */
@@ -36,7 +42,10 @@ export const mockApi = (table: Record<string, MockReply>) => {
     const req: MockRequest = { method, path, url, headers: new Headers(init?.headers), body };
     calls.push(req);
     const reply = table[`${method} ${path}`];
-    if (!reply) throw new Error(`unexpected call ${method} ${path}`);
+    if (!reply) {
+      unexpectedCalls.push(`${method} ${path}`);
+      throw new Error(`unexpected call ${method} ${path}`);
+    }
     const r = typeof reply === 'function' ? reply(req) : reply;
     return new Response(JSON.stringify(r.body), {
       status: r.status ?? 200,

@@ -3,6 +3,7 @@ import { cleanup, configure } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
 import { afterAll, afterEach, beforeEach, vi } from 'vitest';
 import '../i18n';
+import { unexpectedCalls } from './render';
 
 // Screens are lazily loaded route chunks: on a cold run (a fresh clone, nothing transformed yet)
 // the first import of one can take far longer than Testing Library's 1 s default wait (seen:
@@ -49,6 +50,10 @@ afterEach(() => {
   localStorage.clear();
   vi.restoreAllMocks();
   vi.unstubAllGlobals();
+  const unexpected = unexpectedCalls.splice(0);
+  if (unexpected.length > 0) {
+    throw new Error(`calls no mock answered: ${unexpected.join(', ')}`);
+  }
   if (errors.length > 0) {
     const first = errors[0]?.map((a) => (a instanceof Error ? a.stack : String(a))).join(' ');
     throw new Error(`console.error was called ${errors.length} time(s): ${first}`);

@@ -112,6 +112,15 @@ describe('/connect-account', () => {
     mockApi({
       'GET /publisher': ok(shopRows()),
       'GET /refresh-token': ok(loginData(shop)),
+      'GET /entity/locations': ok({
+        data: [location(1)],
+        current_page: 1,
+        last_page: 1,
+        total: 1,
+        per_page: 5,
+        from: 1,
+        to: 1,
+      }),
       'GET /publisher/connect': fail(503, {}, 'Xに接続できませんでした。'),
     });
     signIn(shop);
@@ -256,6 +265,8 @@ describe('/facebook/connect-page', () => {
         publisher: ['Facebookとの連携が切れました。再連携してください。'],
       }),
       'GET /publisher': ok(shopRows()),
+      // A route change rotates the session token (spec 1 §2).
+      'GET /refresh-token': ok(loginData(shop)),
     });
     signIn(shop);
     const { router } = renderAt('/facebook/connect-page');
@@ -264,6 +275,9 @@ describe('/facebook/connect-page', () => {
     );
     await userEvent.click(screen.getByRole('button', { name: 'キャンセル' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/connect-account'));
+    // …and stays there, signed in, once the rotation is back.
+    expect(await tableRow('google_my_business')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/connect-account');
   });
   it.each([
     [403, '無料トライアルでは Google ビジネスプロフィールのみ連携できます。'],
@@ -398,6 +412,15 @@ describe('/google-my-business', () => {
     mockApi({
       'GET /publisher': ok(rows),
       'GET /refresh-token': ok(loginData(newshop, false)),
+      'GET /entity/locations': ok({
+        data: [location(1)],
+        current_page: 1,
+        last_page: 1,
+        total: 1,
+        per_page: 5,
+        from: 1,
+        to: 1,
+      }),
       'GET /publisher/connect': fail(503, {
         publisher: ['Googleに接続できませんでした。しばらくしてから再度お試しください。'],
       }),
@@ -410,5 +433,7 @@ describe('/google-my-business', () => {
     );
     await userEvent.click(screen.getByRole('button', { name: 'ビジネス拠点を選択' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/connect-location'));
+    expect(await screen.findByText('らーめん 一歩 1号店')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/connect-location');
   });
 });
