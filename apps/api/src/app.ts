@@ -10,7 +10,7 @@ import { ja } from '@tenpo/domain';
 import { createChannels, type ChannelSet } from './channels';
 import type { Config } from './config';
 import type { DbHandle } from './db/kysely';
-import { createTableQueue, type Queue } from './jobs/queue';
+import { createQueue, type Queue } from './jobs/queue';
 import { systemClock, type Clock } from './lib/clock';
 import { AppError } from './lib/errors';
 import { serializerCompiler } from './lib/serializer';
@@ -119,7 +119,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
 
   // Services, wired by hand.
-  const queue = createTableQueue(db, clock, app.log);
+  const queue = await createQueue(deps.database, clock, config.jobs.driver, {
+    log: app.log,
+    pollMs: config.jobs.pollMs,
+    leaseMs: config.jobs.leaseMs,
+  });
   registerMailJobs(queue, deps.mail);
   const outbox = createOutbox(queue, config.mailFrom);
   const usersRepo = createUsersRepo(db);

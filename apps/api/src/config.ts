@@ -52,6 +52,10 @@ const envSchema = z.object({
     .default(24 * 7),
   RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   TENPO_WORKER: boolish.default(true),
+  // The job engine (ADR 0020): the table driver, or pg-boss on PostgreSQL.
+  TENPO_JOB_DRIVER: z.enum(['table', 'pg-boss']).default('table'),
+  JOB_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(250),
+  JOB_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
   // Default depends on the mode (see `productionRules`): on in development, off in production.
   TENPO_SEED_DEMO: boolish.optional(),
   TRUST_PROXY: z
@@ -115,6 +119,7 @@ export type Config = Readonly<{
   sessionTtlHours: number;
   rateLimitAuthPerMinute: number;
   runWorker: boolean;
+  jobs: Readonly<{ driver: 'table' | 'pg-boss'; pollMs: number; leaseMs: number }>;
   seedDemo: boolean;
   /**
    * Fastify's `trustProxy`: whom to believe about the client's address (X-Forwarded-For) and
@@ -275,6 +280,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   const { production, problems } = productionRules(e);
+  if (e.TENPO_JOB_DRIVER === 'pg-boss' && !/^postgres(ql)?:\/\//.test(e.DATABASE_URL ?? ''))
+    problems.push('TENPO_JOB_DRIVER: pg-boss needs DATABASE_URL to be a postgres:// URL');
   if (problems.length > 0)
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
@@ -298,6 +305,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionTtlHours: e.SESSION_TTL_HOURS,
     rateLimitAuthPerMinute: e.RATE_LIMIT_AUTH_PER_MINUTE,
     runWorker: e.TENPO_WORKER,
+    jobs: Object.freeze({
+      driver: e.TENPO_JOB_DRIVER,
+      pollMs: e.JOB_POLL_MS,
+      leaseMs: e.JOB_LEASE_SECONDS * 1000,
+    }),
     seedDemo: e.TENPO_SEED_DEMO ?? !production,
     trustProxy: trustProxyOf(e.TRUST_PROXY),
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : null,

@@ -5,7 +5,7 @@ import { composeServer } from './compose';
 async function main(): Promise<void> {
   const config = loadConfig();
   const { app } = await composeServer(config);
-  if (config.runWorker) app.queue.start();
+  if (config.runWorker) await app.queue.start();
   await app.listen({ port: config.port, host: config.host });
   app.log.info(
     { url: config.publicUrl, database: config.databaseUrl.replace(/\/\/[^@]*@/, '//***@') },

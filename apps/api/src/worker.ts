@@ -9,7 +9,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const { app } = await composeWorker(config);
   await app.ready();
-  app.queue.start();
+  await app.queue.start();
   // The queue's timer does not hold the process open (an API process has its server for that):
   // this handle does, until a signal stops the worker.
   const keepAlive = setInterval(() => {}, 60_000);

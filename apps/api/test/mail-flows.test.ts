@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { ja } from '@tenpo/domain';
 import { buildTestApp, call, json, login, type TestApp } from './helpers';
 
@@ -400,5 +401,63 @@ describe('registration', () => {
       },
     });
     expect(res.statusCode).toBe(422);
+  });
+});
+
+describe('units of work: a mail is queued in the transaction that causes it', () => {
+  /** Makes every insert into `jobs` fail, as a crash between the writes and the mail would. */
+  const refuseJobs = async (on: boolean) => {
+    const db = t.database.db;
+    if (t.database.dialect === 'sqlite') {
+      await sql
+        .raw(
+          on
+            ? `create trigger refuse_jobs before insert on jobs begin select raise(abort, 'jobs refused'); end`
+            : 'drop trigger refuse_jobs',
+        )
+        .execute(db);
+      return;
+    }
+    await sql
+      .raw(
+        on
+          ? `create function refuse_jobs() returns trigger language plpgsql as $$ begin raise exception 'jobs refused'; end $$;
+             create trigger refuse_jobs before insert on jobs for each row execute function refuse_jobs()`
+          : 'drop trigger refuse_jobs on jobs; drop function refuse_jobs()',
+      )
+      .execute(db);
+  };
+  const count = async (table: 'password_resets' | 'registration_requests') =>
+    Number(
+      (
+        await t.database.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  it('stores no reset and no registration request whose mail could not be queued', async () => {
+    const resets = await count('password_resets');
+    const requests = await count('registration_requests');
+    await refuseJobs(true);
+    try {
+      const reset = await call(t.app, {
+        method: 'POST',
+        url: '/api/forgot-password',
+        payload: { email: 'shop@tenpo.example' },
+      });
+      expect(reset.statusCode).toBe(500);
+      const request = await call(t.app, {
+        method: 'POST',
+        url: '/api/registration-form',
+        payload: { ...form, email: 'uow@tenpo.example' },
+      });
+      expect(request.statusCode).toBe(500);
+    } finally {
+      await refuseJobs(false);
+    }
+    expect(await count('password_resets')).toBe(resets);
+    expect(await count('registration_requests')).toBe(requests);
   });
 });

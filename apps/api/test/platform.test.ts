@@ -25,7 +25,7 @@ describe('health', () => {
     // The test app starts no worker although the config expects one: health says so.
     expect(body.data.worker).toMatchObject({ expected: true, running: false });
     expect(res.statusCode).toBe(503);
-    t.app.queue.start(60_000);
+    await t.app.queue.start();
     const again = await t.app.inject({ method: 'GET', url: '/api/health' });
     expect(again.statusCode).toBe(200);
     expect(json<{ data: { status: string } }>(again).data.status).toBe('ok');

@@ -3,12 +3,14 @@ import type { DbHandle, Dialect } from './kysely';
 import { initial } from './migrations/0001-initial';
 import { channels } from './migrations/0002-channels';
 import { oauthReturnOrigin } from './migrations/0003-oauth-return-origin';
+import { jobsV2 } from './migrations/0004-jobs-v2';
 
 /** Migrations are listed here in order; each runs on SQLite and PostgreSQL alike. */
 const migrations = (dialect: Dialect): Record<string, Migration> => ({
   '0001-initial': initial(dialect),
   '0002-channels': channels(dialect),
   '0003-oauth-return-origin': oauthReturnOrigin(),
+  '0004-jobs-v2': jobsV2(dialect),
 });
 
 const migratorOf = ({ db, dialect, schema }: DbHandle): Migrator => {

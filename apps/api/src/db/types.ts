@@ -154,8 +154,27 @@ export type JobsTable = {
   locked_until: string | null;
   last_error: string | null;
   idempotency_key: string | null;
+  owner: string | null;
+  started_at: string | null;
+  finished_at: string | null;
   created_at: string;
   updated_at: string;
+};
+
+export type JobSchedulesTable = {
+  name: string;
+  queue: string;
+  cron: string;
+  payload: string;
+  next_run_at: string;
+  created_at: string;
+  updated_at: string;
+};
+
+export type JobRateEventsTable = {
+  id: Generated<number>;
+  key: string;
+  at: string;
 };
 
 export type Database = {
@@ -171,6 +190,8 @@ export type Database = {
   channel_credentials: ChannelCredentialsTable;
   oauth_states: OAuthStatesTable;
   jobs: JobsTable;
+  job_schedules: JobSchedulesTable;
+  job_rate_events: JobRateEventsTable;
 };
 
 export type UserRow = Selectable<UsersTable>;

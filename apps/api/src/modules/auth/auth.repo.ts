@@ -118,7 +118,8 @@ const queries = (db: Db) => {
 export function createAuthRepo(db: Db) {
   return {
     ...queries(db),
-    transaction: <T>(fn: (repo: ReturnType<typeof queries>) => Promise<T>): Promise<T> =>
-      db.transaction().execute((trx) => fn(queries(trx))),
+    /** One unit of work: the queries on a transaction, and the transaction (for mail, jobs). */
+    transaction: <T>(fn: (repo: ReturnType<typeof queries>, trx: Db) => Promise<T>): Promise<T> =>
+      db.transaction().execute((trx) => fn(queries(trx), trx)),
   };
 }

@@ -105,17 +105,20 @@ export function createAuthService(deps: {
       if (!user || user.status === 0) return;
       const token = newToken();
       const now = clock.now();
-      await repo.createReset({
-        user_id: user.id,
-        token_hash: hashToken(token),
-        created_at: iso(now),
-        expires_at: iso(addMs(now, RESET_TTL_MINUTES * 60 * 1000)),
-      });
       const link = `${deps.publicUrl}/reset-password?token=${encodeURIComponent(token)}&email=${encodeURIComponent(user.email)}`;
-      await outbox.send(
-        { to: user.email, ...resetPasswordMail(link, RESET_TTL_MINUTES) },
-        `reset:${hashToken(token)}`,
-      );
+      // The reset and its mail commit together.
+      await repo.transaction(async (tx, trx) => {
+        await tx.createReset({
+          user_id: user.id,
+          token_hash: hashToken(token),
+          created_at: iso(now),
+          expires_at: iso(addMs(now, RESET_TTL_MINUTES * 60 * 1000)),
+        });
+        await outbox.send(
+          { to: user.email, ...resetPasswordMail(link, RESET_TTL_MINUTES) },
+          { key: `reset:${hashToken(token)}`, trx },
+        );
+      });
     },
 
     async resetPassword(input: { token: string; email: string; password: string }): Promise<void> {

@@ -46,31 +46,34 @@ export function createRegistrationService(deps: {
       if (await users.findByEmail(form.email)) throw validationError({ email: [ja.emailTaken] });
       const token = newToken();
       const now = clock.now();
-      await repo.createRequest(
-        {
-          full_name: form.full_name,
-          company_name: form.company_name,
-          store_name: form.store_name,
-          email: form.email,
-          phone: form.phone,
-          knowledge: form.knowledge,
-          agent_code: form.agent_code,
-          client_company_name: form.client_company_name,
-          agency_name: form.agency_name,
-          register_type: form.register_type,
-          user_id: null,
-          created_at: iso(now),
-        },
-        {
-          token_hash: hashToken(token),
-          expires_at: iso(addMs(now, REGISTRATION_TTL_HOURS * HOUR)),
-        },
-      );
       const link = `${deps.publicUrl}/register-account?token=${encodeURIComponent(token)}`;
-      await outbox.send(
-        { to: form.email, ...registrationMail(form.full_name, link, REGISTRATION_TTL_HOURS) },
-        `registration:${hashToken(token)}`,
-      );
+      // The request, its token and its mail: one unit of work (a crash loses none of them alone).
+      await repo.transaction(async (tx, trx) => {
+        await tx.createRequest(
+          {
+            full_name: form.full_name,
+            company_name: form.company_name,
+            store_name: form.store_name,
+            email: form.email,
+            phone: form.phone,
+            knowledge: form.knowledge,
+            agent_code: form.agent_code,
+            client_company_name: form.client_company_name,
+            agency_name: form.agency_name,
+            register_type: form.register_type,
+            user_id: null,
+            created_at: iso(now),
+          },
+          {
+            token_hash: hashToken(token),
+            expires_at: iso(addMs(now, REGISTRATION_TTL_HOURS * HOUR)),
+          },
+        );
+        await outbox.send(
+          { to: form.email, ...registrationMail(form.full_name, link, REGISTRATION_TTL_HOURS) },
+          { key: `registration:${hashToken(token)}`, trx },
+        );
+      });
     },
 
     async verify(token: string): Promise<{ email: string }> {
@@ -87,7 +90,7 @@ export function createRegistrationService(deps: {
       if (row.email.toLowerCase() !== input.email.toLowerCase()) throw tokenInvalid();
       const passwordHash = await hashPassword(input.password);
       const now = clock.now();
-      await repo.transaction(async (trx) => {
+      await repo.transaction(async (tx, trx) => {
         const user = await createUsersRepo(trx).create({
           email: row.email,
           password_hash: passwordHash,
@@ -109,13 +112,13 @@ export function createRegistrationService(deps: {
           created_at: iso(now),
           updated_at: iso(now),
         });
-        if (!(await repo.useToken(trx, row.token_id, row.request_id, user.id, iso(now))))
+        if (!(await tx.useToken(row.token_id, row.request_id, user.id, iso(now))))
           throw tokenInvalid();
+        await outbox.send(
+          { to: row.email, ...accountCreatedMail(`${deps.publicUrl}/login`) },
+          { key: `registered:${row.token_id}`, trx },
+        );
       });
-      await outbox.send(
-        { to: row.email, ...accountCreatedMail(`${deps.publicUrl}/login`) },
-        `registered:${row.token_id}`,
-      );
     },
   };
 }
