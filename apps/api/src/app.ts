@@ -67,6 +67,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     queue: Queue;
     storeAccess: StoreAccess;
+    storage: MediaStorage;
   }
 }
 
@@ -162,6 +163,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const facebookPages = createFacebookPagesService({ publishers, facebook: channels.facebook });
   const authRateLimit = { max: config.rateLimitAuthPerMinute, timeWindow: 60_000 };
   app.decorate('queue', queue);
+  app.decorate('storage', storage);
   app.decorate('storeAccess', access);
 
   await app.register(
