@@ -71,7 +71,9 @@ const envSchema = z.object({
     .min(60)
     .max(7 * 24 * 3600, 'must be at most 604800 (7 days, the longest an S3 presigned URL lives)')
     .default(3600),
-  S3_ENDPOINT: z.url().optional(),
+  S3_ENDPOINT: z
+    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+    .optional(),
   S3_BUCKET: z
     .string()
     .regex(
@@ -83,7 +85,9 @@ const envSchema = z.object({
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   S3_FORCE_PATH_STYLE: boolish.default(false),
-  S3_PUBLIC_URL: z.url().optional(),
+  S3_PUBLIC_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+    .optional(),
 });
 
 /** Where each provider lives and who we are to it (DESIGN §2: only these differ, never code). */
