@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import multipart from '@fastify/multipart';
@@ -45,6 +43,12 @@ import { registerHealth } from './plugins/health';
 import { PUBLISHER_ICONS_DIR } from './assets';
 import { registerOpenApi } from './plugins/openapi';
 import { registerSecurityHeaders, SECURITY_HEADERS } from './plugins/security-headers';
+import {
+  createMediaStorage,
+  createUrlSigner,
+  registerMediaRoutes,
+  type MediaStorage,
+} from './storage';
 
 export type AppDeps = {
   database: DbHandle;
@@ -52,6 +56,8 @@ export type AppDeps = {
   clock?: Clock;
   /** The channel clients; built from config.channels when not given. */
   channels?: ChannelSet;
+  /** Where media go; built from config.storage when not given. */
+  storage?: MediaStorage;
   /** Mounted after the API by the composition root: the sandbox and the web app. */
   mount?: (app: FastifyInstance) => Promise<void>;
   logger?: FastifyServerOptions['logger'];
@@ -61,6 +67,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     queue: Queue;
     storeAccess: StoreAccess;
+    storage: MediaStorage;
   }
 }
 
@@ -101,13 +108,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
   await app.register(multipart, { limits: { fileSize: UPLOAD_CAP_BYTES, files: 10, fields: 100 } });
 
-  const uploads = path.join(config.dataDir, 'uploads');
-  fs.mkdirSync(uploads, { recursive: true });
-  await app.register(fastifyStatic, {
-    root: uploads,
-    prefix: '/uploads/',
-    decorateReply: false,
-    index: false,
+  const storage = deps.storage ?? createMediaStorage(config);
+  registerMediaRoutes(app, {
+    storage,
+    signer: createUrlSigner(config.secretKey),
+    private: config.storage.private,
   });
   // The channels' icons that publisher rows point at (spec 1 §3: images/publisher on the API host).
   await app.register(fastifyStatic, {
@@ -162,6 +167,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const facebookPages = createFacebookPagesService({ publishers, facebook: channels.facebook });
   const authRateLimit = { max: config.rateLimitAuthPerMinute, timeWindow: 60_000 };
   app.decorate('queue', queue);
+  app.decorate('storage', storage);
   app.decorate('storeAccess', access);
 
   await app.register(
@@ -179,7 +185,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
         account: createAccountRepo(db),
         access,
         clock,
-        dataDir: config.dataDir,
+        storage,
         authenticate,
       });
       registerStoreRoutes(api, {
@@ -199,6 +205,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   if (deps.mount) await deps.mount(app);
   app.addHook('onClose', async () => {
     await queue.stop();
+    await storage.close();
   });
   return app;
 }

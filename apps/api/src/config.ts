@@ -66,6 +66,32 @@ const envSchema = z.object({
     )
     .default('false'),
   WEB_DIST: z.string().optional(),
+  // Media storage (ADR 0021): local disk under DATA_DIR by default, or an S3-compatible bucket.
+  STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
+  STORAGE_PRIVATE: boolish.default(false),
+  STORAGE_URL_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(7 * 24 * 3600, 'must be at most 604800 (7 days, the longest an S3 presigned URL lives)')
+    .default(3600),
+  S3_ENDPOINT: z
+    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+    .optional(),
+  S3_BUCKET: z
+    .string()
+    .regex(
+      /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+      'must be 3–63 characters: lower-case letters, digits, dots and hyphens',
+    )
+    .optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: boolish.default(false),
+  S3_PUBLIC_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+    .optional(),
 });
 
 /** Where each provider lives and who we are to it (DESIGN §2: only these differ, never code). */
@@ -127,6 +153,7 @@ export type Config = Readonly<{
    */
   trustProxy: boolean | number | string[];
   webDist: string | null;
+  storage: StorageConfig;
 }>;
 
 export class ConfigError extends Error {}
@@ -268,6 +295,49 @@ const channelsOf = (e: Env, publicUrl: string): ChannelsConfig => {
   };
 };
 
+/** Where media are kept (ADR 0021); the drivers are in `storage/`. */
+export type StorageConfig = Readonly<
+  { private: boolean; urlTtlSeconds: number } & (
+    | { driver: 'local'; root: string }
+    | {
+        driver: 's3';
+        endpoint: string | null;
+        bucket: string;
+        region: string;
+        accessKeyId: string;
+        secretAccessKey: string;
+        forcePathStyle: boolean;
+        publicUrl: string | null;
+      }
+  )
+>;
+
+const storageOf = (e: Env, dataDir: string): StorageConfig => {
+  const common = { private: e.STORAGE_PRIVATE, urlTtlSeconds: e.STORAGE_URL_TTL_SECONDS };
+  if (e.STORAGE_DRIVER === 'local')
+    return { ...common, driver: 'local', root: path.join(dataDir, 'uploads') };
+  const problems = (['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const)
+    .filter((k) => !e[k])
+    .map((k) => `${k}: required when STORAGE_DRIVER=s3`);
+  if (!e.STORAGE_PRIVATE && !e.S3_PUBLIC_URL)
+    problems.push(
+      'S3_PUBLIC_URL: required when STORAGE_DRIVER=s3 and STORAGE_PRIVATE is false (providers fetch media there); or set STORAGE_PRIVATE=true for presigned URLs',
+    );
+  if (problems.length > 0)
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  return {
+    ...common,
+    driver: 's3',
+    endpoint: e.S3_ENDPOINT ?? null,
+    bucket: e.S3_BUCKET as string,
+    region: e.S3_REGION,
+    accessKeyId: e.S3_ACCESS_KEY_ID as string,
+    secretAccessKey: e.S3_SECRET_ACCESS_KEY as string,
+    forcePathStyle: e.S3_FORCE_PATH_STYLE,
+    publicUrl: e.S3_PUBLIC_URL ? e.S3_PUBLIC_URL.replace(/\/+$/, '') : null,
+  };
+};
+
 /**
  * Parses the environment once into a frozen object. A bad value stops start-up with a
  * message naming the variable. Nothing else in the API reads process.env.
@@ -287,6 +357,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
   const channels = channelsOf(e, publicUrl);
   const dataDir = path.resolve(e.DATA_DIR);
+  const storage = storageOf(e, dataDir);
   fs.mkdirSync(dataDir, { recursive: true });
   return Object.freeze({
     env: e.NODE_ENV,
@@ -313,5 +384,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     seedDemo: e.TENPO_SEED_DEMO ?? !production,
     trustProxy: trustProxyOf(e.TRUST_PROXY),
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : null,
+    storage: Object.freeze(storage),
   });
 }

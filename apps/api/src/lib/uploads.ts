@@ -1,92 +1,195 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
+import { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
+import type { MultipartFile } from '@fastify/multipart';
 import { IMAGE_SIZE_LIMIT_KB, ja } from '@tenpo/domain';
-import { validationError } from './errors';
-import { newToken } from './tokens';
-
-export type UploadedFile = { field: string; filename: string; mimetype: string; data: Buffer };
+import { mediaPath, type MediaStorage } from '../storage';
+import { AppError, validationError } from './errors';
 
 /** Every upload is capped at 20 MB (DESIGN §10); narrower limits apply beneath it. */
 export const UPLOAD_CAP_BYTES = 20 * 1024 * 1024;
 
-/** Reads a multipart body: text fields as strings, and the named file fields into memory. */
-export async function readMultipart(
-  request: FastifyRequest,
-  fileFields: readonly string[],
-): Promise<{ fields: Record<string, string>; files: Record<string, UploadedFile> }> {
-  const fields: Record<string, string> = {};
-  const files: Record<string, UploadedFile> = {};
-  if (!request.isMultipart()) {
-    // A JSON body is accepted too, for clients that send no file.
-    const body = (request.body ?? {}) as Record<string, unknown>;
-    for (const [k, v] of Object.entries(body))
-      if (typeof v === 'string' || typeof v === 'number') fields[k] = String(v);
-    return { fields, files };
-  }
-  for await (const part of request.parts()) {
-    if (part.type === 'file') {
-      if (fileFields.includes(part.fieldname) && part.filename) {
-        files[part.fieldname] = {
-          field: part.fieldname,
-          filename: part.filename,
-          mimetype: part.mimetype,
-          data: await part.toBuffer(),
-        };
-      } else {
-        part.file.resume();
-      }
-    } else if (typeof part.value === 'string') {
-      fields[part.fieldname] = part.value;
-    }
-  }
-  return { fields, files };
-}
+/** What a file field accepts: an image (by its bytes, not its name) of at most `limitKb`. */
+export type ImageRule = { accept: 'image'; folder: string; limitKb?: number };
 
-const IMAGE_KINDS: { ext: string; test: (b: Buffer) => boolean }[] = [
+/** A file that went to storage: `path` is what rows keep (`/uploads/<key>`). */
+export type StoredUpload = {
+  field: string;
+  filename: string;
+  key: string;
+  path: string;
+  size: number;
+  contentType: string;
+};
+
+/**
+ * A file field's outcome. A refusal is kept, not thrown at once, so that the route checks its
+ * text fields first and answers as it did when files were read whole (`accepted` throws it).
+ */
+export type FilePart = { ok: true; upload: StoredUpload } | { ok: false; error: AppError };
+
+export const accepted = (part: FilePart): StoredUpload => {
+  if (!part.ok) throw part.error;
+  return part.upload;
+};
+
+export type MultipartBody = {
+  fields: Record<string, string>;
+  files: Partial<Record<string, FilePart>>;
+};
+
+const IMAGE_KINDS: { ext: string; type: string; test: (b: Buffer) => boolean }[] = [
   {
     ext: 'png',
+    type: 'image/png',
     test: (b) =>
       b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
   },
-  { ext: 'jpg', test: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
-  { ext: 'gif', test: (b) => b.subarray(0, 4).toString('latin1') === 'GIF8' },
+  { ext: 'jpg', type: 'image/jpeg', test: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
+  { ext: 'gif', type: 'image/gif', test: (b) => b.subarray(0, 4).toString('latin1') === 'GIF8' },
   {
     ext: 'webp',
+    type: 'image/webp',
     test: (b) =>
       b.subarray(0, 4).toString('latin1') === 'RIFF' &&
       b.subarray(8, 12).toString('latin1') === 'WEBP',
   },
 ];
+/** The most bytes any signature above needs. */
+const HEAD_BYTES = 12;
+
+/** The image kind of a file's first bytes, or undefined when they are no image we take. */
+export const imageKindOf = (head: Buffer) => IMAGE_KINDS.find((k) => k.test(head));
+
+/** A refusal of the file being read: the stream stops, the partial object is removed. */
+class Refused extends Error {
+  constructor(readonly error: AppError) {
+    super(error.message);
+  }
+}
 
 /**
- * Checks that a file is an image (by its bytes, not its name) within 3072 KB, and returns
- * its extension; otherwise a 422 on the given field with the spec's rule.
+ * Streams one file part to storage: its type is judged from its first bytes and its size counted
+ * as it passes, against the rule's limit and the 20 MB cap. Only a chunk at a time is held.
  */
-export const checkImage = (
-  file: UploadedFile,
-  field: string,
-  limitKb = IMAGE_SIZE_LIMIT_KB,
-): string => {
-  const kind = IMAGE_KINDS.find((k) => k.test(file.data));
-  if (!kind) throw validationError({ [field]: [ja.imageOnly] });
-  if (file.data.length > limitKb * 1024)
-    throw validationError({ [field]: [ja.imageTooLarge(limitKb)] });
-  return kind.ext;
-};
+async function storeImage(
+  part: MultipartFile,
+  storage: MediaStorage,
+  rule: ImageRule,
+): Promise<FilePart> {
+  const field = part.fieldname;
+  const limitKb = rule.limitKb ?? IMAGE_SIZE_LIMIT_KB;
+  const limit = Math.min(UPLOAD_CAP_BYTES, limitKb * 1024);
+  const chunks = part.file[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const drain = async () => {
+    while (!(await chunks.next()).done);
+  };
+  let head = Buffer.alloc(0);
+  let ended = false;
+  while (head.length < HEAD_BYTES) {
+    const next = await chunks.next();
+    if (next.done) {
+      ended = true;
+      break;
+    }
+    head = Buffer.concat([head, next.value]);
+  }
+  const kind = imageKindOf(head);
+  if (!kind) {
+    if (!ended) await drain();
+    return { ok: false, error: validationError({ [field]: [ja.imageOnly] }) };
+  }
+  let size = 0;
+  const tooLarge = () => new Refused(validationError({ [field]: [ja.imageTooLarge(limitKb)] }));
+  async function* body() {
+    size += head.length;
+    if (size > limit) throw tooLarge();
+    yield head;
+    if (ended) return;
+    for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
+      size += next.value.length;
+      if (size > limit) throw tooLarge();
+      yield next.value;
+    }
+  }
+  let stored;
+  try {
+    stored = await storage.put(Readable.from(body(), { objectMode: false }), {
+      folder: rule.folder,
+      ext: kind.ext,
+      contentType: kind.type,
+    });
+  } catch (err) {
+    if (!(err instanceof Refused)) throw err;
+    // Read the rest, as a whole read would have, so the fields after it still arrive.
+    await drain();
+    return { ok: false, error: err.error };
+  }
+  if (part.file.truncated) {
+    // Cut at the 20 MB cap by the multipart parser, which fails the request (413).
+    await storage.delete(stored.key);
+    throw new AppError(413, 'file_too_large', ja.fileTooLarge);
+  }
+  return {
+    ok: true,
+    upload: {
+      field,
+      filename: part.filename,
+      key: stored.key,
+      path: mediaPath(stored.key),
+      size: stored.size,
+      contentType: kind.type,
+    },
+  };
+}
 
-/** Stores a file under DATA_DIR/uploads/<folder>/ and returns its public path. */
-export async function saveUpload(
-  dataDir: string,
-  folder: string,
-  ext: string,
-  data: Buffer,
-): Promise<string> {
-  const dir = path.join(dataDir, 'uploads', folder);
-  await fs.mkdir(dir, { recursive: true });
-  const name = `${newToken().slice(0, 24)}.${ext}`;
-  const tmp = path.join(dir, `.${name}.tmp`);
-  await fs.writeFile(tmp, data);
-  await fs.rename(tmp, path.join(dir, name));
-  return `/uploads/${folder}/${name}`;
+/**
+ * Reads a multipart body (text fields as strings; the named file fields streamed to storage) and
+ * hands it to `handle`. If anything fails before `handle` returns, every object stored for this
+ * request is deleted: a refused request leaves no file behind.
+ */
+export async function withMultipart<T>(
+  request: FastifyRequest,
+  storage: MediaStorage,
+  rules: Record<string, ImageRule>,
+  handle: (body: MultipartBody) => Promise<T>,
+): Promise<T> {
+  const fields: Record<string, string> = {};
+  const files: Partial<Record<string, FilePart>> = {};
+  const stored: string[] = [];
+  try {
+    if (!request.isMultipart()) {
+      // A JSON body is accepted too, for clients that send no file.
+      const body = (request.body ?? {}) as Record<string, unknown>;
+      for (const [k, v] of Object.entries(body))
+        if (typeof v === 'string' || typeof v === 'number') fields[k] = String(v);
+      return await handle({ fields, files });
+    }
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        const rule = rules[part.fieldname];
+        if (rule && part.filename) {
+          const result = await storeImage(part, storage, rule);
+          if (result.ok) stored.push(result.upload.key);
+          // A field sent twice keeps its last file, as a whole read did; the first one goes.
+          const earlier = files[part.fieldname];
+          if (earlier?.ok) await storage.delete(earlier.upload.key);
+          files[part.fieldname] = result;
+        } else {
+          part.file.resume();
+        }
+      } else if (typeof part.value === 'string') {
+        fields[part.fieldname] = part.value;
+      }
+    }
+    return await handle({ fields, files });
+  } catch (err) {
+    await Promise.all(
+      stored.map((key) =>
+        storage.delete(key).catch((cause: unknown) => {
+          request.log.warn({ err: cause, key }, 'could not remove the upload of a refused request');
+        }),
+      ),
+    );
+    throw err;
+  }
 }

@@ -14,8 +14,9 @@ import { MANUAL_PDF } from '../../assets';
 import { iso, type Clock } from '../../lib/clock';
 import { AppError, forbidden, validationError } from '../../lib/errors';
 import { okData, withZod } from '../../lib/route';
-import { checkImage, readMultipart, saveUpload } from '../../lib/uploads';
+import { accepted, withMultipart } from '../../lib/uploads';
 import { actorOf } from '../../plugins/auth';
+import type { MediaStorage } from '../../storage';
 import type { StoreAccess } from '../stores/access';
 import type { UsersService } from '../users/users.service';
 import type { AccountRepo } from './account.repo';
@@ -34,7 +35,7 @@ export function registerAccountRoutes(
     account: AccountRepo;
     access: StoreAccess;
     clock: Clock;
-    dataDir: string;
+    storage: MediaStorage;
     authenticate: preHandlerAsyncHookHandler;
   },
 ): void {
@@ -65,20 +66,19 @@ export function registerAccountRoutes(
     },
     async (req) => {
       const actor = actorOf(req);
-      const { fields, files } = await readMultipart(req, ['logo_url']);
-      const parsed = accountInformationRequest.safeParse(fields);
-      if (!parsed.success) throw validationError(fieldErrors(parsed.error));
-      const input = parsed.data;
-      if (await account.emailTakenByOther(input.email, actor.user.id))
-        throw validationError({ email: [ja.emailTaken] });
-      const logo = files.logo_url;
-      const logoUrl = logo
-        ? await saveUpload(deps.dataDir, 'logos', checkImage(logo, 'logo_url'), logo.data)
-        : actor.user.logo_url;
-      const row = await users.repo.update(actor.user.id, {
-        ...input,
-        logo_url: logoUrl,
-        updated_at: iso(clock.now()),
+      const rules = { logo_url: { accept: 'image', folder: 'logos' } } as const;
+      const row = await withMultipart(req, deps.storage, rules, async ({ fields, files }) => {
+        const parsed = accountInformationRequest.safeParse(fields);
+        if (!parsed.success) throw validationError(fieldErrors(parsed.error));
+        const input = parsed.data;
+        if (await account.emailTakenByOther(input.email, actor.user.id))
+          throw validationError({ email: [ja.emailTaken] });
+        const logo = files.logo_url;
+        return users.repo.update(actor.user.id, {
+          ...input,
+          logo_url: logo ? accepted(logo).path : actor.user.logo_url,
+          updated_at: iso(clock.now()),
+        });
       });
       return okData(await users.present(row), ja.updateSuccess);
     },
@@ -143,16 +143,17 @@ export function registerAccountRoutes(
     async (req) => {
       const actor = actorOf(req);
       if (actor.user.role !== ROLE.agency) throw forbidden();
-      const { fields, files } = await readMultipart(req, ['logo']);
-      const id = userIdField.safeParse(fields.user_id ?? actor.user.id);
-      if (!id.success) throw validationError({ user_id: [ja.required('店舗')] });
-      const target = await access.storeFor(actor, id.data, 'write');
-      const logo = files.logo;
-      if (!logo) throw validationError({ logo: [ja.required('ロゴ画像')] });
-      const url = await saveUpload(deps.dataDir, 'logos', checkImage(logo, 'logo'), logo.data);
-      const row = await users.repo.update(target.id, {
-        logo_url: url,
-        updated_at: iso(clock.now()),
+      const rules = { logo: { accept: 'image', folder: 'logos' } } as const;
+      const row = await withMultipart(req, deps.storage, rules, async ({ fields, files }) => {
+        const id = userIdField.safeParse(fields.user_id ?? actor.user.id);
+        if (!id.success) throw validationError({ user_id: [ja.required('店舗')] });
+        const target = await access.storeFor(actor, id.data, 'write');
+        const logo = files.logo;
+        if (!logo) throw validationError({ logo: [ja.required('ロゴ画像')] });
+        return users.repo.update(target.id, {
+          logo_url: accepted(logo).path,
+          updated_at: iso(clock.now()),
+        });
       });
       return okData(await users.present(row), ja.updateSuccess);
     },
