@@ -144,6 +144,12 @@ ${list.length ? `<table><thead><tr><th>Provider</th><th>Account</th><th>Kind</th
   // ---- controls -------------------------------------------------------------------------------
   app.get('/control/settings', async () => ({ data: rt.settings() }));
   app.patch('/control/settings', async (req) => ({ data: rt.updateSettings(bodyObject(req)) }));
+  // How often each provider path was called since the last reset (tests count retries here).
+  app.get('/control/calls', async () => ({ data: rt.calls.list() }));
+  app.delete('/control/calls', async () => {
+    rt.calls.clear();
+    return { data: {} };
+  });
   app.post('/control/clock', async (req, reply) => {
     const b = bodyObject(req);
     const secs = Number(b.advance_seconds ?? 0);

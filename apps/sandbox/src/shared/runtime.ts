@@ -45,6 +45,15 @@ export type Runtime = {
     take(provider: Provider, accountKeys: readonly string[]): Fault[];
   };
   blobs: BlobStore;
+  /**
+   * Every provider call by method and path (`POST /x/api/2/tweets`), counted as it arrives, so a
+   * test can prove how often a client called (a retried publish, a second token refresh).
+   */
+  calls: {
+    record(key: string): void;
+    list(): Record<string, number>;
+    clear(): void;
+  };
   /** Each emulator registers how to go back to its seed. */
   onReset(provider: Provider | 'all', fn: () => void): void;
   reset(provider?: Provider): void;
@@ -64,6 +73,7 @@ export function createRuntime(dataDir: string, baseUrl: string): Runtime {
   const resetters: { provider: Provider | 'all'; fn: () => void }[] = [];
   const windows = new Map<string, number[]>();
   const blobs = blobStore(dir);
+  const calls = new Map<string, number>();
   const now = (): number => Date.now() + settings.data.clockOffsetMs;
 
   return {
@@ -125,6 +135,11 @@ export function createRuntime(dataDir: string, baseUrl: string): Runtime {
       },
     },
     blobs,
+    calls: {
+      record: (key) => void calls.set(key, (calls.get(key) ?? 0) + 1),
+      list: () => Object.fromEntries(calls),
+      clear: () => calls.clear(),
+    },
     onReset(provider, fn) {
       resetters.push({ provider, fn });
     },
@@ -137,6 +152,7 @@ export function createRuntime(dataDir: string, baseUrl: string): Runtime {
         settings.data = defaultSettings();
         settings.save();
         windows.clear();
+        calls.clear();
       } else {
         for (const k of [...windows.keys()]) if (k.startsWith(`${provider}:`)) windows.delete(k);
         faults.data = faults.data.filter((f) => f.provider !== provider);
