@@ -3,12 +3,15 @@ import type { DbHandle, Dialect } from './kysely';
 import { initial } from './migrations/0001-initial';
 import { channels } from './migrations/0002-channels';
 import { oauthReturnOrigin } from './migrations/0003-oauth-return-origin';
+import { grantRefreshLease } from './migrations/0005-grant-refresh-lease';
 
 /** Migrations are listed here in order; each runs on SQLite and PostgreSQL alike. */
 const migrations = (dialect: Dialect): Record<string, Migration> => ({
   '0001-initial': initial(dialect),
   '0002-channels': channels(dialect),
   '0003-oauth-return-origin': oauthReturnOrigin(),
+  // 0004 belongs to the job engine's branch; Kysely runs them in name order either way.
+  '0005-grant-refresh-lease': grantRefreshLease(),
 });
 
 const migratorOf = ({ db, dialect, schema }: DbHandle): Migrator => {
