@@ -62,10 +62,16 @@ function parseInput(raw: Dict): FaultInput | string {
     typeof raw.account === 'string' && raw.account.trim() && raw.account.trim() !== '*'
       ? raw.account.trim()
       : null;
+  const method = typeof raw.method === 'string' && raw.method.trim() ? raw.method.trim() : null;
+  if (method && !/^(GET|POST|PUT|PATCH|DELETE)$/i.test(method))
+    return 'method must be GET, POST, PUT, PATCH or DELETE';
+  const path = typeof raw.path === 'string' && raw.path.trim() ? raw.path.trim() : null;
   return {
     provider: provider as Provider,
     kind: kind as FaultKind,
     account,
+    method,
+    path,
     remaining,
     status,
     delay_ms: delay,

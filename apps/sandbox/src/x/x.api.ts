@@ -61,6 +61,7 @@ export function registerXApi(app: FastifyInstance, rt: Runtime, store: JsonStore
     for (const f of rt.faults.take(
       'x',
       user ? [user.id, user.username, `@${user.username}`, user.email] : [],
+      req,
     )) {
       if (f.kind === 'slow') await sleep(f.delay_ms);
       else if (f.kind === 'expired_token') throw unauthorized();

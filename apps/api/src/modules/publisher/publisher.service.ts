@@ -19,7 +19,7 @@ import {
   type TokenSet,
 } from '../../channels/channel';
 import type { ChannelSet } from '../../channels';
-import type { ChannelCredentialsRow, PublisherConnectionRow, UserRow } from '../../db/types';
+import type { PublisherConnectionRow, UserRow } from '../../db/types';
 import { addMs, iso, type Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { knownOriginOf } from '../../lib/hosts';

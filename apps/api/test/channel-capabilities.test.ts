@@ -1,0 +1,249 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CHANNEL_LIMITS, type PublisherKey } from '@tenpo/domain';
+import { createChannels } from '../src/channels';
+import { ChannelError, credentialHandle, type PostDraft } from '../src/channels/channel';
+import { settle } from '../src/channels/settle';
+import { openDatabase, type DbHandle } from '../src/db/kysely';
+import { createPublisherRepo } from '../src/modules/publisher/publisher.repo';
+import { createPublisherService, type PublisherService } from '../src/modules/publisher/publisher.service';
+import { decrypt } from '../src/lib/tokens';
+import { buildTestApp, call, json, login, storedCredentials, type TestApp } from './helpers';
+import { consent, startSandbox, type RunningSandbox } from './sandbox';
+
+/**
+ * The channel capabilities (ADR 0022) against the emulators on a free port: each "process" is
+ * a publisher service of its own on its own database connection, as an API process and a
+ * worker would be; the sandbox counts the calls that reach it.
+ */
+let sb: RunningSandbox;
+let t: TestApp;
+let second: DbHandle;
+const ids: Record<string, number> = {};
+const X_USER = '1701234567890123456';
+
+/** A publisher service as one process builds it, with a short time-out for the tests. */
+const processOn = (database: DbHandle): PublisherService =>
+  createPublisherService({
+    repo: createPublisherRepo(database.db),
+    channels: createChannels(t.config, t.clock, { timeoutMs: 400 }),
+    clock: t.clock,
+    secretKey: t.config.secretKey,
+    publicUrl: t.config.publicUrl,
+    isAgencyPrefix: async () => false,
+    log: { warn: () => undefined },
+    grantAccess: { pollMs: 10 },
+  });
+
+const calls = async (): Promise<Record<string, number>> =>
+  ((await (await fetch(`${sb.url}/control/calls`)).json()) as { data: Record<string, number> })
+    .data;
+const countOf = async (method: string, pathEnd: string): Promise<number> =>
+  Object.entries(await calls())
+    .filter(([k]) => k.startsWith(`${method} `) && k.endsWith(pathEnd))
+    .reduce((n, [, v]) => n + v, 0);
+const zeroCalls = () => sb.control('DELETE', '/control/calls');
+
+beforeAll(async () => {
+  sb = await startSandbox();
+  t = await buildTestApp({ SANDBOX_URL: sb.url });
+  second = openDatabase(t.config.databaseUrl);
+  for (const u of await t.database.db.selectFrom('users').select(['id', 'email']).execute())
+    ids[u.email] = u.id;
+});
+afterAll(async () => {
+  await second?.close();
+  await t?.close();
+  await sb?.close();
+});
+beforeEach(async () => {
+  await sb.control('DELETE', '/faults');
+  await zeroCalls();
+});
+
+/** The shop connects its X account through the API, as the browser does. */
+async function connectX(): Promise<number> {
+  const userId = ids['shop@tenpo.example'] as number;
+  const token = await login(t.app, 'shop@tenpo.example');
+  const res = await call(t.app, {
+    method: 'GET',
+    url: `/api/publisher/connect?publisher_key=twitter&user_id=${userId}`,
+    token,
+  });
+  const urlAuth = json<{ data: { urlAuth: string } }>(res).data.urlAuth;
+  const back = await consent(urlAuth, { user_id: X_USER, decision: 'allow' });
+  const ret = await t.app.inject({ method: 'GET', url: `${back.pathname}${back.search}` });
+  expect(ret.statusCode).toBe(302);
+  return userId;
+}
+
+describe('one refresh at a time per grant, across processes', () => {
+  it("X's rotating refresh token: two parallel callers make one refresh call, both succeed", async () => {
+    const storeId = await connectX();
+    const before = await storedCredentials(t.database.db, storeId, 'twitter');
+    const a = processOn(t.database);
+    const b = processOn(second);
+    const h = credentialHandle(storeId, 'twitter');
+    // Past the access token's 2 h by our clock: both callers must refresh before their call.
+    t.clock.advance(3 * 3600_000);
+    await zeroCalls();
+    const since = new Date(Date.now() - 3600_000);
+    const [ra, rb] = await Promise.all([
+      a.registry.require('twitter', 'listRecent').listRecent(h, { since }),
+      b.registry.require('twitter', 'listRecent').listRecent(h, { since }),
+    ]);
+    expect(ra).toEqual([]);
+    expect(rb).toEqual([]);
+    expect(await countOf('POST', '/x/api/2/oauth2/token')).toBe(1);
+    const after = await storedCredentials(t.database.db, storeId, 'twitter');
+    const open = (v: string | null | undefined) => decrypt(t.config.secretKey, v as string);
+    expect(open(after?.refresh_token)).not.toBe(open(before?.refresh_token));
+    // The rotated refresh token is the stored one: refreshing again works (no reauth).
+    await zeroCalls();
+    await a.grants.refresh(h);
+    expect(await countOf('POST', '/x/api/2/oauth2/token')).toBe(1);
+    // Nobody holds the lease afterwards.
+    expect(await t.database.db.selectFrom('grant_refresh_leases').selectAll().execute()).toEqual(
+      [],
+    );
+  });
+
+  it('Google: three parallel callers of one grant, one refresh call at the sandbox', async () => {
+    const storeId = ids['shop@tenpo.example'] as number;
+    const a = processOn(t.database);
+    const b = processOn(second);
+    const h = credentialHandle(storeId, 'google_my_business');
+    t.clock.advance(2 * 3600_000);
+    await zeroCalls();
+    const locations = await Promise.all(
+      [a, b, a].map((p) => p.registry.require('google_my_business', 'locations').listLocations(h)),
+    );
+    for (const l of locations) expect(l.length).toBeGreaterThan(0);
+    expect(await countOf('POST', '/google/oauth2/token')).toBe(1);
+  });
+});
+
+describe('a call not safe to repeat is sent once', () => {
+  const cases: [PublisherKey, string, () => Promise<number>][] = [
+    ['twitter', '/x/api/2/tweets', connectX],
+    [
+      'google_my_business',
+      '/localPosts',
+      async () => ids['shop@tenpo.example'] as number,
+    ],
+  ];
+
+  it.each(cases)(
+    '%s: a timed-out publish is not repeated, ends outcome unknown, and is settled by the list',
+    async (key, path, storeOf) => {
+      const storeId = await storeOf();
+      const p = processOn(t.database);
+      const h = credentialHandle(storeId, key);
+      const draft: PostDraft = { text: `本日のおすすめ ${Date.now()}`, media: [] };
+      // Refresh first if due, so the only provider call under the fault is the publish.
+      await p.registry.require(key, 'listRecent').listRecent(h, { since: new Date() });
+      // The provider answers after our time-out (400 ms), and still creates the post.
+      const provider = key === 'twitter' ? 'x' : 'google';
+      await sb.control('POST', '/faults', {
+        provider,
+        kind: 'slow',
+        delay_ms: 1200,
+        method: 'POST',
+        path,
+      });
+      await zeroCalls();
+      const sentAt = new Date();
+      const err = await p.registry
+        .require(key, 'publish')
+        .publish(h, draft)
+        .then(
+          () => null,
+          (e: unknown) => e,
+        );
+      expect(err).toBeInstanceOf(ChannelError);
+      expect((err as ChannelError).kind).toBe('outcome_unknown');
+      expect((err as ChannelError).publisher).toBe(key);
+      // Let the provider finish what it was doing, then read its list instead of posting again.
+      await new Promise((r) => setTimeout(r, 1500));
+      const settled = await settle(p.registry, h, draft, sentAt);
+      expect(settled.outcome).toBe('published');
+      expect(settled.outcome === 'published' && settled.post.text).toBe(draft.text);
+      expect(await countOf('POST', path)).toBe(1);
+      // A draft that was never sent settles as absent.
+      const other = await settle(p.registry, h, { text: '送っていない投稿', media: [] }, sentAt);
+      expect(other.outcome).toBe('absent');
+    },
+  );
+
+  it('a publish that answers in time is not retried either way, and lists back', async () => {
+    const storeId = await connectX();
+    const p = processOn(t.database);
+    const h = credentialHandle(storeId, 'twitter');
+    const text = `営業時間のお知らせ ${Date.now()}`;
+    expect(text.length).toBeLessThanOrEqual(CHANNEL_LIMITS.twitter.textMaxLength);
+    const post = await p.registry.require('twitter', 'publish').publish(h, { text, media: [] });
+    const list = await p.registry
+      .require('twitter', 'listRecent')
+      .listRecent(h, { since: new Date(Date.now() - 60_000) });
+    expect(list.map((x) => x.id)).toContain(post.id);
+    await p.registry.require('twitter', 'remove').remove(h, post.id);
+    const after = await p.registry
+      .require('twitter', 'listRecent')
+      .listRecent(h, { since: new Date(Date.now() - 60_000) });
+    expect(after.map((x) => x.id)).not.toContain(post.id);
+  });
+
+  it('a reading call that times out is tried again (safe calls may retry)', async () => {
+    const storeId = await connectX();
+    const p = processOn(t.database);
+    const h = credentialHandle(storeId, 'twitter');
+    await sb.control('POST', '/faults', {
+      provider: 'x',
+      kind: 'slow',
+      delay_ms: 800,
+      method: 'GET',
+      path: '/tweets',
+    });
+    await zeroCalls();
+    await p.registry
+      .require('twitter', 'listRecent')
+      .listRecent(h, { since: new Date(Date.now() - 60_000) });
+    expect(await countOf('GET', `/users/${X_USER}/tweets`)).toBe(2);
+  });
+});
+
+describe('ChannelError classes reach the caller intact', () => {
+  it('a rate limit is rate_limited with its retry-after; a bad publish is invalid', async () => {
+    const storeId = await connectX();
+    const p = processOn(t.database);
+    const h = credentialHandle(storeId, 'twitter');
+    await sb.control('POST', '/faults', {
+      provider: 'x',
+      kind: 'rate_limit',
+      retry_after_seconds: 600,
+      method: 'POST',
+      path: '/tweets',
+    });
+    const limited = await p.registry
+      .require('twitter', 'publish')
+      .publish(h, { text: 'a', media: [] })
+      .catch((e: unknown) => e);
+    expect(limited).toMatchObject({ kind: 'rate_limited', publisher: 'twitter' });
+    expect((limited as ChannelError).retryAfterMs).toBeGreaterThan(500_000);
+    const invalid = await p.registry
+      .require('twitter', 'publish')
+      .publish(h, { text: 'あ'.repeat(200), media: [] })
+      .catch((e: unknown) => e);
+    expect(invalid).toMatchObject({ kind: 'invalid', status: 400 });
+  });
+
+  it('a channel without the capability says so as invalid (Instagram has no remove)', () => {
+    const p = processOn(t.database);
+    expect(() => p.registry.require('instagram', 'remove')).toThrow(ChannelError);
+    expect(p.registry.having('publish').map((c) => c.key)).toEqual([
+      'google_my_business',
+      'facebook',
+      'instagram',
+      'twitter',
+    ]);
+  });
+});
