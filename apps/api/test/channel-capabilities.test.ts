@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CHANNEL_LIMITS, type PublisherKey } from '@tenpo/domain';
 import { createChannels } from '../src/channels';
@@ -5,7 +6,10 @@ import { ChannelError, credentialHandle, type PostDraft } from '../src/channels/
 import { settle } from '../src/channels/settle';
 import { openDatabase, type DbHandle } from '../src/db/kysely';
 import { createPublisherRepo } from '../src/modules/publisher/publisher.repo';
-import { createPublisherService, type PublisherService } from '../src/modules/publisher/publisher.service';
+import {
+  createPublisherService,
+  type PublisherService,
+} from '../src/modules/publisher/publisher.service';
 import { decrypt } from '../src/lib/tokens';
 import { buildTestApp, call, json, login, storedCredentials, type TestApp } from './helpers';
 import { consent, startSandbox, type RunningSandbox } from './sandbox';
@@ -125,11 +129,7 @@ describe('one refresh at a time per grant, across processes', () => {
 describe('a call not safe to repeat is sent once', () => {
   const cases: [PublisherKey, string, () => Promise<number>][] = [
     ['twitter', '/x/api/2/tweets', connectX],
-    [
-      'google_my_business',
-      '/localPosts',
-      async () => ids['shop@tenpo.example'] as number,
-    ],
+    ['google_my_business', '/localPosts', async () => ids['shop@tenpo.example'] as number],
   ];
 
   it.each(cases)(
@@ -245,5 +245,91 @@ describe('ChannelError classes reach the caller intact', () => {
       'instagram',
       'twitter',
     ]);
+  });
+});
+
+describe('the Facebook page connection is one unit of work', () => {
+  const fbUser = '122104567890123456';
+  const failInstagram = async (on: boolean) => {
+    const db = t.database.db;
+    if (t.database.dialect === 'sqlite') {
+      if (on)
+        await sql`create trigger fail_instagram before insert on channel_credentials
+          when new.publisher_key = 'instagram' begin select raise(abort, 'injected'); end`.execute(
+          db,
+        );
+      else await sql`drop trigger if exists fail_instagram`.execute(db);
+      return;
+    }
+    if (on) {
+      await sql`create or replace function fail_instagram() returns trigger as $$
+        begin raise exception 'injected'; end $$ language plpgsql`.execute(db);
+      await sql`create trigger fail_instagram before insert on channel_credentials for each row
+        when (new.publisher_key = 'instagram') execute function fail_instagram()`.execute(db);
+    } else await sql`drop trigger if exists fail_instagram on channel_credentials`.execute(db);
+  };
+  const snapshot = (storeId: number) =>
+    Promise.all([
+      t.database.db
+        .selectFrom('publisher_connections')
+        .selectAll()
+        .where('user_id', '=', storeId)
+        .orderBy('id')
+        .execute(),
+      t.database.db
+        .selectFrom('channel_credentials')
+        .selectAll()
+        .where('user_id', '=', storeId)
+        .orderBy('id')
+        .execute(),
+    ]);
+
+  it('a failure half-way (the Instagram write) leaves none of the four writes', async () => {
+    const storeId = ids['newshop@tenpo.example'] as number;
+    const token = await login(t.app, 'newshop@tenpo.example');
+    const res = await call(t.app, {
+      method: 'GET',
+      url: `/api/publisher/connect?publisher_key=facebook&user_id=${storeId}`,
+      token,
+    });
+    const urlAuth = json<{ data: { urlAuth: string } }>(res).data.urlAuth;
+    const back = await consent(urlAuth, {
+      user_id: fbUser,
+      decision: 'allow',
+      granted: (new URL(urlAuth).searchParams.get('scope') ?? '').split(','),
+      page_ids: ['104857392017465', '104857392017466'],
+    });
+    await t.app.inject({ method: 'GET', url: `${back.pathname}${back.search}` });
+    const before = await snapshot(storeId);
+    expect(before[1].find((c) => c.publisher_key === 'facebook')?.page_id).toBeNull();
+
+    await failInstagram(true);
+    try {
+      const failed = await call(t.app, {
+        method: 'POST',
+        url: '/api/publisher/facebook/connect-page',
+        token,
+        payload: { user_id: storeId, page_id: '104857392017465' },
+      });
+      expect(failed.statusCode).toBe(500);
+      // The page token and the Facebook row's status were written before the failing write:
+      // they are rolled back with it.
+      expect(await snapshot(storeId)).toEqual(before);
+    } finally {
+      await failInstagram(false);
+    }
+
+    const ok = await call(t.app, {
+      method: 'POST',
+      url: '/api/publisher/facebook/connect-page',
+      token,
+      payload: { user_id: storeId, page_id: '104857392017465' },
+    });
+    expect(ok.statusCode, ok.body).toBe(200);
+    const [connections, credentials] = await snapshot(storeId);
+    expect(credentials.find((c) => c.publisher_key === 'facebook')?.page_id).toBe(
+      '104857392017465',
+    );
+    expect(connections.find((c) => c.publisher_key === 'instagram')?.status).toBe(1);
   });
 });

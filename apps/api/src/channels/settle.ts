@@ -1,9 +1,4 @@
-import type {
-  ChannelRegistry,
-  CredentialHandle,
-  PostDraft,
-  PublishedPost,
-} from './channel';
+import type { ChannelRegistry, CredentialHandle, PostDraft, PublishedPost } from './channel';
 
 /** Provider and server clocks differ a little; a post a bit "before" the send is still ours. */
 const CLOCK_SKEW_MS = 2 * 60_000;
