@@ -211,6 +211,64 @@ describe('a call not safe to repeat is sent once', () => {
   });
 });
 
+describe("each channel's capabilities against its emulator", () => {
+  it("Facebook: publishes to the shop's page feed, lists it back, removes it", async () => {
+    const p = processOn(t.database);
+    const h = credentialHandle(ids['shop@tenpo.example'] as number, 'facebook');
+    const text = `新メニューのお知らせ ${Date.now()}`;
+    const post = await p.registry.require('facebook', 'publish').publish(h, { text, media: [] });
+    const since = new Date(Date.now() - 60_000);
+    const list = await p.registry.require('facebook', 'listRecent').listRecent(h, { since });
+    expect(list.find((x) => x.id === post.id)?.text).toBe(text);
+    await p.registry.require('facebook', 'remove').remove(h, post.id);
+    const after = await p.registry.require('facebook', 'listRecent').listRecent(h, { since });
+    expect(after.map((x) => x.id)).not.toContain(post.id);
+    expect(await countOf('POST', '/feed')).toBe(1);
+  });
+
+  it('Instagram: a container, then media_publish, each sent once; the post lists back', async () => {
+    await sb.control('PATCH', '/control/settings', { fetchMedia: false });
+    try {
+      const p = processOn(t.database);
+      const h = credentialHandle(ids['shop@tenpo.example'] as number, 'instagram');
+      const text = `本日のランチ ${Date.now()}`;
+      const post = await p.registry.require('instagram', 'publish').publish(h, {
+        text,
+        media: [{ kind: 'photo', url: 'https://media.tenpo.example/lunch.jpg' }],
+      });
+      expect(await countOf('POST', '/media')).toBe(1);
+      expect(await countOf('POST', '/media_publish')).toBe(1);
+      const list = await p.registry
+        .require('instagram', 'listRecent')
+        .listRecent(h, { since: new Date(Date.now() - 60_000) });
+      expect(list.find((x) => x.id === post.id)?.text).toBe(text);
+      await expect(
+        p.registry.require('instagram', 'publish').publish(h, { text, media: [] }),
+      ).rejects.toMatchObject({ kind: 'invalid', publisher: 'instagram' });
+    } finally {
+      await sb.control('PATCH', '/control/settings', { fetchMedia: true });
+    }
+  });
+
+  it('Google: daily metrics as numbers, and a location edit by update mask', async () => {
+    const p = processOn(t.database);
+    const h = credentialHandle(ids['shop@tenpo.example'] as number, 'google_my_business');
+    const series = await p.registry
+      .require('google_my_business', 'fetchMetrics')
+      .fetchMetrics(
+        h,
+        { start: { year: 2026, month: 1, day: 1 }, end: { year: 2026, month: 1, day: 7 } },
+        ['CALL_CLICKS', 'WEBSITE_CLICKS'],
+      );
+    expect(series.map((s) => s.metric)).toEqual(['CALL_CLICKS', 'WEBSITE_CLICKS']);
+    for (const s of series) for (const v of s.values) expect(Number.isFinite(v.value)).toBe(true);
+    const edited = await p.registry
+      .require('google_my_business', 'editLocation')
+      .editLocation(h, { websiteUri: 'https://cafe-tenpo.example/shibuya' });
+    expect(edited.websiteUri).toBe('https://cafe-tenpo.example/shibuya');
+  });
+});
+
 describe('ChannelError classes reach the caller intact', () => {
   it('a rate limit is rate_limited with its retry-after; a bad publish is invalid', async () => {
     const storeId = await connectX();
