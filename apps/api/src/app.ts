@@ -163,8 +163,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     isAgencyPrefix: async (prefix) => ((await domains.byPrefix(prefix))?.status ?? 0) !== 0,
     log: app.log,
   });
-  const entity = createEntityService({ publishers, google: channels.google });
-  const facebookPages = createFacebookPagesService({ publishers, facebook: channels.facebook });
+  const entity = createEntityService({ publishers });
+  const facebookPages = createFacebookPagesService({ publishers });
   const authRateLimit = { max: config.rateLimitAuthPerMinute, timeWindow: 60_000 };
   app.decorate('queue', queue);
   app.decorate('storage', storage);

@@ -10,7 +10,7 @@ export type RunningSandbox = {
   url: string;
   app: FastifyInstance;
   /** A JSON call to the sandbox's control and fault endpoints. */
-  control: (method: 'POST' | 'DELETE', p: string, body?: object) => Promise<unknown>;
+  control: (method: 'POST' | 'PATCH' | 'DELETE', p: string, body?: object) => Promise<unknown>;
   close: () => Promise<void>;
 };
 

@@ -84,6 +84,13 @@ export async function registerProviders(app: FastifyInstance, opts: SandboxOptio
       return reply.send(e.body);
     });
 
+    // Counted on arrival: a call the client gave up on (a time-out) still counts.
+    const mount = new URL(rt.baseUrl).pathname.replace(/\/+$/, '');
+    scope.addHook('onRequest', async (req) => {
+      const p = req.url.split('?')[0] ?? '';
+      rt.calls.record(`${req.method} ${p.startsWith(mount) ? p.slice(mount.length) : p}`);
+    });
+
     registerGoogle(scope, rt);
     registerFacebook(scope, rt);
     registerX(scope, rt);

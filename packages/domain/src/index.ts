@@ -1,4 +1,5 @@
 export * from './auth';
+export * from './channels';
 export * from './envelope';
 export * from './error-lines';
 export * from './messages';

@@ -1,15 +1,27 @@
-import type { PublisherKey, PublisherStatus } from '@tenpo/domain';
+import type { FacebookPage, Location, PublisherKey, PublisherStatus } from '@tenpo/domain';
 
 /**
- * What went wrong at a provider, in the four classes the rest of Tenpo acts on (CONVENTIONS:
+ * What went wrong at a provider, in the classes the rest of Tenpo acts on (CONVENTIONS:
  * errors). Each channel folder classifies its provider's raw answers once; nothing outside a
  * channel folder reads a vendor's message.
- * - retryable: the provider failed or was unreachable; the same call may work later.
+ * - transient: the provider failed or was unreachable before the call took effect; the same
+ *   call may work later.
  * - reauth: the grant is gone (revoked, expired, password changed); the user must reconnect.
- * - invalid: the provider refused what we sent; retrying the same call will not help.
- * - quota: a rate limit or quota; `retryAfterMs` says when access comes back, if known.
+ * - invalid: the provider refused what we sent (bad request, invalid media); retrying the same
+ *   call will not help.
+ * - rate_limited: too many calls in a short window; `retryAfterMs` says when, if known.
+ * - quota: a budget for a long window is spent (Instagram's posts per 24 h, X's usage cap).
+ * - outcome_unknown: a call that is not safe to repeat (publish, upload, create) was sent and
+ *   no answer came back (time-out, connection cut): it may or may not have taken effect. It is
+ *   never retried automatically; the caller settles it by reading the provider (settle.ts).
  */
-export type FailureKind = 'retryable' | 'reauth' | 'invalid' | 'quota';
+export type FailureKind =
+  | 'transient'
+  | 'reauth'
+  | 'invalid'
+  | 'rate_limited'
+  | 'quota'
+  | 'outcome_unknown';
 
 export class ChannelError extends Error {
   constructor(
@@ -17,9 +29,19 @@ export class ChannelError extends Error {
     message: string,
     readonly retryAfterMs: number | null = null,
     readonly status: number | null = null,
+    /** The channel the failure came from, once a caller's handle named it. */
+    readonly publisher: PublisherKey | null = null,
   ) {
     super(message);
     this.name = 'ChannelError';
+  }
+
+  /** The same failure, tagged with the channel it came from (for the caller's messages). */
+  from(publisher: PublisherKey): ChannelError {
+    if (this.publisher === publisher) return this;
+    const e = new ChannelError(this.kind, this.message, this.retryAfterMs, this.status, publisher);
+    e.stack = this.stack;
+    return e;
   }
 }
 
@@ -39,8 +61,8 @@ export type TokenSet = {
 export type ConnectRequest = { state: string; redirectUri: string; codeChallenge: string };
 
 /**
- * One channel's OAuth side. Listing, publishing, deleting and uploading belong to the
- * channel-specific interfaces below and to later issues.
+ * One channel's OAuth side. Publishing, removing, uploading, listing, metrics and listing
+ * edits are the capability interfaces below, reached through the registry (ADR 0022).
  */
 export interface Channel {
   readonly key: PublisherKey;
@@ -62,3 +84,161 @@ export interface Channel {
 }
 
 export type Channels = Readonly<Record<PublisherKey, Channel>>;
+
+// ---- capabilities ---------------------------------------------------------------------------
+
+declare const handleBrand: unique symbol;
+
+/**
+ * Names one store's grant on one channel, and nothing else: capabilities take it instead of
+ * tokens, and `GrantAccess` resolves it to live tokens (refreshing once per grant, ADR 0022).
+ */
+export type CredentialHandle = {
+  readonly storeId: number;
+  readonly publisher: PublisherKey;
+  readonly [handleBrand]: true;
+};
+
+export const credentialHandle = (storeId: number, publisher: PublisherKey): CredentialHandle =>
+  Object.freeze({ storeId, publisher }) as CredentialHandle;
+
+/** What a handle resolves to for one call: live tokens and the chosen target at the provider. */
+export type Grant = {
+  accessToken: string;
+  /** Who granted access (Google e-mail, Facebook user id, X user id). */
+  providerUserId: string | null;
+  /** Google: the account that holds the chosen location, when known. */
+  accountId: string | null;
+  /** The chosen listing/page/account (Google location id, page id, IG user id). */
+  entityId: string | null;
+  pageId: string | null;
+  pageToken: string | null;
+  igUserId: string | null;
+};
+
+/** Resolves a handle and runs one provider call with its tokens. */
+export interface GrantAccess {
+  /**
+   * Runs `call` with a live grant: refreshed first when it expires within the channel's
+   * margin, and once more if the provider answers that the token expired (a refused call has
+   * not taken effect, so running it again is safe). Never retries otherwise; failures leave
+   * as ChannelErrors tagged with the handle's channel.
+   */
+  use<T>(handle: CredentialHandle, call: (grant: Grant) => Promise<T>): Promise<T>;
+}
+
+/** A photo or video a provider fetches from a public URL, or one uploaded to it already. */
+export type MediaItem = { kind: 'photo' | 'video'; url: string; providerId?: string | null };
+
+export type PostDraft = {
+  text: string;
+  media: readonly MediaItem[];
+  link?: string | null;
+};
+
+export type PublishedPost = {
+  id: string;
+  text: string;
+  createdAt: Date | null;
+  url: string | null;
+};
+
+export interface Publishes {
+  /** Sent once, never repeated: a time-out is `outcome_unknown`, settled by `settle()`. */
+  publish(handle: CredentialHandle, draft: PostDraft): Promise<PublishedPost>;
+}
+
+export interface Removes {
+  remove(handle: CredentialHandle, postId: string): Promise<void>;
+}
+
+export type MediaUpload = { kind: 'photo' | 'video'; contentType: string; bytes: Uint8Array };
+
+export interface UploadsMedia {
+  /** Sent once, never repeated (an upload creates a media object at the provider). */
+  uploadMedia(handle: CredentialHandle, media: MediaUpload): Promise<MediaItem>;
+}
+
+export interface ListsRecentPosts {
+  /** The account's posts made since `since`, newest first (what `settle` reads). */
+  listRecent(
+    handle: CredentialHandle,
+    opts: { since: Date; limit?: number },
+  ): Promise<PublishedPost[]>;
+}
+
+export type CalendarDay = { year: number; month: number; day: number };
+export type MetricSeries = { metric: string; values: { date: CalendarDay; value: number }[] };
+
+export interface FetchesMetrics {
+  fetchMetrics(
+    handle: CredentialHandle,
+    range: { start: CalendarDay; end: CalendarDay },
+    metrics: readonly string[],
+  ): Promise<MetricSeries[]>;
+}
+
+/** Fields of a listing a store may edit, by the provider's field paths. */
+export type LocationPatch = {
+  title?: string;
+  websiteUri?: string | null;
+  phoneNumbers?: { primaryPhone: string; additionalPhones?: string[] };
+  profile?: { description: string };
+};
+
+/** A chosen location with what the publisher row shows of it. */
+export type LocationDetail = Location & {
+  postalCode: string | null;
+  storeCode: string | null;
+};
+
+export interface EditsLocation {
+  editLocation(handle: CredentialHandle, patch: LocationPatch): Promise<LocationDetail>;
+}
+
+/** The location picker of a listing channel (connect flow). */
+export interface PicksLocation {
+  listLocations(handle: CredentialHandle): Promise<LocationDetail[]>;
+  getLocation(handle: CredentialHandle, locationId: string): Promise<LocationDetail>;
+}
+
+/** A page the user manages, with its page token and linked Instagram account. */
+export type PageGrant = FacebookPage & {
+  pageToken: string | null;
+  igUserId: string | null;
+};
+
+/** The page picker of a pages channel (connect flow). */
+export interface PicksPage {
+  listPages(handle: CredentialHandle): Promise<PageGrant[]>;
+  /** The username of an Instagram account linked to a page, read with the page's token. */
+  instagramUsername(igUserId: string, pageToken: string): Promise<string | null>;
+}
+
+/** What a channel can do beyond OAuth; a channel fills in only what its provider offers. */
+export type Capabilities = {
+  publish?: Publishes;
+  remove?: Removes;
+  uploadMedia?: UploadsMedia;
+  listRecent?: ListsRecentPosts;
+  fetchMetrics?: FetchesMetrics;
+  editLocation?: EditsLocation;
+  locations?: PicksLocation;
+  pages?: PicksPage;
+};
+export type Capability = keyof Capabilities;
+
+export type RegisteredChannel = {
+  readonly key: PublisherKey;
+  readonly oauth: Channel;
+  readonly can: Readonly<Capabilities>;
+};
+
+/** Every channel by publisher key: shared code asks for a capability, never for a name. */
+export interface ChannelRegistry {
+  get(key: PublisherKey): RegisteredChannel;
+  /** The capability, or a ChannelError of class `invalid` when the channel has none. */
+  require<C extends Capability>(key: PublisherKey, capability: C): NonNullable<Capabilities[C]>;
+  /** The channels that have a capability (e.g. every channel one can publish to). */
+  having(capability: Capability): RegisteredChannel[];
+}

@@ -10,13 +10,51 @@ export type HttpDeps = {
   sleep: (ms: number) => Promise<void>;
   /** Wall-clock now, for absolute reset times (X's x-rate-limit-reset is epoch seconds). */
   now: () => number;
+  /** Request time-out: a provider that hangs must not hold the browser's 60 s call. */
+  timeoutMs: number;
 };
+
+/**
+ * Whether a call may be sent again when its first try failed without a clear answer. Reads
+ * (GET), token refreshes, deletes and whole-object patches are; publishing, uploading and
+ * creating are not: a time-out there may have posted, and a second try would post twice.
+ */
+export type CallSafety = { repeatable: boolean };
 
 export const sleep = (ms: number): Promise<void> =>
   new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Request time-out: a provider that hangs must not hold the browser's 60 s call. */
-const TIMEOUT_MS = 20_000;
+/** The default request time-out (HttpDeps.timeoutMs). */
+export const TIMEOUT_MS = 20_000;
+
+/** Errors of a connection that never reached the provider: nothing can have happened there. */
+const NEVER_SENT = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+
+const networkCode = (err: unknown): string | undefined =>
+  ((err as { cause?: { code?: string } }).cause ?? (err as { code?: string })).code;
+
+/**
+ * A call that got no answer: transient when the call is repeatable or never left this machine;
+ * otherwise the provider may have acted on it, so its outcome is unknown.
+ */
+export const unanswered = (err: unknown, safety: CallSafety): ChannelError => {
+  const e = err as Error;
+  const timedOut = e.name === 'TimeoutError' || e.name === 'AbortError';
+  const text = `${timedOut ? 'time-out' : 'network'}: ${e.message}`;
+  if (safety.repeatable || NEVER_SENT.has(networkCode(err) ?? ''))
+    return new ChannelError('transient', text);
+  return new ChannelError('outcome_unknown', text);
+};
+
+const defaultSafety = (init: RequestInit): CallSafety => ({
+  repeatable: ['GET', 'HEAD', 'DELETE', undefined].includes(init.method?.toUpperCase()),
+});
 
 export const readBody = async (res: Response): Promise<unknown> => {
   const text = await res.text();
@@ -28,22 +66,40 @@ export const readBody = async (res: Response): Promise<unknown> => {
   }
 };
 
-/** One HTTP call; a failure leaves as a classified ChannelError. */
+/** One try of one HTTP call; a failure leaves as a classified ChannelError. */
+async function sendOnce<T>(
+  deps: HttpDeps,
+  url: string,
+  init: RequestInit,
+  classify: Classify,
+  safety: CallSafety,
+): Promise<T> {
+  let res: Response;
+  let body: unknown;
+  try {
+    res = await deps.fetch(url, { ...init, signal: AbortSignal.timeout(deps.timeoutMs) });
+    body = await readBody(res);
+  } catch (err) {
+    throw unanswered(err, safety);
+  }
+  if (!res.ok) throw classify(res.status, body, res.headers);
+  return body as T;
+}
+
+/**
+ * One HTTP call. A repeatable call (reads by default; `safety` says otherwise) is tried again
+ * on a transient failure or a short rate limit (`withRetry`); any other call is sent exactly
+ * once, and a time-out leaves it as `outcome_unknown`.
+ */
 export async function requestJson<T>(
   deps: HttpDeps,
   url: string,
   init: RequestInit,
   classify: Classify,
+  safety: CallSafety = defaultSafety(init),
 ): Promise<T> {
-  let res: Response;
-  try {
-    res = await deps.fetch(url, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) });
-  } catch (err) {
-    throw new ChannelError('retryable', `network: ${(err as Error).message}`);
-  }
-  const body = await readBody(res);
-  if (!res.ok) throw classify(res.status, body, res.headers);
-  return body as T;
+  const once = () => sendOnce<T>(deps, url, init, classify, safety);
+  return safety.repeatable ? withRetry(deps, once) : once();
 }
 
 export const form = (o: Record<string, string | undefined>): URLSearchParams => {
@@ -65,9 +121,10 @@ export const retryAfterMs = (headers: Headers, now: number): number | null => {
 };
 
 /**
- * Runs a call, and runs it again when the failure says so: after a 429's reset time when that
- * lies within `maxWaitMs`, or after a short backoff with jitter for a provider failure.
- * Anything else, or the last attempt, throws.
+ * Runs a repeatable call, and runs it again when the failure says so: after a rate limit's
+ * reset time when that lies within `maxWaitMs`, or after a short backoff with jitter for a
+ * transient failure. Anything else, or the last attempt, throws. Never wrap a call that is not
+ * safe to repeat (publish, upload, create) in this.
  */
 export async function withRetry<T>(
   deps: HttpDeps,
@@ -79,10 +136,10 @@ export async function withRetry<T>(
       return await fn();
     } catch (err) {
       if (!(err instanceof ChannelError) || attempt >= maxAttempts) throw err;
-      if (err.kind === 'quota') {
+      if (err.kind === 'rate_limited') {
         if (err.retryAfterMs === null || err.retryAfterMs > deps.maxWaitMs) throw err;
         await deps.sleep(err.retryAfterMs);
-      } else if (err.kind === 'retryable') {
+      } else if (err.kind === 'transient') {
         const backoff = 200 * 2 ** (attempt - 1) + Math.floor(Math.random() * 100);
         await deps.sleep(Math.min(backoff, deps.maxWaitMs));
       } else {

@@ -1,21 +1,54 @@
+import { PUBLISHER_KEYS, type PublisherKey } from '@tenpo/domain';
 import type { Config } from '../config';
 import type { Clock } from '../lib/clock';
-import type { Channels } from './channel';
-import { createFacebookChannel, type FacebookPagesChannel } from './facebook/facebook.channel';
+import {
+  ChannelError,
+  type Capabilities,
+  type Capability,
+  type ChannelRegistry,
+  type Channels,
+  type GrantAccess,
+  type RegisteredChannel,
+} from './channel';
+import { createFacebookCapabilities, createFacebookChannel } from './facebook/facebook.channel';
 import { createFacebookClient } from './facebook/facebook.client';
-import { createGoogleChannel, type GoogleBusinessChannel } from './google/google.channel';
+import { createGoogleCapabilities, createGoogleChannel } from './google/google.channel';
 import { createGoogleClient } from './google/google.client';
-import { sleep, type HttpDeps } from './http';
-import { createInstagramChannel } from './instagram/instagram.channel';
-import { createXChannel } from './x/x.channel';
+import { sleep, TIMEOUT_MS, type HttpDeps } from './http';
+import { createInstagramCapabilities, createInstagramChannel } from './instagram/instagram.channel';
+import { createXCapabilities, createXChannel } from './x/x.channel';
 import { createXClient } from './x/x.client';
 
 export type ChannelSet = {
+  /** The OAuth side of every channel, by publisher key. */
   all: Channels;
-  google: GoogleBusinessChannel;
-  facebook: FacebookPagesChannel;
   http: HttpDeps;
+  /**
+   * The registry of every channel's capabilities, bound to the way credential handles are
+   * resolved (the publisher module's grant access, which owns the tokens and their refresh).
+   */
+  registry(access: GrantAccess): ChannelRegistry;
 };
+
+/** A registry over channels built elsewhere (tests build one over a single channel). */
+export function registryOf(
+  oauth: Channels,
+  capabilities: Readonly<Record<PublisherKey, Capabilities>>,
+): ChannelRegistry {
+  const entries = Object.fromEntries(
+    PUBLISHER_KEYS.map((key) => [key, { key, oauth: oauth[key], can: capabilities[key] }]),
+  ) as Record<PublisherKey, RegisteredChannel>;
+  return {
+    get: (key) => entries[key],
+    require<C extends Capability>(key: PublisherKey, capability: C) {
+      const c = entries[key].can[capability];
+      if (!c) throw new ChannelError('invalid', `${key} has no ${capability}`, null, null, key);
+      return c as NonNullable<Capabilities[C]>;
+    },
+    having: (capability) =>
+      PUBLISHER_KEYS.map((k) => entries[k]).filter((e) => !!e.can[capability]),
+  };
+}
 
 /** Every channel, built from config alone: base URLs and credentials are all that differ. */
 export function createChannels(
@@ -28,21 +61,29 @@ export function createChannels(
     maxWaitMs: config.channels.maxWaitMs,
     sleep,
     now: () => Date.now(),
+    timeoutMs: TIMEOUT_MS,
     ...overrides,
   };
   const now = () => clock.now();
-  const google = createGoogleChannel(createGoogleClient(config.channels.google, http), now);
-  const facebook = createFacebookChannel(createFacebookClient(config.channels.facebook, http), now);
-  const x = createXChannel(createXClient(config.channels.x, http), now);
-  return {
-    all: {
-      google_my_business: google,
-      facebook,
-      instagram: createInstagramChannel(facebook),
-      twitter: x,
-    },
-    google,
+  const googleClient = createGoogleClient(config.channels.google, http);
+  const facebookClient = createFacebookClient(config.channels.facebook, http);
+  const xClient = createXClient(config.channels.x, http);
+  const facebook = createFacebookChannel(facebookClient, now);
+  const all: Channels = {
+    google_my_business: createGoogleChannel(googleClient, now),
     facebook,
+    instagram: createInstagramChannel(facebook),
+    twitter: createXChannel(xClient, now),
+  };
+  return {
+    all,
     http,
+    registry: (access) =>
+      registryOf(all, {
+        google_my_business: createGoogleCapabilities(googleClient, access),
+        facebook: createFacebookCapabilities(facebookClient, access),
+        instagram: createInstagramCapabilities(facebookClient, access, http.sleep),
+        twitter: createXCapabilities(xClient, access),
+      }),
   };
 }

@@ -4,6 +4,7 @@ import { initial } from './migrations/0001-initial';
 import { channels } from './migrations/0002-channels';
 import { oauthReturnOrigin } from './migrations/0003-oauth-return-origin';
 import { jobsV2 } from './migrations/0004-jobs-v2';
+import { grantRefreshLease } from './migrations/0005-grant-refresh-lease';
 
 /** Migrations are listed here in order; each runs on SQLite and PostgreSQL alike. */
 const migrations = (dialect: Dialect): Record<string, Migration> => ({
@@ -11,6 +12,7 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   '0002-channels': channels(dialect),
   '0003-oauth-return-origin': oauthReturnOrigin(),
   '0004-jobs-v2': jobsV2(dialect),
+  '0005-grant-refresh-lease': grantRefreshLease(),
 });
 
 const migratorOf = ({ db, dialect, schema }: DbHandle): Migrator => {

@@ -143,6 +143,13 @@ export type OAuthStatesTable = {
   expires_at: string;
 };
 
+/** Who may refresh a grant's tokens right now (ADR 0022). */
+export type GrantRefreshLeasesTable = {
+  grant_key: string;
+  owner: string;
+  expires_at: string;
+};
+
 export type JobsTable = {
   id: Generated<number>;
   queue: string;
@@ -189,6 +196,7 @@ export type Database = {
   publisher_connections: PublisherConnectionsTable;
   channel_credentials: ChannelCredentialsTable;
   oauth_states: OAuthStatesTable;
+  grant_refresh_leases: GrantRefreshLeasesTable;
   jobs: JobsTable;
   job_schedules: JobSchedulesTable;
   job_rate_events: JobRateEventsTable;

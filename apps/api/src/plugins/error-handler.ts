@@ -3,7 +3,8 @@ import {
   hasZodFastifySchemaValidationErrors,
   isResponseSerializationError,
 } from 'fastify-type-provider-zod';
-import { ja } from '@tenpo/domain';
+import { ja, publisherByKey } from '@tenpo/domain';
+import { ChannelError } from '../channels/channel';
 import { AppError, type FieldErrors } from '../lib/errors';
 
 /** `/email` → `email`, `/stores/0/name` → `stores.0.name`, root → `_`. */
@@ -21,12 +22,41 @@ const envelope = (statusCode: number, message: string, errors: FieldErrors = {})
 });
 
 /**
+ * A channel failure's answer, by its class (never the vendor's text): the one place where
+ * ChannelErrors become HTTP (ADR 0022).
+ */
+export function channelAppError(err: ChannelError): AppError {
+  const label = (err.publisher && publisherByKey(err.publisher)?.label) || 'provider';
+  switch (err.kind) {
+    case 'reauth':
+      return new AppError(409, 'channel_reauth', ja.channelReauth(label), {
+        publisher: [ja.channelReauth(label)],
+      });
+    case 'quota':
+    case 'rate_limited':
+      return new AppError(503, 'channel_quota', ja.channelQuota(label));
+    case 'transient':
+      return new AppError(503, 'channel_unavailable', ja.channelRetry(label));
+    case 'outcome_unknown':
+      return new AppError(504, 'channel_outcome_unknown', ja.channelOutcomeUnknown(label));
+    default:
+      return new AppError(502, 'channel_invalid', ja.channelInvalid(label));
+  }
+}
+
+/**
  * The one error handler: every failure leaves as the spec's envelope
  * `{ status_code, message, errors: { field: [messages] } }` with Japanese text.
  * 5xx details are logged with the request id and never sent.
  */
 export function registerErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
+  app.setErrorHandler((raw: FastifyError | AppError | Error, request, reply) => {
+    if (raw instanceof ChannelError)
+      request.log.warn(
+        { publisher: raw.publisher, kind: raw.kind, detail: raw.message },
+        'channel failure',
+      );
+    const error = raw instanceof ChannelError ? channelAppError(raw) : raw;
     if (error instanceof AppError) {
       if (error.statusCode >= 500) request.log.error({ err: error }, 'application error');
       return reply

@@ -121,7 +121,7 @@ export function registerFacebookGraph(
       return { 'x-app-usage': JSON.stringify(usage) };
     };
 
-    for (const f of rt.faults.take(provider, keys)) {
+    for (const f of rt.faults.take(provider, keys, req)) {
       if (f.kind === 'slow') await sleep(f.delay_ms);
       else if (f.kind === 'expired_token') throw expiredToken(rt.now() - 60_000, rt.now());
       else if (f.kind === 'rate_limit') {

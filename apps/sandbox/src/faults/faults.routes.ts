@@ -62,10 +62,16 @@ function parseInput(raw: Dict): FaultInput | string {
     typeof raw.account === 'string' && raw.account.trim() && raw.account.trim() !== '*'
       ? raw.account.trim()
       : null;
+  const method = typeof raw.method === 'string' && raw.method.trim() ? raw.method.trim() : null;
+  if (method && !/^(GET|POST|PUT|PATCH|DELETE)$/i.test(method))
+    return 'method must be GET, POST, PUT, PATCH or DELETE';
+  const path = typeof raw.path === 'string' && raw.path.trim() ? raw.path.trim() : null;
   return {
     provider: provider as Provider,
     kind: kind as FaultKind,
     account,
+    method,
+    path,
     remaining,
     status,
     delay_ms: delay,
@@ -144,6 +150,12 @@ ${list.length ? `<table><thead><tr><th>Provider</th><th>Account</th><th>Kind</th
   // ---- controls -------------------------------------------------------------------------------
   app.get('/control/settings', async () => ({ data: rt.settings() }));
   app.patch('/control/settings', async (req) => ({ data: rt.updateSettings(bodyObject(req)) }));
+  // How often each provider path was called since the last reset (tests count retries here).
+  app.get('/control/calls', async () => ({ data: rt.calls.list() }));
+  app.delete('/control/calls', async () => {
+    rt.calls.clear();
+    return { data: {} };
+  });
   app.post('/control/clock', async (req, reply) => {
     const b = bodyObject(req);
     const secs = Number(b.advance_seconds ?? 0);

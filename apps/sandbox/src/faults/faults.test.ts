@@ -131,6 +131,49 @@ describe('fault switches', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(140);
   });
 
+  it('limits a fault to a method and a path: a slow publish still creates the post', async () => {
+    const t = await xTokens(app);
+    expect((await addFault({ provider: 'x', kind: 'slow', method: 'FETCH' })).statusCode).toBe(400);
+    await addFault({ provider: 'x', kind: 'slow', delay_ms: 150, method: 'POST', path: '/tweets' });
+    // A read of the same account is not delayed, and does not use the fault up.
+    const read = Date.now();
+    await app.inject({ url: '/sandbox/x/api/2/users/me', headers: auth(t.access_token) });
+    expect(Date.now() - read).toBeLessThan(140);
+    const started = Date.now();
+    const r = await app.inject({
+      method: 'POST',
+      url: '/sandbox/x/api/2/tweets',
+      headers: auth(t.access_token),
+      payload: { text: 'おそい投稿' },
+    });
+    expect(r.statusCode).toBe(201);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+    const list = await app.inject({
+      url: '/sandbox/x/api/2/users/1701234567890123456/tweets?max_results=5&tweet.fields=created_at',
+      headers: auth(t.access_token),
+    });
+    expect(list.statusCode).toBe(200);
+    expect(list.json()).toMatchObject({
+      data: [{ text: 'おそい投稿', created_at: expect.any(String) }],
+      meta: { result_count: 1 },
+    });
+  });
+
+  it('counts every provider call by method and path, until cleared or reset', async () => {
+    const t = await xTokens(app);
+    await app.inject({ url: '/sandbox/x/api/2/users/me', headers: auth(t.access_token) });
+    await app.inject({ url: '/sandbox/x/api/2/users/me', headers: auth(t.access_token) });
+    const counts = (await app.inject({ url: '/sandbox/control/calls' })).json() as {
+      data: Record<string, number>;
+    };
+    expect(counts.data['GET /x/api/2/users/me']).toBe(2);
+    expect(counts.data['POST /x/api/2/oauth2/token']).toBe(1);
+    await app.inject({ method: 'DELETE', url: '/sandbox/control/calls' });
+    expect((await app.inject({ url: '/sandbox/control/calls' })).json()).toEqual({
+      data: { 'GET /control/calls': 1 },
+    });
+  });
+
   it('validates input, shows the page, persists, and resets everything', async () => {
     expect((await addFault({ provider: 'myspace', kind: 'slow' })).statusCode).toBe(400);
     expect((await addFault({ provider: 'x', kind: 'server_error', status: 404 })).statusCode).toBe(

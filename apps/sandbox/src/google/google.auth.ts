@@ -28,7 +28,7 @@ export async function authenticate(
     ? store.data.accounts.filter((a) => a.ownerEmail === token.email).map((a) => a.id)
     : [];
 
-  const faults = rt.faults.take('google', token ? [token.email, ...accountIds] : []);
+  const faults = rt.faults.take('google', token ? [token.email, ...accountIds] : [], req);
   for (const f of faults) {
     if (f.kind === 'slow') await sleep(f.delay_ms);
     else if (f.kind === 'expired_token') throw unauthenticated(service, 'ACCESS_TOKEN_EXPIRED');

@@ -21,6 +21,10 @@ export type Fault = {
   retry_after_seconds: number;
   /** Calls left to affect; null = until cleared. */
   remaining: number | null;
+  /** Only calls of this method (e.g. POST: a publish, not the reads around it); null = any. */
+  method: string | null;
+  /** Only calls whose path contains this text (e.g. `/tweets`, `/localPosts`); null = any. */
+  path: string | null;
   created_at: string;
 };
 
@@ -41,10 +45,26 @@ export type Runtime = {
     add(input: FaultInput): Fault;
     remove(id: string): boolean;
     clear(): void;
-    /** The faults that apply to this call (each one counts the call); `slow` ones first. */
-    take(provider: Provider, accountKeys: readonly string[]): Fault[];
+    /**
+     * The faults that apply to this call (each one counts the call); `slow` ones first.
+     * `call` is the request (method and URL) for faults limited to some calls.
+     */
+    take(
+      provider: Provider,
+      accountKeys: readonly string[],
+      call?: { method: string; url: string },
+    ): Fault[];
   };
   blobs: BlobStore;
+  /**
+   * Every provider call by method and path (`POST /x/api/2/tweets`), counted as it arrives, so a
+   * test can prove how often a client called (a retried publish, a second token refresh).
+   */
+  calls: {
+    record(key: string): void;
+    list(): Record<string, number>;
+    clear(): void;
+  };
   /** Each emulator registers how to go back to its seed. */
   onReset(provider: Provider | 'all', fn: () => void): void;
   reset(provider?: Provider): void;
@@ -64,6 +84,7 @@ export function createRuntime(dataDir: string, baseUrl: string): Runtime {
   const resetters: { provider: Provider | 'all'; fn: () => void }[] = [];
   const windows = new Map<string, number[]>();
   const blobs = blobStore(dir);
+  const calls = new Map<string, number>();
   const now = (): number => Date.now() + settings.data.clockOffsetMs;
 
   return {
@@ -93,6 +114,8 @@ export function createRuntime(dataDir: string, baseUrl: string): Runtime {
           delay_ms: input.delay_ms ?? 3000,
           retry_after_seconds: input.retry_after_seconds ?? 60,
           remaining: input.remaining === undefined ? 1 : input.remaining,
+          method: input.method ? input.method.toUpperCase() : null,
+          path: input.path || null,
           created_at: new Date(now()).toISOString(),
         };
         faults.data.push(fault);
@@ -109,10 +132,15 @@ export function createRuntime(dataDir: string, baseUrl: string): Runtime {
         faults.data = [];
         faults.save();
       },
-      take(provider, accountKeys) {
+      take(provider, accountKeys, call) {
         const keys = accountKeys.map((k) => k.toLowerCase());
+        const path = (call?.url ?? '').split('?')[0] ?? '';
         const hits = faults.data.filter(
-          (f) => f.provider === provider && (f.account === null || keys.includes(f.account)),
+          (f) =>
+            f.provider === provider &&
+            (f.account === null || keys.includes(f.account)) &&
+            (!f.method || f.method === call?.method.toUpperCase()) &&
+            (!f.path || path.includes(f.path)),
         );
         if (hits.length === 0) return [];
         const slow = hits.filter((f) => f.kind === 'slow');
@@ -125,6 +153,11 @@ export function createRuntime(dataDir: string, baseUrl: string): Runtime {
       },
     },
     blobs,
+    calls: {
+      record: (key) => void calls.set(key, (calls.get(key) ?? 0) + 1),
+      list: () => Object.fromEntries(calls),
+      clear: () => calls.clear(),
+    },
     onReset(provider, fn) {
       resetters.push({ provider, fn });
     },
@@ -137,6 +170,7 @@ export function createRuntime(dataDir: string, baseUrl: string): Runtime {
         settings.data = defaultSettings();
         settings.save();
         windows.clear();
+        calls.clear();
       } else {
         for (const k of [...windows.keys()]) if (k.startsWith(`${provider}:`)) windows.delete(k);
         faults.data = faults.data.filter((f) => f.provider !== provider);

@@ -44,6 +44,7 @@ const ENDPOINTS: Record<string, Endpoint> = {
     scopes: ['tweet.read', 'tweet.write', 'users.read'],
   },
   getTweet: { key: 'tweets:get', limit: () => 900, scopes: ['tweet.read', 'users.read'] },
+  userTweets: { key: 'users:tweets', limit: () => 900, scopes: ['tweet.read', 'users.read'] },
   me: { key: 'users:me', limit: () => 75, scopes: ['tweet.read', 'users.read'] },
   media: { key: 'media', limit: () => 500, scopes: ['media.write'] },
 };
@@ -60,6 +61,7 @@ export function registerXApi(app: FastifyInstance, rt: Runtime, store: JsonStore
     for (const f of rt.faults.take(
       'x',
       user ? [user.id, user.username, `@${user.username}`, user.email] : [],
+      req,
     )) {
       if (f.kind === 'slow') await sleep(f.delay_ms);
       else if (f.kind === 'expired_token') throw unauthorized();
@@ -238,6 +240,41 @@ export function registerXApi(app: FastifyInstance, rt: Runtime, store: JsonStore
         edit_history_tweet_ids: [tw.id],
         author_id: tw.userId,
         created_at: new Date(tw.createdAt).toISOString(),
+      },
+    };
+  });
+
+  // The user's timeline, newest first (GET /2/users/:id/tweets): max_results 5–100,
+  // start_time (RFC 3339), tweet.fields=created_at.
+  app.get<{ Params: { id: string } }>('/x/api/2/users/:id/tweets', async (req, reply) => {
+    await guard(req, reply, ENDPOINTS.userTweets as Endpoint);
+    const max = Number(field(req, 'max_results') ?? 10);
+    if (!Number.isInteger(max) || max < 5 || max > 100)
+      throw invalidRequest(
+        `The \`max_results\` query parameter value [${String(max)}] is not between 5 and 100`,
+        'max_results',
+        [String(max)],
+      );
+    const start = field(req, 'start_time');
+    const since = start ? Date.parse(start) : Number.NEGATIVE_INFINITY;
+    if (Number.isNaN(since))
+      throw invalidRequest('Invalid start_time', 'start_time', [String(start)]);
+    const list = s()
+      .tweets.filter((x) => x.userId === req.params.id && !x.deleted && x.createdAt >= since)
+      .sort((a, b) => b.createdAt - a.createdAt)
+      .slice(0, max);
+    const withTime = (field(req, 'tweet.fields') ?? '').split(',').includes('created_at');
+    const data = list.map((tw) => ({
+      id: tw.id,
+      text: tw.text,
+      edit_history_tweet_ids: [tw.id],
+      ...(withTime ? { created_at: new Date(tw.createdAt).toISOString() } : {}),
+    }));
+    return {
+      ...(data.length ? { data } : {}),
+      meta: {
+        result_count: data.length,
+        ...(data.length ? { newest_id: data[0]?.id, oldest_id: data[data.length - 1]?.id } : {}),
       },
     };
   });

@@ -90,6 +90,8 @@ export const ja = {
   channelQuota: (label: string) =>
     `${label}の利用上限に達しました。しばらくしてから再度お試しください。`,
   channelInvalid: (label: string) => `${label}がリクエストを受け付けませんでした。`,
+  channelOutcomeUnknown: (label: string) =>
+    `${label}から応答がなく、反映されたか確認できませんでした。確認してから再度お試しください。`,
   channelNotConnected: (label: string) => `${label}が連携されていません。先に連携してください。`,
   channelTrialOnly: '無料トライアルでは Google ビジネスプロフィールのみ連携できます。',
   channelDenied: (label: string) => `${label}との連携がキャンセルされました。`,

@@ -1,14 +1,24 @@
-import { PUBLISHER_STATUS, type FacebookPage } from '@tenpo/domain';
-import type { Channel, TokenSet } from '../channel';
+import { PUBLISHER_STATUS } from '@tenpo/domain';
+import {
+  ChannelError,
+  type Capabilities,
+  type Channel,
+  type Grant,
+  type GrantAccess,
+  type PageGrant,
+  type PublishedPost,
+  type TokenSet,
+} from '../channel';
 import type { FacebookClient, GraphPage, GraphToken } from './facebook.client';
 
-/** A page the user manages, with its page token and linked Instagram account. */
-export type PageGrant = FacebookPage & { pageToken: string | null; igUserId: string | null };
+export type { PageGrant };
 
-export interface FacebookPagesChannel extends Channel {
-  listPages(userToken: string): Promise<PageGrant[]>;
-  instagramUsername(igUserId: string, pageToken: string): Promise<string | null>;
-}
+/** Graph times come as `2024-01-01T00:00:00+0000`. */
+export const graphDate = (t: string | undefined): Date | null => {
+  if (!t) return null;
+  const d = new Date(t.replace(/([+-]\d\d)(\d\d)$/, '$1:$2'));
+  return Number.isNaN(d.getTime()) ? null : d;
+};
 
 const DAY = 24 * 60 * 60_000;
 
@@ -20,10 +30,7 @@ const pageOf = (p: GraphPage): PageGrant => ({
   igUserId: p.instagram_business_account?.id ?? null,
 });
 
-export function createFacebookChannel(
-  client: FacebookClient,
-  now: () => Date,
-): FacebookPagesChannel {
+export function createFacebookChannel(client: FacebookClient, now: () => Date): Channel {
   const tokenSet = (t: GraphToken, userId: string | null): TokenSet => ({
     accessToken: t.access_token,
     refreshToken: null,
@@ -49,9 +56,104 @@ export function createFacebookChannel(
     },
     refresh: async ({ accessToken }) => tokenSet(await client.longLived(accessToken), null),
     revoke: ({ accessToken }) => client.revoke(accessToken),
-    listPages: async (userToken) => (await client.pages(userToken)).map(pageOf),
-    async instagramUsername(igUserId, pageToken) {
-      return (await client.instagramUser(igUserId, pageToken)).username ?? null;
+  };
+}
+
+type GraphPost = { id: string; message?: string; created_time?: string; permalink_url?: string };
+
+/** The chosen page and its token: what every page call needs. */
+const pageOfGrant = (g: Grant): { pageId: string; token: string } => {
+  if (!g.pageId || !g.pageToken) throw new ChannelError('invalid', 'facebook: no page chosen');
+  return { pageId: g.pageId, token: g.pageToken };
+};
+
+/**
+ * Facebook's capabilities (providers.md §2.3): the page feed and photos (publish, remove,
+ * list) with the chosen page's token, and the page picker with the user's token.
+ */
+export function createFacebookCapabilities(
+  client: FacebookClient,
+  access: GrantAccess,
+): Capabilities {
+  const postOf = (p: GraphPost): PublishedPost => ({
+    id: p.id,
+    text: p.message ?? '',
+    createdAt: graphDate(p.created_time),
+    url: p.permalink_url ?? null,
+  });
+  return {
+    publish: {
+      publish: (h, draft) =>
+        access.use(h, async (g) => {
+          const { pageId, token } = pageOfGrant(g);
+          const photos = draft.media.filter((m) => m.kind === 'photo');
+          const message = draft.text || undefined;
+          let id: string;
+          if (photos.length === 1 && photos[0]) {
+            const r = await client.create<{ id: string; post_id?: string }>(
+              `${pageId}/photos`,
+              { url: photos[0].url, message },
+              token,
+            );
+            id = r.post_id ?? r.id;
+          } else {
+            // Several photos: each uploaded unpublished, then one feed post attaches them.
+            const attached: string[] = [];
+            for (const m of photos)
+              attached.push(
+                (
+                  await client.create<{ id: string }>(
+                    `${pageId}/photos`,
+                    { url: m.url, published: 'false' },
+                    token,
+                  )
+                ).id,
+              );
+            const r = await client.create<{ id: string }>(
+              `${pageId}/feed`,
+              {
+                message,
+                link: draft.link ?? undefined,
+                ...(attached.length
+                  ? {
+                      attached_media: JSON.stringify(
+                        attached.map((media_fbid) => ({ media_fbid })),
+                      ),
+                    }
+                  : {}),
+              },
+              token,
+            );
+            id = r.id;
+          }
+          return { id, text: draft.text, createdAt: null, url: null };
+        }),
+    },
+    remove: {
+      remove: (h, postId) =>
+        access.use(h, async (g) => client.remove(postId, pageOfGrant(g).token)),
+    },
+    listRecent: {
+      listRecent: (h, { since, limit = 25 }) =>
+        access.use(h, async (g) => {
+          const { pageId, token } = pageOfGrant(g);
+          const page = await client.list<GraphPost>(
+            `${pageId}/published_posts`,
+            {
+              fields: 'id,message,created_time,permalink_url',
+              limit: String(Math.min(100, limit)),
+              since: String(Math.floor(since.getTime() / 1000)),
+            },
+            token,
+          );
+          return (page.data ?? []).map(postOf).filter((p) => !p.createdAt || p.createdAt >= since);
+        }),
+    },
+    pages: {
+      listPages: (h) => access.use(h, async (g) => (await client.pages(g.accessToken)).map(pageOf)),
+      async instagramUsername(igUserId, pageToken) {
+        return (await client.instagramUser(igUserId, pageToken)).username ?? null;
+      },
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { ChannelsConfig } from '../../config';
-import { requestJson, withQuery, type HttpDeps } from '../http';
+import { form, requestJson, withQuery, type HttpDeps } from '../http';
 import { classifyGraph } from './facebook.errors';
 
 /** Pages and Instagram publishing, as the posting issue will need them (reference §2.2, §3.1). */
@@ -39,14 +39,19 @@ export function createFacebookClient(cfg: ChannelsConfig['facebook'], http: Http
         response_type: 'code',
       }),
 
+    // A code is single-use: an exchange that timed out is not sent again.
     exchangeCode: (code: string, redirectUri: string) =>
-      get<GraphToken>(
+      requestJson<GraphToken>(
+        http,
         withQuery(`${graph}/oauth/access_token`, {
           client_id: cfg.appId,
           client_secret: cfg.appSecret,
           redirect_uri: redirectUri,
           code,
         }),
+        { method: 'GET' },
+        classifyGraph,
+        { repeatable: false },
       ),
 
     /** A long-lived (~60 days) user token from a short-lived or a still-valid long one. */
@@ -91,6 +96,36 @@ export function createFacebookClient(cfg: ChannelsConfig['facebook'], http: Http
       get<{ id: string; username?: string }>(
         withQuery(`${graph}/${igUserId}`, { fields: 'username', access_token: pageToken }),
       ),
+
+    /** A POST to a node's edge that creates something (a post, a photo, a container): sent once. */
+    create: <T>(path: string, params: Record<string, string | undefined>, token: string) =>
+      requestJson<T>(
+        http,
+        `${graph}/${path}`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: form({ ...params, access_token: token }),
+        },
+        classifyGraph,
+        { repeatable: false },
+      ),
+
+    /** A node's edge list (first page), e.g. a page's published posts or an IG user's media. */
+    list: <T>(path: string, params: Record<string, string | undefined>, token: string) =>
+      get<{ data?: T[] }>(withQuery(`${graph}/${path}`, { ...params, access_token: token })),
+
+    node: <T>(id: string, params: Record<string, string | undefined>, token: string) =>
+      get<T>(withQuery(`${graph}/${id}`, { ...params, access_token: token })),
+
+    async remove(id: string, token: string): Promise<void> {
+      await requestJson(
+        http,
+        withQuery(`${graph}/${id}`, { access_token: token }),
+        { method: 'DELETE' },
+        classifyGraph,
+      );
+    },
 
     /** De-authorizes the app for the user (DELETE /me/permissions). */
     async revoke(userToken: string): Promise<void> {

@@ -1,15 +1,22 @@
-import { PUBLISHER_STATUS, type Location } from '@tenpo/domain';
-import { ChannelError, type Channel, type TokenSet } from '../channel';
-import type { GoogleClient, GoogleLocationResource, GoogleTokenResponse } from './google.client';
+import { PUBLISHER_STATUS } from '@tenpo/domain';
+import {
+  ChannelError,
+  type Capabilities,
+  type Channel,
+  type Grant,
+  type GrantAccess,
+  type LocationDetail,
+  type PublishedPost,
+  type TokenSet,
+} from '../channel';
+import type {
+  GoogleClient,
+  GoogleLocalPost,
+  GoogleLocationResource,
+  GoogleTokenResponse,
+} from './google.client';
 
-/** A chosen location with what the publisher row shows of it. */
-export type LocationDetail = Location & { postalCode: string | null; storeCode: string | null };
-
-/** The business-listing side of Google, beyond the OAuth every channel has. */
-export interface GoogleBusinessChannel extends Channel {
-  listLocations(accessToken: string): Promise<LocationDetail[]>;
-  getLocation(accessToken: string, locationId: string): Promise<LocationDetail>;
-}
+export type { LocationDetail };
 
 const MINUTE = 60_000;
 
@@ -29,7 +36,7 @@ export const locationOf = (l: GoogleLocationResource): LocationDetail => ({
   storeCode: l.storeCode ?? null,
 });
 
-export function createGoogleChannel(client: GoogleClient, now: () => Date): GoogleBusinessChannel {
+export function createGoogleChannel(client: GoogleClient, now: () => Date): Channel {
   const tokenSet = async (t: GoogleTokenResponse, withUser: boolean): Promise<TokenSet> => {
     const user = withUser ? await client.tokenInfo(t.access_token) : null;
     return {
@@ -57,14 +64,127 @@ export function createGoogleChannel(client: GoogleClient, now: () => Date): Goog
     },
     // Revoking the refresh token ends the whole grant.
     revoke: ({ accessToken, refreshToken }) => client.revoke(refreshToken ?? accessToken),
-    async listLocations(accessToken) {
-      const out: LocationDetail[] = [];
-      for (const account of await client.listAccounts(accessToken))
-        for (const l of await client.listLocations(accessToken, account.name))
-          out.push(locationOf(l));
-      return out;
+  };
+}
+
+const postOf = (p: GoogleLocalPost): PublishedPost => ({
+  id: p.name ?? '',
+  text: p.summary ?? '',
+  createdAt: p.createTime ? new Date(p.createTime) : null,
+  url: p.searchUrl ?? null,
+});
+
+/**
+ * Google's capabilities (providers.md §1.4–1.6): local posts (publish, remove, list), daily
+ * metrics, and edits of the chosen location. v4 posts live under the account that holds the
+ * location; the grant's account is used when stored, otherwise found once and remembered.
+ */
+export function createGoogleCapabilities(client: GoogleClient, access: GrantAccess): Capabilities {
+  const accountOf = new Map<string, string>();
+  const locationIdOf = (g: Grant): string => {
+    if (!g.entityId) throw new ChannelError('invalid', 'google: no location chosen');
+    return g.entityId;
+  };
+  const parentOf = async (g: Grant): Promise<string> => {
+    const locationId = locationIdOf(g);
+    let account = g.accountId ? `accounts/${g.accountId.replace(/^accounts\//, '')}` : null;
+    account ??= accountOf.get(locationId) ?? null;
+    if (!account) {
+      for (const a of await client.listAccounts(g.accessToken))
+        for (const l of await client.listLocations(g.accessToken, a.name))
+          accountOf.set((l.name ?? '').replace(/^locations\//, ''), a.name);
+      account = accountOf.get(locationId) ?? null;
+    }
+    if (!account) throw new ChannelError('invalid', 'google: the chosen location is gone');
+    return `${account}/locations/${locationId}`;
+  };
+  return {
+    publish: {
+      publish: (h, draft) =>
+        access.use(h, async (g) => {
+          const photo = draft.media.find((m) => m.kind === 'photo');
+          const body: Record<string, unknown> = {
+            languageCode: 'ja',
+            summary: draft.text,
+            topicType: 'STANDARD',
+            ...(draft.link ? { callToAction: { actionType: 'LEARN_MORE', url: draft.link } } : {}),
+            // Posts take media by public URL only (§1.6).
+            ...(photo ? { media: [{ mediaFormat: 'PHOTO', sourceUrl: photo.url }] } : {}),
+          };
+          return postOf(await client.createLocalPost(g.accessToken, await parentOf(g), body));
+        }),
     },
-    getLocation: async (accessToken, locationId) =>
-      locationOf(await client.getLocation(accessToken, locationId)),
+    remove: {
+      remove: (h, postId) =>
+        access.use(h, async (g) => {
+          const name = postId.includes('/') ? postId : `${await parentOf(g)}/localPosts/${postId}`;
+          await client.deleteLocalPost(g.accessToken, name);
+        }),
+    },
+    listRecent: {
+      listRecent: (h, { since, limit = 20 }) =>
+        access.use(h, async (g) => {
+          const page = await client.listLocalPosts(
+            g.accessToken,
+            await parentOf(g),
+            Math.min(100, limit),
+          );
+          return (page.localPosts ?? [])
+            .map(postOf)
+            .filter((p) => !p.createdAt || p.createdAt >= since);
+        }),
+    },
+    fetchMetrics: {
+      fetchMetrics: (h, range, metrics) =>
+        access.use(h, async (g) => {
+          const res = await client.dailyMetrics(
+            g.accessToken,
+            locationIdOf(g),
+            metrics,
+            range.start,
+            range.end,
+          );
+          return (res.multiDailyMetricTimeSeries ?? [])
+            .flatMap((m) => m.dailyMetricTimeSeries ?? [])
+            .map((s) => ({
+              metric: s.dailyMetric ?? '',
+              values: (s.timeSeries?.datedValues ?? []).map((v) => ({
+                date: { year: v.date?.year ?? 0, month: v.date?.month ?? 0, day: v.date?.day ?? 0 },
+                // Zero values come without `value` (proto3 JSON defaults).
+                value: Number(v.value ?? '0'),
+              })),
+            }));
+        }),
+    },
+    editLocation: {
+      editLocation: (h, patch) =>
+        access.use(h, async (g) => {
+          const mask = Object.keys(patch).join(',');
+          if (!mask) throw new ChannelError('invalid', 'google: empty location patch');
+          return locationOf(
+            await client.patchLocation(
+              g.accessToken,
+              locationIdOf(g),
+              patch as GoogleLocationResource,
+              mask,
+            ),
+          );
+        }),
+    },
+    locations: {
+      listLocations: (h) =>
+        access.use(h, async (g) => {
+          const out: LocationDetail[] = [];
+          for (const account of await client.listAccounts(g.accessToken))
+            for (const l of await client.listLocations(g.accessToken, account.name)) {
+              const detail = locationOf(l);
+              accountOf.set(detail.id, account.name);
+              out.push(detail);
+            }
+          return out;
+        }),
+      getLocation: (h, locationId) =>
+        access.use(h, async (g) => locationOf(await client.getLocation(g.accessToken, locationId))),
+    },
   };
 }

@@ -2,7 +2,7 @@ import { mybusinessaccountmanagement } from '@googleapis/mybusinessaccountmanage
 import { mybusinessbusinessinformation } from '@googleapis/mybusinessbusinessinformation';
 import type { mybusinessbusinessinformation_v1 } from '@googleapis/mybusinessbusinessinformation';
 import type { ChannelsConfig } from '../../config';
-import { form, requestJson, withQuery, type HttpDeps } from '../http';
+import { form, requestJson, withQuery, withRetry, type HttpDeps } from '../http';
 import { classifyGaxios, classifyGoogle } from './google.errors';
 
 export type GoogleLocationResource = mybusinessbusinessinformation_v1.Schema$Location;
@@ -39,14 +39,19 @@ export function createGoogleClient(cfg: ChannelsConfig['google'], http: HttpDeps
   });
   const accounts = mybusinessaccountmanagement({ version: 'v1' });
   const info = mybusinessbusinessinformation({ version: 'v1' });
-  const official = async <T>(call: () => Promise<{ data: T }>): Promise<T> => {
-    try {
-      return (await call()).data;
-    } catch (err) {
-      throw classifyGaxios(err);
-    }
-  };
-  const token = (params: Record<string, string | undefined>) =>
+  // Only reads and whole-field patches go through the official clients: all repeatable.
+  const official = <T>(call: () => Promise<{ data: T }>): Promise<T> =>
+    withRetry(http, async () => {
+      try {
+        return (await call()).data;
+      } catch (err) {
+        throw classifyGaxios(err);
+      }
+    });
+  const bearer = (accessToken: string) => ({ authorization: `Bearer ${accessToken}` });
+  const v4 = `${cfg.myBusinessUrl}/v4`;
+  // A code is single-use: an exchange that timed out is not sent again.
+  const token = (params: Record<string, string | undefined>, repeatable: boolean) =>
     requestJson<GoogleTokenResponse>(
       http,
       `${cfg.oauth2Url}/token`,
@@ -56,6 +61,7 @@ export function createGoogleClient(cfg: ChannelsConfig['google'], http: HttpDeps
         body: form({ client_id: cfg.clientId, client_secret: cfg.clientSecret, ...params }),
       },
       classifyGoogle,
+      { repeatable },
     );
 
   return {
@@ -75,15 +81,18 @@ export function createGoogleClient(cfg: ChannelsConfig['google'], http: HttpDeps
       }),
 
     exchangeCode: (code: string, redirectUri: string, codeVerifier: string) =>
-      token({
-        grant_type: 'authorization_code',
-        code,
-        redirect_uri: redirectUri,
-        code_verifier: codeVerifier,
-      }),
+      token(
+        {
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: redirectUri,
+          code_verifier: codeVerifier,
+        },
+        false,
+      ),
 
     refresh: (refreshToken: string) =>
-      token({ grant_type: 'refresh_token', refresh_token: refreshToken }),
+      token({ grant_type: 'refresh_token', refresh_token: refreshToken }, true),
 
     async revoke(tokenValue: string): Promise<void> {
       await requestJson(
@@ -95,6 +104,7 @@ export function createGoogleClient(cfg: ChannelsConfig['google'], http: HttpDeps
           body: form({ token: tokenValue }),
         },
         classifyGoogle,
+        { repeatable: true },
       );
     },
 
@@ -141,6 +151,77 @@ export function createGoogleClient(cfg: ChannelsConfig['google'], http: HttpDeps
       return out;
     },
 
+    /** Whole fields named by `updateMask` replace the stored ones: repeatable (§1.4). */
+    patchLocation: (
+      accessToken: string,
+      locationId: string,
+      patch: GoogleLocationResource,
+      updateMask: string,
+    ): Promise<GoogleLocationResource> =>
+      official(() =>
+        info.locations.patch(
+          { name: `locations/${locationId}`, updateMask, requestBody: patch },
+          options(cfg.businessInformationUrl, accessToken),
+        ),
+      ),
+
+    /** v4 localPosts create (§1.6): creates a post, so it is sent once only. */
+    createLocalPost: (accessToken: string, parent: string, post: Record<string, unknown>) =>
+      requestJson<GoogleLocalPost>(
+        http,
+        `${v4}/${parent}/localPosts`,
+        {
+          method: 'POST',
+          headers: { ...bearer(accessToken), 'content-type': 'application/json' },
+          body: JSON.stringify(post),
+        },
+        classifyGoogle,
+        { repeatable: false },
+      ),
+
+    listLocalPosts: (accessToken: string, parent: string, pageSize: number) =>
+      requestJson<{ localPosts?: GoogleLocalPost[]; nextPageToken?: string }>(
+        http,
+        withQuery(`${v4}/${parent}/localPosts`, { pageSize: String(pageSize) }),
+        { method: 'GET', headers: bearer(accessToken) },
+        classifyGoogle,
+      ),
+
+    async deleteLocalPost(accessToken: string, postName: string): Promise<void> {
+      await requestJson(
+        http,
+        `${v4}/${postName}`,
+        { method: 'DELETE', headers: bearer(accessToken) },
+        classifyGoogle,
+      );
+    },
+
+    /** Performance v1 daily series (§1.5); values are int64 strings, zeros may be omitted. */
+    dailyMetrics(
+      accessToken: string,
+      locationId: string,
+      metrics: readonly string[],
+      start: { year: number; month: number; day: number },
+      end: { year: number; month: number; day: number },
+    ): Promise<GoogleDailySeries> {
+      const q = new URLSearchParams();
+      for (const m of metrics) q.append('dailyMetrics', m);
+      for (const [k, d] of [
+        ['startDate', start],
+        ['endDate', end],
+      ] as const) {
+        q.set(`dailyRange.${k}.year`, String(d.year));
+        q.set(`dailyRange.${k}.month`, String(d.month));
+        q.set(`dailyRange.${k}.day`, String(d.day));
+      }
+      return requestJson<GoogleDailySeries>(
+        http,
+        `${cfg.performanceUrl}/v1/locations/${locationId}:fetchMultiDailyMetricsTimeSeries?${q.toString()}`,
+        { method: 'GET', headers: bearer(accessToken) },
+        classifyGoogle,
+      );
+    },
+
     getLocation: (accessToken: string, locationId: string): Promise<GoogleLocationResource> =>
       official(() =>
         info.locations.get(
@@ -152,3 +233,22 @@ export function createGoogleClient(cfg: ChannelsConfig['google'], http: HttpDeps
 }
 
 export type GoogleClient = ReturnType<typeof createGoogleClient>;
+
+export type GoogleLocalPost = {
+  name?: string;
+  summary?: string;
+  createTime?: string;
+  state?: string;
+  searchUrl?: string;
+};
+
+export type GoogleDailySeries = {
+  multiDailyMetricTimeSeries?: {
+    dailyMetricTimeSeries?: {
+      dailyMetric?: string;
+      timeSeries?: {
+        datedValues?: { date?: { year?: number; month?: number; day?: number }; value?: string }[];
+      };
+    }[];
+  }[];
+};

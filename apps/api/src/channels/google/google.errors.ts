@@ -30,7 +30,7 @@ export function classifyGoogle(status: number, body: unknown, headers: Headers):
     const text = `${b.error}: ${b.error_description ?? ''}`;
     if (b.error === 'invalid_grant' || b.error === 'unauthorized_client')
       return new ChannelError('reauth', text, null, status);
-    if (status >= 500) return new ChannelError('retryable', text, null, status);
+    if (status >= 500) return new ChannelError('transient', text, null, status);
     return new ChannelError('invalid', text, null, status);
   }
   const e = b.error ?? {};
@@ -44,9 +44,9 @@ export function classifyGoogle(status: number, body: unknown, headers: Headers):
   if (status === 429) {
     const info = e.details?.find((d) => d['@type']?.endsWith('google.rpc.RetryInfo'));
     const wait = retryAfterMs(headers, Date.now()) ?? durationMs(info?.retryDelay);
-    return new ChannelError('quota', text, wait, status);
+    return new ChannelError('rate_limited', text, wait, status);
   }
-  if (status >= 500 || status === 408) return new ChannelError('retryable', text, null, status);
+  if (status >= 500 || status === 408) return new ChannelError('transient', text, null, status);
   return new ChannelError('invalid', text, null, status);
 }
 
@@ -55,7 +55,7 @@ export function classifyGaxios(err: unknown): ChannelError {
   if (err instanceof ChannelError) return err;
   const res = (err as { response?: { status?: number; data?: unknown; headers?: unknown } })
     .response;
-  if (!res?.status) return new ChannelError('retryable', `network: ${(err as Error).message}`);
+  if (!res?.status) return new ChannelError('transient', `network: ${(err as Error).message}`);
   const headers = res.headers instanceof Headers ? res.headers : new Headers();
   return classifyGoogle(res.status, res.data, headers);
 }

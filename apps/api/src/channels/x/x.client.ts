@@ -20,7 +20,8 @@ export type XToken = {
 export function createXClient(cfg: ChannelsConfig['x'], http: HttpDeps) {
   const classify = classifyX(http.now);
   const basic = `Basic ${Buffer.from(`${cfg.clientId}:${cfg.clientSecret}`).toString('base64')}`;
-  const post = <T>(path: string, params: Record<string, string | undefined>) =>
+  // Token endpoint calls: a refresh may be repeated, a code exchange may not (single-use code).
+  const post = <T>(path: string, params: Record<string, string | undefined>, repeatable: boolean) =>
     requestJson<T>(
       http,
       `${cfg.apiUrl}${path}`,
@@ -30,7 +31,9 @@ export function createXClient(cfg: ChannelsConfig['x'], http: HttpDeps) {
         body: form({ client_id: cfg.clientId, ...params }),
       },
       classify,
+      { repeatable },
     );
+  const bearer = (accessToken: string) => ({ authorization: `Bearer ${accessToken}` });
 
   return {
     authorizeUrl: (p: { state: string; redirectUri: string; codeChallenge: string }): string =>
@@ -44,24 +47,81 @@ export function createXClient(cfg: ChannelsConfig['x'], http: HttpDeps) {
         code_challenge_method: 'S256',
       }),
     exchangeCode: (code: string, redirectUri: string, codeVerifier: string) =>
-      post<XToken>('/2/oauth2/token', {
-        code,
-        grant_type: 'authorization_code',
-        redirect_uri: redirectUri,
-        code_verifier: codeVerifier,
-      }),
+      post<XToken>(
+        '/2/oauth2/token',
+        {
+          code,
+          grant_type: 'authorization_code',
+          redirect_uri: redirectUri,
+          code_verifier: codeVerifier,
+        },
+        false,
+      ),
     refresh: (refreshToken: string) =>
-      post<XToken>('/2/oauth2/token', { grant_type: 'refresh_token', refresh_token: refreshToken }),
+      post<XToken>(
+        '/2/oauth2/token',
+        { grant_type: 'refresh_token', refresh_token: refreshToken },
+        true,
+      ),
     async revoke(token: string, hint: 'access_token' | 'refresh_token'): Promise<void> {
-      await post('/2/oauth2/revoke', { token, token_type_hint: hint });
+      await post('/2/oauth2/revoke', { token, token_type_hint: hint }, true);
     },
     me: (accessToken: string) =>
       requestJson<{ data?: { id: string; name?: string; username?: string } }>(
         http,
         withQuery(`${cfg.apiUrl}/2/users/me`, {}),
-        { method: 'GET', headers: { authorization: `Bearer ${accessToken}` } },
+        { method: 'GET', headers: bearer(accessToken) },
         classify,
       ),
+
+    /** POST /2/tweets (§4.2): creates a post, so it is sent once only. */
+    createTweet: (accessToken: string, body: { text?: string; media?: { media_ids: string[] } }) =>
+      requestJson<{ data: { id: string; text: string } }>(
+        http,
+        `${cfg.apiUrl}/2/tweets`,
+        {
+          method: 'POST',
+          headers: { ...bearer(accessToken), 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        },
+        classify,
+        { repeatable: false },
+      ),
+
+    async deleteTweet(accessToken: string, id: string): Promise<void> {
+      await requestJson(
+        http,
+        `${cfg.apiUrl}/2/tweets/${encodeURIComponent(id)}`,
+        { method: 'DELETE', headers: bearer(accessToken) },
+        classify,
+      );
+    },
+
+    userTweets: (accessToken: string, userId: string, since: Date, max: number) =>
+      requestJson<{ data?: { id: string; text: string; created_at?: string }[] }>(
+        http,
+        withQuery(`${cfg.apiUrl}/2/users/${encodeURIComponent(userId)}/tweets`, {
+          max_results: String(Math.max(5, Math.min(100, max))),
+          start_time: since.toISOString(),
+          'tweet.fields': 'created_at',
+        }),
+        { method: 'GET', headers: bearer(accessToken) },
+        classify,
+      ),
+
+    /** One-shot image upload (§4.3): creates a media object, so it is sent once only. */
+    uploadImage(accessToken: string, bytes: Uint8Array, contentType: string) {
+      const body = new FormData();
+      body.set('media_category', 'tweet_image');
+      body.set('media', new Blob([bytes], { type: contentType }), 'media');
+      return requestJson<{ data: { id: string; media_key?: string } }>(
+        http,
+        `${cfg.apiUrl}/2/media/upload`,
+        { method: 'POST', headers: bearer(accessToken), body },
+        classify,
+        { repeatable: false },
+      );
+    },
   };
 }
 

@@ -21,15 +21,18 @@ export function classifyX(now: () => number) {
       // A rotated, revoked or expired refresh token answers invalid_request / invalid_grant.
       if (['invalid_grant', 'invalid_request', 'unauthorized_client'].includes(b.error))
         return new ChannelError(status === 401 ? 'invalid' : 'reauth', text, null, status);
-      return new ChannelError(status >= 500 ? 'retryable' : 'invalid', text, null, status);
+      return new ChannelError(status >= 500 ? 'transient' : 'invalid', text, null, status);
     }
     if (status === 401) return new ChannelError('reauth', text, null, status);
     if (status === 429) {
       const reset = Number(headers.get('x-rate-limit-reset') ?? '');
       const wait = Number.isFinite(reset) && reset > 0 ? Math.max(0, reset * 1000 - now()) : null;
-      return new ChannelError('quota', text, wait, status);
+      // The monthly usage cap is a budget, not a window: nothing comes back within minutes.
+      if ((b.type ?? '').endsWith('/usage-capped'))
+        return new ChannelError('quota', text, wait, status);
+      return new ChannelError('rate_limited', text, wait, status);
     }
-    if (status >= 500) return new ChannelError('retryable', text, null, status);
+    if (status >= 500) return new ChannelError('transient', text, null, status);
     return new ChannelError('invalid', text, null, status);
   };
 }

@@ -6,14 +6,14 @@ import {
   type Page,
   type PublisherRow,
 } from '@tenpo/domain';
-import type { GoogleBusinessChannel, LocationDetail } from '../../channels/google/google.channel';
+import type { LocationDetail } from '../../channels/channel';
 import type { UserRow } from '../../db/types';
 import { validationError } from '../../lib/errors';
 import type { PublisherService } from '../publisher/publisher.service';
 
 export type EntityService = ReturnType<typeof createEntityService>;
 
-const KEY = 'google_my_business';
+const KEY = 'google_my_business' as const;
 
 const locationFields = (l: LocationDetail) => ({
   entity_id: l.id,
@@ -26,24 +26,21 @@ const locationFields = (l: LocationDetail) => ({
 const picker = ({ postalCode: _p, storeCode: _s, ...l }: LocationDetail): Location => l;
 
 /** Business locations of the store's Google account: the picker, the choice, the sync. */
-export function createEntityService(deps: {
-  publishers: PublisherService;
-  google: GoogleBusinessChannel;
-}) {
-  const { publishers, google } = deps;
+export function createEntityService(deps: { publishers: PublisherService }) {
+  const { publishers } = deps;
+  const google = () => publishers.registry.require(KEY, 'locations');
+  const handle = (store: UserRow) => publishers.handleOf(store, KEY);
   return {
     /** Every location of every account the grant reaches, paged here (spec: 5 a page). */
     async locations(store: UserRow, page: number, perPage: number): Promise<Page<Location>> {
-      const all = await publishers.withAccess(store, KEY, (token) => google.listLocations(token));
+      const all = await google().listLocations(handle(store));
       const slice = all.slice((page - 1) * perPage, page * perPage).map(picker);
       return pageOf(slice, all.length, page, perPage);
     },
 
     /** The chosen location becomes the store's listing; Google is then connected. */
     async choose(store: UserRow, locationId: string): Promise<PublisherRow> {
-      const found = await publishers.withAccess(store, KEY, async (token) =>
-        (await google.listLocations(token)).find((l) => l.id === locationId),
-      );
+      const found = (await google().listLocations(handle(store))).find((l) => l.id === locationId);
       if (!found) throw validationError({ location_id: [ja.locationNotFound] });
       await publishers.saveConnection(store, KEY, {
         status: PUBLISHER_STATUS.connected,
@@ -58,9 +55,7 @@ export function createEntityService(deps: {
       const row = await publishers.row(store, KEY);
       if (!row.entity_id) throw publishers.notConnected(KEY);
       const entityId = row.entity_id;
-      const l = await publishers.withAccess(store, KEY, (token) =>
-        google.getLocation(token, entityId),
-      );
+      const l = await google().getLocation(handle(store), entityId);
       await publishers.saveConnection(store, KEY, {
         status: PUBLISHER_STATUS.sync,
         ...locationFields(l),

@@ -25,8 +25,9 @@ export type CredentialsPatch = Partial<
 >;
 
 export type PublisherRepo = ReturnType<typeof createPublisherRepo>;
+export type PublisherQueries = ReturnType<typeof queries>;
 
-export function createPublisherRepo(db: Db) {
+const queries = (db: Db) => {
   return {
     connections: (userId: number): Promise<PublisherConnectionRow[]> =>
       db.selectFrom('publisher_connections').selectAll().where('user_id', '=', userId).execute(),
@@ -129,5 +130,57 @@ export function createPublisherRepo(db: Db) {
         .where('state_hash', '=', stateHash)
         .returningAll()
         .executeTakeFirst(),
+
+    /** Every store's credentials of one provider user (rows that may share a grant). */
+    credentialsOfProviderUser: (key: string, providerUserId: string) =>
+      db
+        .selectFrom('channel_credentials')
+        .selectAll()
+        .where('publisher_key', '=', key)
+        .where('provider_user_id', '=', providerUserId)
+        .execute(),
+
+    async updateCredentialsById(id: number, patch: CredentialsPatch, now: string) {
+      await db
+        .updateTable('channel_credentials')
+        .set({ ...patch, updated_at: now })
+        .where('id', '=', id)
+        .execute();
+    },
+
+    /**
+     * Takes the grant's refresh lease when it is free or its holder's time is up; true when
+     * `owner` now holds it. One statement, so two processes cannot both win.
+     */
+    async takeRefreshLease(grantKey: string, owner: string, until: string, now: string) {
+      const res = await db
+        .insertInto('grant_refresh_leases')
+        .values({ grant_key: grantKey, owner, expires_at: until })
+        .onConflict((oc) =>
+          oc
+            .column('grant_key')
+            .doUpdateSet({ owner, expires_at: until })
+            .where('grant_refresh_leases.expires_at', '<=', now),
+        )
+        .executeTakeFirst();
+      return Number(res.numInsertedOrUpdatedRows ?? 0) === 1;
+    },
+
+    async releaseRefreshLease(grantKey: string, owner: string) {
+      await db
+        .deleteFrom('grant_refresh_leases')
+        .where('grant_key', '=', grantKey)
+        .where('owner', '=', owner)
+        .execute();
+    },
+  };
+};
+
+export function createPublisherRepo(db: Db) {
+  return {
+    ...queries(db),
+    /** One unit of work: every write in `fn` commits together or not at all. */
+    transaction: <T>(fn: (repo: PublisherQueries) => Promise<T>): Promise<T> =>
+      db.transaction().execute((trx) => fn(queries(trx))),
   };
 }

@@ -11,25 +11,36 @@ import {
   type PublisherKey,
   type PublisherRow,
 } from '@tenpo/domain';
-import { ChannelError, type Channel, type TokenSet } from '../../channels/channel';
+import {
+  ChannelError,
+  credentialHandle,
+  type Channel,
+  type CredentialHandle,
+  type TokenSet,
+} from '../../channels/channel';
 import type { ChannelSet } from '../../channels';
-import { withRetry } from '../../channels/http';
-import type { ChannelCredentialsRow, PublisherConnectionRow, UserRow } from '../../db/types';
+import type { PublisherConnectionRow, UserRow } from '../../db/types';
 import { addMs, iso, type Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { knownOriginOf } from '../../lib/hosts';
 import { decrypt, encrypt, hashToken, newToken } from '../../lib/tokens';
-import type { CredentialsPatch, PublisherRepo } from './publisher.repo';
+import { createGrantAccess, type GrantAccessDeps } from './grant-access';
+import type { ConnectionPatch, CredentialsPatch, PublisherRepo } from './publisher.repo';
 
 /** How long a consent may take between our redirect and the provider's return. */
 const STATE_TTL_MS = 10 * 60_000;
 
 export type PublisherService = ReturnType<typeof createPublisherService>;
 
-/** The credentials of a channel, opened for one call. */
-export type OpenCredentials = {
-  row: ChannelCredentialsRow;
-  pageToken: string | null;
+/** The writes a unit of work may make on one store's connections. */
+export type ConnectionWrites = {
+  saveConnection(key: PublisherKey, patch: ConnectionPatch): Promise<void>;
+  saveCredentials(
+    key: PublisherKey,
+    patch: CredentialsPatch & { access_token: string },
+  ): Promise<void>;
+  updateCredentials(key: PublisherKey, patch: CredentialsPatch): Promise<void>;
+  deleteCredentials(keys: readonly PublisherKey[]): Promise<void>;
 };
 
 type Logger = { warn: (obj: object, msg: string) => void };
@@ -49,29 +60,22 @@ const parseLines = (text: string | null): string[] => {
 const logLine = (now: Date, text: string): string =>
   `${new Date(now.getTime() + 9 * 3600_000).toISOString().slice(0, 16).replace('T', ' ')} ${text}`;
 
-/** The browser's answer for each class of channel failure; never the vendor's raw text. */
-const appErrorOf = (key: PublisherKey, err: ChannelError): AppError => {
+/** The line the publisher row shows for a class of channel failure; never the vendor's text. */
+const lineOf = (key: PublisherKey, err: ChannelError): string => {
   const label = labelOf(key);
   switch (err.kind) {
     case 'reauth':
-      return new AppError(409, 'channel_reauth', ja.channelReauth(label), {
-        publisher: [ja.channelReauth(label)],
-      });
+      return ja.channelReauth(label);
     case 'quota':
-      return new AppError(503, 'channel_quota', ja.channelQuota(label));
-    case 'retryable':
-      return new AppError(503, 'channel_unavailable', ja.channelRetry(label));
+    case 'rate_limited':
+      return ja.channelQuota(label);
+    case 'transient':
+      return ja.channelRetry(label);
+    case 'outcome_unknown':
+      return ja.channelOutcomeUnknown(label);
     default:
-      return new AppError(502, 'channel_invalid', ja.channelInvalid(label));
+      return ja.channelInvalid(label);
   }
-};
-
-const lineOf = (key: PublisherKey, err: ChannelError): string => {
-  const label = labelOf(key);
-  if (err.kind === 'reauth') return ja.channelReauth(label);
-  if (err.kind === 'quota') return ja.channelQuota(label);
-  if (err.kind === 'retryable') return ja.channelRetry(label);
-  return ja.channelInvalid(label);
 };
 
 export function createPublisherService(deps: {
@@ -83,6 +87,8 @@ export function createPublisherService(deps: {
   /** Whether a host's first label names an active agency (its white-label host). */
   isAgencyPrefix: (prefix: string) => Promise<boolean>;
   log: Logger;
+  /** Lease timings of the grant refresh (tests shorten them). */
+  grantAccess?: Pick<GrantAccessDeps, 'leaseMs' | 'waitMs' | 'pollMs' | 'sleep' | 'wallNow'>;
 }) {
   const { repo, channels, clock, secretKey, publicUrl } = deps;
   const seal = (v: string) => encrypt(secretKey, v);
@@ -132,9 +138,8 @@ export function createPublisherService(deps: {
     );
   };
 
-  /** Writes a channel failure where the screen shows it, and turns it into the API's answer. */
-  const fail = async (storeId: number, key: PublisherKey, err: unknown): Promise<unknown> => {
-    if (!(err instanceof ChannelError)) return err;
+  /** Writes a channel failure where the screen shows it; the error handler answers it. */
+  const recordFailure = async (storeId: number, key: PublisherKey, err: ChannelError) => {
     deps.log.warn({ publisher: key, kind: err.kind, detail: err.message }, 'channel call failed');
     await record(
       storeId,
@@ -142,7 +147,6 @@ export function createPublisherService(deps: {
       lineOf(key, err),
       err.kind === 'reauth' ? PUBLISHER_STATUS.error : undefined,
     );
-    return appErrorOf(key, err);
   };
 
   const tokenColumns = (t: TokenSet): CredentialsPatch & { access_token: string } => ({
@@ -151,56 +155,25 @@ export function createPublisherService(deps: {
     expires_at: t.expiresAt ? iso(t.expiresAt) : null,
   });
 
-  /**
-   * Runs `fn` with a live access token of the store's channel: refreshed first when it expires
-   * within the channel's margin, refreshed once more if the provider still says it expired,
-   * retried on 429 after the reset time and on provider failures (channels/http.ts). A
-   * failure that remains is logged on the publisher row and answered in Japanese.
-   */
-  async function withAccess<T>(
-    store: UserRow,
-    key: PublisherKey,
-    fn: (accessToken: string, creds: OpenCredentials) => Promise<T>,
-  ): Promise<T> {
-    const row = await repo.credentials(store.id, key);
-    if (!row) throw notConnected(key);
-    const channel = channelOf(key);
-    let accessToken = open(row.access_token);
-    let refreshToken = row.refresh_token ? open(row.refresh_token) : null;
-    const creds: OpenCredentials = {
-      row,
-      pageToken: row.page_token ? open(row.page_token) : null,
-    };
-    let refreshed = false;
-    const refresh = async () => {
-      refreshed = true;
-      const t = await withRetry(channels.http, () =>
-        channel.refresh({ accessToken, refreshToken }),
-      );
-      accessToken = t.accessToken;
-      if (t.refreshToken) refreshToken = t.refreshToken;
-      await repo.updateCredentials(store.id, key, tokenColumns(t), iso(now()));
-    };
-    try {
-      const expiresAt = row.expires_at ? Date.parse(row.expires_at) : null;
-      if (expiresAt !== null && expiresAt - now().getTime() < channel.refreshMarginMs)
-        await refresh();
-      try {
-        return await withRetry(channels.http, () => fn(accessToken, creds));
-      } catch (err) {
-        // Our clock and the provider's may disagree: an early expiry gets one refresh.
-        if (!(err instanceof ChannelError) || err.kind !== 'reauth' || refreshed) throw err;
-        await refresh();
-        return await withRetry(channels.http, () => fn(accessToken, creds));
-      }
-    } catch (err) {
-      throw await fail(store.id, key, err);
-    }
-  }
+  const grants = createGrantAccess({
+    repo,
+    channels: channels.all,
+    clock,
+    secretKey,
+    notConnected,
+    onFailure: recordFailure,
+    ...deps.grantAccess,
+  });
+  /** Every channel's capabilities, resolving handles through `grants`. */
+  const registry = channels.registry(grants);
 
   return {
     ensureAllowed,
-    withAccess,
+    registry,
+    grants,
+    /** The handle capabilities take for a store's channel (ADR 0022). */
+    handleOf: (store: UserRow, key: PublisherKey): CredentialHandle =>
+      credentialHandle(store.id, key),
     record,
     notConnected,
     seal,
@@ -238,6 +211,21 @@ export function createPublisherService(deps: {
 
     deleteCredentials: (store: UserRow, keys: readonly PublisherKey[]) =>
       repo.deleteCredentials(store.id, keys),
+
+    /**
+     * One unit of work on a store's connections: the writes in `fn` commit together or not at
+     * all (the repository's transaction, as auth.repo does it).
+     */
+    unitOfWork: <T>(store: UserRow, fn: (w: ConnectionWrites) => Promise<T>): Promise<T> =>
+      repo.transaction((trx) => {
+        const at = iso(now());
+        return fn({
+          saveConnection: (key, patch) => trx.saveConnection(store.id, key, patch, at),
+          saveCredentials: (key, patch) => trx.saveCredentials(store.id, key, patch, at),
+          updateCredentials: (key, patch) => trx.updateCredentials(store.id, key, patch, at),
+          deleteCredentials: (keys) => trx.deleteCredentials(store.id, keys),
+        });
+      }),
 
     /**
      * The provider's consent URL, with a one-time state and a PKCE verifier kept here.
@@ -296,8 +284,10 @@ export function createPublisherService(deps: {
       const channel = channelOf(key);
       let tokens: TokenSet;
       try {
-        tokens = await withRetry(channels.http, () =>
-          channel.exchangeCode(q.code as string, st.redirect_uri, open(st.code_verifier)),
+        tokens = await channel.exchangeCode(
+          q.code as string,
+          st.redirect_uri,
+          open(st.code_verifier),
         );
       } catch (err) {
         if (!(err instanceof ChannelError)) throw err;
