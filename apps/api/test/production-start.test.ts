@@ -137,7 +137,84 @@ describe('the production build', () => {
   });
 });
 
+/** Starts a bundle as a process; `stop` sends SIGTERM and resolves with its exit code. */
+const startProcess = (file: string, env: Record<string, string>) => {
+  const child = spawn(process.execPath, [file], { env: { ...baseEnv(), ...env } });
+  let output = '';
+  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  return {
+    child,
+    output: () => output,
+    stop: async () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+};
+
+const waitFor = async <T>(what: string, probe: () => Promise<T | null>, ms = 20_000) => {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await probe().catch(() => null);
+    if (v !== null) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+};
+
 describe('the worker build', () => {
+  it('alone runs the jobs an API process enqueued, stays up, and stops on SIGTERM', async () => {
+    const port = await freePort();
+    const data = path.join(dir, 'two-processes');
+    const common = { DATA_DIR: data, TENPO_API_KEY: 'two-process-key', LOG_LEVEL: 'warn' };
+    // The API process runs no worker: its jobs wait for the worker process.
+    const api = startProcess(bundle, {
+      ...common,
+      TENPO_WORKER: 'false',
+      TENPO_SEED_DEMO: 'true',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+    });
+    const base = `http://127.0.0.1:${port}`;
+    let worker: ReturnType<typeof startProcess> | null = null;
+    try {
+      await waitFor('the API', async () =>
+        (await fetch(`${base}/api/health`)).status === 200 ? true : null,
+      );
+      const mails = async () =>
+        (
+          (await (
+            await fetch(`${base}/sandbox/mail?to=shop@tenpo.example&format=json`)
+          ).json()) as { data: { subject: string }[] }
+        ).data;
+      const sent = await fetch(`${base}/api/forgot-password`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': common.TENPO_API_KEY },
+        body: JSON.stringify({ email: 'shop@tenpo.example' }),
+      });
+      expect(sent.status).toBe(200);
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(await mails()).toEqual([]);
+
+      worker = startProcess(path.join(out, 'worker.mjs'), { ...common, JOB_POLL_MS: '100' });
+      const got = await waitFor('the mail, sent by the worker', async () => {
+        const list = await mails();
+        return list.length > 0 ? list : null;
+      });
+      expect(got.map((m) => m.subject)).toEqual([expect.stringContaining('パスワード再設定')]);
+      // Still up a while later (its timers hold it open), then a clean stop.
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(worker.child.exitCode, worker.output()).toBeNull();
+      expect(await worker.stop(), worker.output()).toBe(0);
+    } finally {
+      if (worker && worker.child.exitCode === null) worker.child.kill('SIGKILL');
+      expect(await api.stop(), api.output()).toBe(0);
+    }
+  }, 60_000);
+
   it('does not migrate: on a new database it stops with a message and creates no table', async () => {
     const data = path.join(dir, 'worker');
     const r = await runToExit(path.join(out, 'worker.mjs'), {

@@ -27,6 +27,22 @@ describe('sandbox mailbox', () => {
     expect(createMailbox(dir).list()).toEqual([]);
   });
 
+  it('is shared by processes: what one delivers, another shows, and no delivery is lost', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tenpo-mail-'));
+    const api = createMailbox(dir);
+    const worker = createMailbox(dir);
+    worker.deliver({ ...mail, subject: 'ワーカーから' });
+    expect(api.list().map((m) => m.subject)).toEqual(['ワーカーから']);
+    api.deliver({ ...mail, subject: 'API から' });
+    worker.deliver({ ...mail, subject: 'ワーカーから 2' });
+    expect(api.list().map((m) => m.subject)).toEqual([
+      'ワーカーから 2',
+      'API から',
+      'ワーカーから',
+    ]);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
   it('serves a page a person can use and JSON for tests', async () => {
     const box = createMailbox(null);
     const stored = box.deliver(mail);

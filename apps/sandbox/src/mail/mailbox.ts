@@ -26,22 +26,37 @@ export type Mailbox = {
 export function createMailbox(dir: string | null): Mailbox {
   const file = dir ? path.join(dir, 'mailbox.json') : null;
   let mails: SandboxMail[] = [];
-  if (file && fs.existsSync(file)) {
+  let seen = -1;
+  // A worker process delivers into the same file as the API process that shows it: read the
+  // file again whenever another process has changed it.
+  const load = (): void => {
+    if (!file) return;
+    let mtime: number;
+    try {
+      mtime = fs.statSync(file).mtimeMs;
+    } catch {
+      return;
+    }
+    if (mtime === seen) return;
     try {
       mails = JSON.parse(fs.readFileSync(file, 'utf8')) as SandboxMail[];
+      seen = mtime;
     } catch {
       mails = [];
     }
-  }
+  };
   const save = (): void => {
     if (!file) return;
     fs.mkdirSync(path.dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;
     fs.writeFileSync(tmp, JSON.stringify(mails));
     fs.renameSync(tmp, file);
+    seen = fs.statSync(file).mtimeMs;
   };
+  load();
   return {
     deliver(mail) {
+      load();
       const stored: SandboxMail = {
         ...mail,
         id: randomUUID(),
@@ -53,13 +68,17 @@ export function createMailbox(dir: string | null): Mailbox {
       return stored;
     },
     list(filter) {
+      load();
       const to = filter?.to?.toLowerCase();
       return mails
         .filter((m) => !to || m.to.toLowerCase() === to)
         .slice()
         .reverse();
     },
-    get: (id) => mails.find((m) => m.id === id),
+    get: (id) => {
+      load();
+      return mails.find((m) => m.id === id);
+    },
     clear() {
       mails = [];
       save();
