@@ -71,17 +71,21 @@ describe('compiledOnce', () => {
     expect(await byEmail(email)).toEqual([]);
   });
 
-  it('reuses a cached statement after a stream of it was broken off', async () => {
-    const { db } = t.database;
-    const emails = db.selectFrom('users').select('email').orderBy('id');
-    const all = (await emails.execute()).map((r) => r.email);
-    for await (const row of emails.stream()) {
-      expect(row.email).toBe(all[0]);
-      break;
-    }
-    expect((await emails.execute()).map((r) => r.email)).toEqual(all);
-    const streamed: string[] = [];
-    for await (const row of emails.stream()) streamed.push(row.email);
-    expect(streamed).toEqual(all);
-  });
+  // The statement cache is SQLite's (PostgreSQL streams need a cursor the dialect is not given).
+  it.skipIf(Boolean(process.env.TEST_DATABASE_URL))(
+    'reuses a cached statement after a stream of it was broken off',
+    async () => {
+      const { db } = t.database;
+      const emails = db.selectFrom('users').select('email').orderBy('id');
+      const all = (await emails.execute()).map((r) => r.email);
+      for await (const row of emails.stream()) {
+        expect(row.email).toBe(all[0]);
+        break;
+      }
+      expect((await emails.execute()).map((r) => r.email)).toEqual(all);
+      const streamed: string[] = [];
+      for await (const row of emails.stream()) streamed.push(row.email);
+      expect(streamed).toEqual(all);
+    },
+  );
 });
