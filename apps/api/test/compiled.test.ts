@@ -41,4 +41,51 @@ describe('compiledOnce', () => {
     );
     await expect(twice('shop@tenpo.example')).rejects.toThrow(/argument 0/);
   });
+
+  it('waits for an open transaction instead of reading its uncommitted rows', async () => {
+    const { db } = t.database;
+    const byEmail = compiledOnce(db, (email: string) =>
+      db.selectFrom('users').select('email').where('email', '=', email),
+    );
+    const email = 'uncommitted@tenpo.example';
+    let read: Promise<unknown[]> | undefined;
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('users')
+          .values({
+            ...(await trx
+              .selectFrom('users')
+              .selectAll()
+              .where('id', '=', 1)
+              .executeTakeFirstOrThrow()),
+            id: undefined,
+            email,
+          })
+          .execute();
+        read = byEmail(email);
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    expect(await read).toEqual([]);
+    expect(await byEmail(email)).toEqual([]);
+  });
+
+  // The statement cache is SQLite's (PostgreSQL streams need a cursor the dialect is not given).
+  it.skipIf(Boolean(process.env.TEST_DATABASE_URL))(
+    'reuses a cached statement after a stream of it was broken off',
+    async () => {
+      const { db } = t.database;
+      const emails = db.selectFrom('users').select('email').orderBy('id');
+      const all = (await emails.execute()).map((r) => r.email);
+      for await (const row of emails.stream()) {
+        expect(row.email).toBe(all[0]);
+        break;
+      }
+      expect((await emails.execute()).map((r) => r.email)).toEqual(all);
+      const streamed: string[] = [];
+      for await (const row of emails.stream()) streamed.push(row.email);
+      expect(streamed).toEqual(all);
+    },
+  );
 });

@@ -1,5 +1,5 @@
 import type { Compilable, CompiledQuery } from 'kysely';
-import type { Db } from './kysely';
+import { directReadOf, type Db } from './kysely';
 
 type Slot = { arg: number } | { value: unknown };
 
@@ -9,6 +9,10 @@ type Slot = { arg: number } | { value: unknown };
  * authenticated read (ADR 0016); the SQL text stays the same, so the prepared statement is
  * reused too. `build` is called once, with stand-ins: each argument must become exactly one
  * bound parameter (a scalar compared or inserted, not a list or an identifier).
+ *
+ * On SQLite a read runs on its prepared statement directly while no transaction is open (the
+ * same statement Kysely would run, without its connection hand-over: ADR 0020); otherwise, and
+ * on PostgreSQL, it goes through `db.executeQuery`.
  */
 export function compiledOnce<A extends unknown[], R>(
   db: Db,
@@ -28,10 +32,13 @@ export function compiledOnce<A extends unknown[], R>(
     }
     return { template, slots };
   };
+  const direct = directReadOf(db);
   return async (...args: A) => {
     compiled ??= compile(args.length);
     const { template, slots } = compiled;
     const parameters = slots.map((s) => ('arg' in s ? args[s.arg] : s.value));
+    const rows = direct?.(template.sql, parameters);
+    if (rows) return rows as R[];
     const result = await db.executeQuery<R>({ ...template, parameters });
     return result.rows;
   };

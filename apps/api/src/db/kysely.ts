@@ -20,6 +20,16 @@ export type DbHandle = {
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 
 /**
+ * Runs a read on the connection itself, synchronously; null when it must go through Kysely
+ * (a transaction is open, or the statement does not return rows).
+ */
+export type DirectRead = (sql: string, parameters: readonly unknown[]) => unknown[] | null;
+const directReads = new WeakMap<Db, DirectRead>();
+
+/** The direct read path of an embedded SQLite handle's `db`; none for PostgreSQL or a transaction. */
+export const directReadOf = (db: Db): DirectRead | undefined => directReads.get(db);
+
+/**
  * Opens the database named by DATABASE_URL: `sqlite:<file>` (or `file:`) for the embedded
  * default, `postgres://…` for PostgreSQL. A `schema` query parameter on a PostgreSQL URL
  * sets the search path (the test suite gives each file its own schema).
@@ -44,22 +54,30 @@ export function openDatabase(url: string): DbHandle {
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
   // Kysely prepares every query anew; the same few hundred SQL texts recur, so keep their
-  // prepared statements (better-sqlite3 runs them synchronously, so one statement is never
-  // in use twice at once).
+  // prepared statements. better-sqlite3 runs a statement synchronously, so a cached one is only
+  // ever in use by an unfinished iterate() (a streamed query): then it is `busy`, and that call
+  // gets a fresh statement of its own.
   const statements = new Map<string, Sqlite.Statement>();
-  const cached = {
-    close: () => database.close(),
-    prepare: (text: string): Sqlite.Statement => {
-      let st = statements.get(text);
-      if (!st) {
-        if (statements.size >= 1000) statements.clear();
-        st = database.prepare(text);
-        statements.set(text, st);
-      }
-      return st;
-    },
+  const prepare = (text: string): Sqlite.Statement => {
+    const st = statements.get(text);
+    if (st) return st.busy ? database.prepare(text) : st;
+    if (statements.size >= 1000) statements.clear();
+    const fresh = database.prepare(text);
+    statements.set(text, fresh);
+    return fresh;
   };
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }) });
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: { close: () => database.close(), prepare } }),
+  });
+  // A read compiled once (db/compiled.ts) runs on its cached statement directly while no
+  // transaction is open on the connection: one statement in autocommit is what Kysely would
+  // run, without its connection hand-over (ADR 0020). Inside a transaction it waits its turn
+  // through Kysely, as every other query does.
+  directReads.set(db, (text, parameters) => {
+    if (database.inTransaction) return null;
+    const st = prepare(text);
+    return st.reader ? (st.all(parameters) as unknown[]) : null;
+  });
   return { db, dialect: 'sqlite', schema: null, close: () => db.destroy() };
 }
 
