@@ -11,7 +11,7 @@ type Slot = { arg: number } | { value: unknown };
  * bound parameter (a scalar compared or inserted, not a list or an identifier).
  *
  * On SQLite a read runs on its prepared statement directly while no transaction is open (the
- * same statement Kysely would run, without its connection hand-over: ADR 0020); otherwise, and
+ * same statement Kysely would run, without its connection hand-over: ADR 0024); otherwise, and
  * on PostgreSQL, it goes through `db.executeQuery`.
  */
 export function compiledOnce<A extends unknown[], R>(
