@@ -71,7 +71,7 @@ export function openDatabase(url: string): DbHandle {
   });
   // A read compiled once (db/compiled.ts) runs on its cached statement directly while no
   // transaction is open on the connection: one statement in autocommit is what Kysely would
-  // run, without its connection hand-over (ADR 0020). Inside a transaction it waits its turn
+  // run, without its connection hand-over (ADR 0024). Inside a transaction it waits its turn
   // through Kysely, as every other query does.
   directReads.set(db, (text, parameters) => {
     if (database.inTransaction) return null;
