@@ -389,5 +389,42 @@ describe('the Facebook page connection is one unit of work', () => {
       '104857392017465',
     );
     expect(connections.find((c) => c.publisher_key === 'instagram')?.status).toBe(1);
+
+    // Disconnecting is one unit of work too: the grants go with every linked row's state.
+    const failInstagramRow = async (on: boolean) => {
+      const db = t.database.db;
+      if (t.database.dialect === 'sqlite') {
+        if (on)
+          await sql`create trigger fail_instagram_row before update on publisher_connections
+            when new.publisher_key = 'instagram' begin select raise(abort, 'injected'); end`.execute(
+            db,
+          );
+        else await sql`drop trigger if exists fail_instagram_row`.execute(db);
+        return;
+      }
+      if (on) {
+        await sql`create or replace function fail_instagram_row() returns trigger as $$
+          begin raise exception 'injected'; end $$ language plpgsql`.execute(db);
+        await sql`create trigger fail_instagram_row before update on publisher_connections
+          for each row when (new.publisher_key = 'instagram') execute function fail_instagram_row()`.execute(
+          db,
+        );
+      } else
+        await sql`drop trigger if exists fail_instagram_row on publisher_connections`.execute(db);
+    };
+    const connected = await snapshot(storeId);
+    await failInstagramRow(true);
+    try {
+      const off = await call(t.app, {
+        method: 'PUT',
+        url: '/api/publisher/disconnect',
+        token,
+        payload: { publisher_id: 2, entity_id: '104857392017465', user_id: storeId },
+      });
+      expect(off.statusCode).toBe(500);
+      expect(await snapshot(storeId)).toEqual(connected);
+    } finally {
+      await failInstagramRow(false);
+    }
   });
 });

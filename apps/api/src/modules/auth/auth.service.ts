@@ -142,8 +142,12 @@ export function createAuthService(deps: {
         throw validationError({ current_password: [ja.currentPasswordWrong] });
       }
       const now = iso(clock.now());
-      await repo.setPassword(actor.user.id, await hashPassword(next), now);
-      await repo.revokeAllOf(actor.user.id, now, actor.session.id);
+      const passwordHash = await hashPassword(next);
+      // The new password and the end of the other sessions: both or neither.
+      await repo.transaction(async (tx) => {
+        await tx.setPassword(actor.user.id, passwordHash, now);
+        await tx.revokeAllOf(actor.user.id, now, actor.session.id);
+      });
     },
   };
 }

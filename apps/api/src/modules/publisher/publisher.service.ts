@@ -296,30 +296,33 @@ export function createPublisherService(deps: {
         return back('connect_failed');
       }
       const t = iso(now());
-      await repo.saveCredentials(
-        st.user_id,
-        key,
-        {
-          ...tokenColumns(tokens),
-          refresh_token: tokens.refreshToken ? seal(tokens.refreshToken) : null,
-          scope: tokens.scope,
-          provider_user_id: tokens.providerUserId,
-          provider_account_id: null,
-          page_id: null,
-          page_token: null,
-          ig_user_id: null,
-        },
-        t,
-      );
       const linked = tokens.providerUserName
         ? { entity_id: tokens.providerUserId, location_name: tokens.providerUserName }
         : {};
-      await repo.saveConnection(
-        st.user_id,
-        key,
-        { status: channel.afterConnect.status, log: '[]', ...linked },
-        t,
-      );
+      // The tokens and the connection's state: one unit of work.
+      await repo.transaction(async (tx) => {
+        await tx.saveCredentials(
+          st.user_id,
+          key,
+          {
+            ...tokenColumns(tokens),
+            refresh_token: tokens.refreshToken ? seal(tokens.refreshToken) : null,
+            scope: tokens.scope,
+            provider_user_id: tokens.providerUserId,
+            provider_account_id: null,
+            page_id: null,
+            page_token: null,
+            ig_user_id: null,
+          },
+          t,
+        );
+        await tx.saveConnection(
+          st.user_id,
+          key,
+          { status: channel.afterConnect.status, log: '[]', ...linked },
+          t,
+        );
+      });
       return `${origin}${channel.afterConnect.path}`;
     },
 
@@ -346,22 +349,25 @@ export function createPublisherService(deps: {
           deps.log.warn({ publisher: k, err: (err as Error).message }, 'revoke failed');
         }
       }
-      await repo.deleteCredentials(store.id, keys);
-      for (const k of keys)
-        await repo.saveConnection(
-          store.id,
-          k,
-          {
-            status: PUBLISHER_STATUS.disconnect,
-            entity_id: null,
-            location_name: null,
-            postal_code: null,
-            address_lines: null,
-            store_code: null,
-            log: '[]',
-          },
-          iso(now()),
-        );
+      // The grants and every linked connection's state go together (one unit of work).
+      await repo.transaction(async (tx) => {
+        await tx.deleteCredentials(store.id, keys);
+        for (const k of keys)
+          await tx.saveConnection(
+            store.id,
+            k,
+            {
+              status: PUBLISHER_STATUS.disconnect,
+              entity_id: null,
+              location_name: null,
+              postal_code: null,
+              address_lines: null,
+              store_code: null,
+              log: '[]',
+            },
+            iso(now()),
+          );
+      });
     },
   };
 }
