@@ -15,7 +15,7 @@ import pino from 'pino';
 import { openDatabase, type DbHandle } from '../apps/api/src/db/kysely';
 import { migrateToLatest } from '../apps/api/src/db/migrate';
 import { systemClock } from '../apps/api/src/lib/clock';
-import { createQueue, type JobDriver, type Queue } from '../apps/api/src/jobs/queue';
+import { createQueue, type JobDriver } from '../apps/api/src/jobs/queue';
 
 const JOBS = Number(process.env.BENCH_JOBS ?? 4000);
 const LONE_SAMPLES = Number(process.env.BENCH_LONE ?? 50);

@@ -94,7 +94,8 @@ export async function createPgBossQueue(
   const boss = new PgBoss({
     db: fromKysely(db),
     schema,
-    superviseIntervalSeconds: 60,
+    // How often a job whose heartbeat stopped (its worker died) is failed back for a retry.
+    superviseIntervalSeconds: 10,
     cronWorkerIntervalSeconds: 5,
     registerInstance: false,
     openTelemetry: { enabled: false },
