@@ -94,8 +94,10 @@ export async function createPgBossQueue(
   const boss = new PgBoss({
     db: fromKysely(db),
     schema,
-    // How often a job whose heartbeat stopped (its worker died) is failed back for a retry.
+    // How often a job whose heartbeat stopped (its worker died) is failed back for a retry: the
+    // supervisor's pass, and the per-queue monitor claim that gates the heartbeat check in it.
     superviseIntervalSeconds: 10,
+    monitorIntervalSeconds: 10,
     cronWorkerIntervalSeconds: 5,
     registerInstance: false,
     openTelemetry: { enabled: false },
