@@ -20,7 +20,7 @@ try {
 }
 const cutoff = Math.floor(Date.now() / 1000) - 3600;
 const { rows } = await client.query(
-  `select nspname from pg_namespace where nspname ~ '^t_[0-9]+_[0-9a-f]+$'`,
+  `select nspname from pg_namespace where nspname ~ '^t_[0-9]+_[0-9a-f]+(_pgboss)?$'`,
 );
 for (const { nspname } of rows) {
   if (Number(nspname.split('_')[1]) < cutoff) await client.query(`drop schema ${nspname} cascade`);

@@ -45,6 +45,8 @@ export async function createTestDb(kind: DbKind): Promise<TestDb> {
       const c = new pg.Client({ connectionString: pgUrl });
       await c.connect();
       await c.query(`drop schema ${schema} cascade`);
+      // The pg-boss driver's schema beside it (pgBossSchemaOf), when a test made one.
+      await c.query(`drop schema if exists ${schema}_pgboss cascade`);
       await c.end();
     };
   }
