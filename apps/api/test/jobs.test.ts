@@ -389,7 +389,7 @@ describe.each(cases)('job engine: %s', (_name, driver, kind) => {
 
   it('never exceeds a rate limit, across workers', async () => {
     const starts: number[] = [];
-    const limiter = { key: () => 'facebook:page-1', max: 3, perMs: 400 };
+    const limiter = { key: () => 'facebook:page-1', max: 3, perMs: 1000 };
     const handler = async () => {
       starts.push(Date.now());
       await sleep(5);
@@ -403,12 +403,13 @@ describe.each(cases)('job engine: %s', (_name, driver, kind) => {
     await Promise.all([a.start(), b.start()]);
     await until('12 done', async () => (await jobsByStatus('done')) === 12, 15_000);
     starts.sort((x, y) => x - y);
-    // A start is recorded a moment before its handler runs: allow that moment (25 ms).
+    // A start is recorded a moment before its handler runs, longer on a loaded machine: allow
+    // that moment (200 ms).
     for (const t of starts) {
-      expect(starts.filter((s) => s > t - 375 && s <= t).length).toBeLessThanOrEqual(3);
+      expect(starts.filter((s) => s > t - 800 && s <= t).length).toBeLessThanOrEqual(3);
     }
-    // 12 starts at 3 per 400 ms need at least three full windows.
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(1200);
+    // 12 starts at 3 per second need at least three full windows.
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(3000);
     // Waiting for the limit is not an attempt.
     expect((await rows()).every((r) => r.attempts === 1)).toBe(true);
   });
