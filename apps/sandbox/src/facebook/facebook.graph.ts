@@ -1,6 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bearer, field, numericId, PathRouter, sleep, type Dict } from '../shared/http';
-import { assumedJpeg, fetchMedia, isVideo, probeMedia, type MediaInfo } from '../shared/media';
+import {
+  isVideo,
+  loadMediaUrl,
+  probeMedia,
+  type LoadedMedia,
+  type MediaInfo,
+} from '../shared/media';
 import { filesOf } from '../shared/multipart';
 import { secretMatches } from '../shared/oauth';
 import type { Provider, Runtime } from '../shared/runtime';
@@ -64,7 +70,12 @@ export type GraphCtx = {
   ): Promise<FbToken>;
   /** Pages this token may act for. */
   pagesOf(token: FbToken): string[];
-  loadMedia(url: string): Promise<{ ok: true; info: MediaInfo; bytes?: Buffer } | { ok: false }>;
+  /** Fetches a media URL as Meta's crawler does (logged; `fetched` is kept on the object made). */
+  loadMedia(
+    url: string,
+    provider: 'facebook' | 'instagram',
+    maxBytes?: number,
+  ): Promise<LoadedMedia>;
 };
 
 export function registerFacebookGraph(
@@ -197,12 +208,8 @@ export function registerFacebookGraph(
     return token;
   };
 
-  const loadMedia: GraphCtx['loadMedia'] = async (url) => {
-    if (!rt.settings().fetchMedia) return { ok: true, info: assumedJpeg() };
-    const got = await fetchMedia(url, 300 * 1024 * 1024);
-    if (!got.ok) return { ok: false };
-    return { ok: true, info: probeMedia(got.bytes), bytes: got.bytes };
-  };
+  const loadMedia: GraphCtx['loadMedia'] = (url, provider, maxBytes = 1024 * 1024 * 1024) =>
+    loadMediaUrl(rt, provider, url, maxBytes);
   const ctx: GraphCtx = { rt, store, auth, pagesOf, loadMedia };
 
   // ---- tokens --------------------------------------------------------------------------------
@@ -533,11 +540,12 @@ export function registerFacebookGraph(
     const file = filesOf(req.body).source;
     let info: MediaInfo | undefined;
     let bytes: Buffer | undefined;
+    let got: LoadedMedia | undefined;
     if (file) {
       bytes = file.data;
       info = probeMedia(bytes);
     } else if (url) {
-      const got = await loadMedia(url);
+      got = await loadMedia(url, 'facebook', 64 * 1024 * 1024);
       if (!got.ok)
         throw graphError(400, 324, '(#324) Missing or invalid image file', 'OAuthException');
       ({ info, bytes } = got);
@@ -563,7 +571,9 @@ export function registerFacebookGraph(
       createdAt: rt.now(),
       width: info.width,
       height: info.height,
+      ...(got?.ok && got.fetched ? { fetched: got.fetched } : {}),
     };
+    if (got?.ok && got.entry) got.entry.object_id = id;
     s().photos.push(photo);
     if (published || scheduledAt) {
       const post: FbPost = {
@@ -593,9 +603,10 @@ export function registerFacebookGraph(
     const url = field(req, 'file_url');
     const file = filesOf(req.body).source;
     let info: MediaInfo | undefined;
+    let got: LoadedMedia | undefined;
     if (file) info = probeMedia(file.data);
     else if (url) {
-      const got = await loadMedia(url);
+      got = await loadMedia(url, 'facebook');
       if (!got.ok)
         throw graphError(
           400,
@@ -646,7 +657,9 @@ export function registerFacebookGraph(
       createdAt: rt.now(),
       readyAt: rt.now() + rt.settings().facebook.videoProcessingMs,
       published,
+      ...(got?.ok && got.fetched ? { fetched: got.fetched } : {}),
     });
+    if (got?.ok && got.entry) got.entry.object_id = id;
     s().posts.push(post);
     store.save();
     return { id };

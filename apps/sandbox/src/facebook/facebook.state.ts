@@ -1,3 +1,4 @@
+import type { FetchedMedia } from '../shared/media';
 import { jsonStore, type JsonStore } from '../shared/store';
 import { fbDemoGrants, FB_PERMISSIONS } from './facebook.fixtures';
 
@@ -51,6 +52,8 @@ export type FbPhoto = {
   createdAt: number;
   width?: number;
   height?: number;
+  /** What was fetched from `url` (size, type from the bytes). */
+  fetched?: FetchedMedia;
 };
 export type FbVideo = {
   id: string;
@@ -62,6 +65,7 @@ export type FbVideo = {
   readyAt: number;
   published: boolean;
   error?: string;
+  fetched?: FetchedMedia;
 };
 
 export type IgContainer = {
@@ -79,6 +83,7 @@ export type IgContainer = {
   error?: { subcode: number; text: string };
   publishedAt?: number;
   mediaId?: string;
+  fetched?: FetchedMedia;
 };
 export type IgMedia = {
   id: string;
@@ -89,6 +94,8 @@ export type IgMedia = {
   mediaUrl?: string;
   timestamp: number;
   shortcode: string;
+  /** What was fetched for the published media (each child's for a carousel). */
+  fetched?: FetchedMedia[];
 };
 
 export type FacebookState = {

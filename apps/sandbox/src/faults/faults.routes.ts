@@ -14,6 +14,7 @@ const KIND_LABELS: Record<FaultKind, string> = {
   rate_limit: '429 レート制限 / rate limited',
   server_error: '5xx サーバーエラー / server error',
   slow: '遅延 / slow answer',
+  flaky: '429 または 5xx / rate limited or server error',
 };
 
 /** What each provider actually answers for each kind, shown on the page. */
@@ -28,25 +29,38 @@ const ANSWERS: Record<Provider, string> = {
 };
 
 function parseInput(raw: Dict): FaultInput | string {
-  const provider = String(raw.provider ?? '');
+  const provider =
+    raw.provider === undefined ||
+    raw.provider === null ||
+    raw.provider === '' ||
+    raw.provider === '*'
+      ? null
+      : String(raw.provider);
   const kind = String(raw.kind ?? '');
-  if (!(providers as readonly string[]).includes(provider))
-    return `provider must be one of ${providers.join(', ')}`;
+  if (provider !== null && !(providers as readonly string[]).includes(provider))
+    return `provider must be one of ${providers.join(', ')} (or omitted for all)`;
   if (!(faultKinds as readonly string[]).includes(kind))
     return `kind must be one of ${faultKinds.join(', ')}`;
   const num = (v: unknown): number | undefined =>
     v === undefined || v === '' || v === null ? undefined : Number(v);
+  const fraction = num(raw.fraction);
+  if (fraction !== undefined && !(Number.isFinite(fraction) && fraction > 0 && fraction <= 1))
+    return 'fraction must be a number in (0, 1]';
   const count = raw.count ?? raw.remaining;
   const remaining =
-    count === 'until_cleared' ||
-    count === null ||
-    count === 0 ||
-    count === '0' ||
-    raw.until_cleared === true ||
-    raw.until_cleared === 'on'
+    count === undefined && fraction !== undefined && raw.until_cleared === undefined
       ? null
-      : (num(count) ?? 1);
+      : count === 'until_cleared' ||
+          count === null ||
+          count === 0 ||
+          count === '0' ||
+          raw.until_cleared === true ||
+          raw.until_cleared === 'on'
+        ? null
+        : (num(count) ?? 1);
   const status = num(raw.status);
+  const seed = num(raw.seed);
+  if (seed !== undefined && !Number.isInteger(seed)) return 'seed must be an integer';
   const delay = num(raw.delay_ms);
   const retry = num(raw.retry_after_seconds);
   for (const [name, v] of [
@@ -67,8 +81,10 @@ function parseInput(raw: Dict): FaultInput | string {
     return 'method must be GET, POST, PUT, PATCH or DELETE';
   const path = typeof raw.path === 'string' && raw.path.trim() ? raw.path.trim() : null;
   return {
-    provider: provider as Provider,
+    provider: provider as Provider | null,
     kind: kind as FaultKind,
+    fraction: fraction ?? null,
+    ...(seed !== undefined ? { seed } : {}),
     account,
     method,
     path,
@@ -97,7 +113,7 @@ export function registerFaults(app: FastifyInstance, rt: Runtime): void {
       .map(
         (
           f,
-        ) => `<tr><td>${esc(f.provider)}</td><td>${esc(f.account ?? '全アカウント / all')}</td><td>${esc(KIND_LABELS[f.kind])}${f.kind === 'server_error' ? ` (${f.status})` : ''}${f.kind === 'slow' ? ` (${f.delay_ms} ms)` : ''}${f.kind === 'rate_limit' ? ` (${f.retry_after_seconds} s)` : ''}</td>
+        ) => `<tr><td>${esc(f.provider ?? '全部 / all')}${f.fraction !== null ? ` · ${Math.round(f.fraction * 100)}% (seed ${f.seed}, ${f.fired}/${f.seen})` : ''}</td><td>${esc(f.account ?? '全アカウント / all')}</td><td>${esc(KIND_LABELS[f.kind])}${f.kind === 'server_error' ? ` (${f.status})` : ''}${f.kind === 'slow' ? ` (${f.delay_ms} ms)` : ''}${f.kind === 'rate_limit' ? ` (${f.retry_after_seconds} s)` : ''}</td>
 <td>${f.remaining === null ? '解除まで / until cleared' : f.remaining}</td><td><form method="post" action="${rt.baseUrl}/faults/${f.id}/delete"><button>解除 / clear</button></form></td></tr>`,
       )
       .join('');
@@ -107,10 +123,12 @@ export function registerFaults(app: FastifyInstance, rt: Runtime): void {
       `<h1>障害スイッチ <small>Fault switches</small></h1>
 <p class="muted">プロバイダー API への呼び出しを失敗させて、Tenpo の回復を確かめます。/ Make provider API calls fail to watch Tenpo recover.</p>
 <div class="card"><form method="post" action="${rt.baseUrl}/faults">
-<p><label>プロバイダー / Provider <select name="provider">${providers.map((p) => `<option>${p}</option>`).join('')}</select></label></p>
+<p><label>プロバイダー / Provider <select name="provider"><option value="">全部 / all</option>${providers.map((p) => `<option>${p}</option>`).join('')}</select></label></p>
 <p><label>アカウント / Account <input name="account" placeholder="shop@tenpo.example, page id, IG id, @username (空欄 = 全部)"></label></p>
 <p><label>種類 / Kind <select name="kind">${faultKinds.map((k) => `<option value="${k}">${esc(KIND_LABELS[k])}</option>`).join('')}</select></label></p>
 <p><label>回数 / Next N calls <input name="count" type="number" min="1" value="1"></label> <label><input type="checkbox" name="until_cleared"> 解除まで / until cleared</label></p>
+<p><label>割合 / fraction of calls <input name="fraction" type="number" min="0" max="1" step="0.05" placeholder="0.2"></label>
+<label>seed <input name="seed" type="number" step="1" value="1"></label></p>
 <p><label>5xx status <select name="status"><option>503</option><option>500</option><option>502</option></select></label>
 <label>遅延 / delay ms <input name="delay_ms" type="number" min="0" value="3000"></label>
 <label>Retry after s <input name="retry_after_seconds" type="number" min="0" value="60"></label></p>
@@ -152,6 +170,12 @@ ${list.length ? `<table><thead><tr><th>Provider</th><th>Account</th><th>Kind</th
   app.patch('/control/settings', async (req) => ({ data: rt.updateSettings(bodyObject(req)) }));
   // How often each provider path was called since the last reset (tests count retries here).
   app.get('/control/calls', async () => ({ data: rt.calls.list() }));
+  // Every media URL an emulator fetched, with what it found there (size, type, dimensions).
+  app.get('/control/fetches', async () => ({ data: rt.fetches.list() }));
+  app.delete('/control/fetches', async () => {
+    rt.fetches.clear();
+    return { data: [] };
+  });
   app.delete('/control/calls', async () => {
     rt.calls.clear();
     return { data: {} };

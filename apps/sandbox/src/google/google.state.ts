@@ -1,3 +1,4 @@
+import type { FetchedMedia } from '../shared/media';
 import { SANDBOX_CLIENT } from '../shared/oauth';
 import { jsonStore, type JsonStore } from '../shared/store';
 import { googleDemoGrants, googleUsers, locationFixtures } from './google.fixtures';
@@ -46,6 +47,8 @@ export type GPost = {
   liveAt: number;
   reject: boolean;
   deleted: boolean;
+  /** What was fetched from each `media[].sourceUrl` (size, type from the bytes). */
+  fetched?: FetchedMedia[];
 };
 export type GMedia = {
   key: string;

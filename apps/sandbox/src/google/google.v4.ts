@@ -9,11 +9,12 @@ import {
   type Dict,
 } from '../shared/http';
 import {
-  assumedJpeg,
-  fetchMedia,
   isVideo,
+  loadMediaUrl,
   mimeOf,
   probeMedia,
+  type FetchedMedia,
+  type FetchLogEntry,
   type MediaInfo,
 } from '../shared/media';
 import type { Runtime } from '../shared/runtime';
@@ -120,20 +121,42 @@ export function registerGoogleV4(
     return false;
   };
 
-  const loadBytes = async (
-    url: string,
-    fieldName: string,
-  ): Promise<{ info: MediaInfo; bytes?: Buffer }> => {
-    if (!rt.settings().fetchMedia) return { info: assumedJpeg() };
-    const got = await fetchMedia(url, 80 * 1024 * 1024);
+  type Loaded = {
+    info: MediaInfo;
+    bytes?: Buffer;
+    fetched?: FetchedMedia;
+    entry?: FetchLogEntry;
+  };
+  const loadBytes = async (url: string, fieldName: string): Promise<Loaded> => {
+    const got = await loadMediaUrl(rt, 'google', url, 80 * 1024 * 1024);
     if (!got.ok)
       throw v4ValidationError([
         { code: 1000, field: fieldName, message: 'Fetching image failed.', value: url },
       ]);
-    return { info: probeMedia(got.bytes), bytes: got.bytes };
+    return got;
   };
 
-  const validatePost = async (body: Dict, partialMask?: string[]): Promise<Violation[]> => {
+  /** A v4 `Date` ({year, month, day}) and optional `TimeOfDay` as epoch ms (UTC is enough to order them). */
+  const dateMs = (d: unknown, t: unknown): number | undefined => {
+    if (!d || typeof d !== 'object') return undefined;
+    const { year, month, day } = d as Dict;
+    if (![year, month, day].every((x) => Number.isInteger(x))) return undefined;
+    const ms = Date.UTC(year as number, (month as number) - 1, day as number);
+    const dt = new Date(ms);
+    if (dt.getUTCMonth() !== (month as number) - 1 || dt.getUTCDate() !== day) return undefined;
+    const tod = (t && typeof t === 'object' ? t : {}) as Dict;
+    return (
+      ms +
+      (Number(tod.hours ?? 0) * 3600 + Number(tod.minutes ?? 0) * 60 + Number(tod.seconds ?? 0)) *
+        1000
+    );
+  };
+
+  const validatePost = async (
+    body: Dict,
+    partialMask?: string[],
+    loaded: Loaded[] = [],
+  ): Promise<Violation[]> => {
     const v: Violation[] = [];
     const has = (f: string) => !partialMask || partialMask.includes(f);
     const topic = String(body.topicType ?? 'STANDARD');
@@ -164,6 +187,41 @@ export function registerGoogleV4(
           field: 'event.schedule',
           message: 'Event schedule with start and end date is required.',
         });
+      else {
+        const start = dateMs(sch.startDate, sch.startTime);
+        const end = dateMs(sch.endDate, sch.endTime);
+        if (start === undefined)
+          v.push({ code: 3, field: 'event.schedule.start_date', message: 'Invalid date.' });
+        if (end === undefined)
+          v.push({ code: 3, field: 'event.schedule.end_date', message: 'Invalid date.' });
+        if (start !== undefined && end !== undefined && end < start)
+          v.push({
+            code: 3,
+            field: 'event.schedule',
+            message: 'The end of the event must be after its start.',
+          });
+      }
+    }
+    if (has('offer') && topic === 'OFFER' && body.offer !== undefined) {
+      const offer = body.offer as Dict;
+      if (!offer || typeof offer !== 'object')
+        v.push({ code: 3, field: 'offer', message: 'offer must be an object.' });
+      else {
+        if (offer.redeemOnlineUrl !== undefined && !isHttpUrl(offer.redeemOnlineUrl as string))
+          v.push({
+            code: 3,
+            field: 'offer.redeem_online_url',
+            message: 'redeem_online_url must be a valid URL.',
+          });
+        if (offer.couponCode !== undefined && typeof offer.couponCode !== 'string')
+          v.push({ code: 3, field: 'offer.coupon_code', message: 'coupon_code must be a string.' });
+        if (offer.termsConditions !== undefined && typeof offer.termsConditions !== 'string')
+          v.push({
+            code: 3,
+            field: 'offer.terms_conditions',
+            message: 'terms_conditions must be a string.',
+          });
+      }
     }
     if (body.offer !== undefined && topic !== 'OFFER')
       v.push({ code: 3, field: 'offer', message: 'offer is only allowed for OFFER posts.' });
@@ -203,8 +261,9 @@ export function registerGoogleV4(
           });
           continue;
         }
-        const { info } = await loadBytes(m.sourceUrl as string, `media[${i}].source_url`);
-        v.push(...mediaViolations(info, String(m.mediaFormat ?? ''), `media[${i}]`));
+        const got = await loadBytes(m.sourceUrl as string, `media[${i}].source_url`);
+        loaded[i] = got;
+        v.push(...mediaViolations(got.info, String(m.mediaFormat ?? ''), `media[${i}]`));
       }
     }
     return v;
@@ -217,7 +276,8 @@ export function registerGoogleV4(
   router.add('POST', POSTS, async (req, _reply, [a, l]) => {
     const loc = await parent(req, a as string, l as string);
     const body = bodyObject(req);
-    const v = await validatePost(body);
+    const loaded: Loaded[] = [];
+    const v = await validatePost(body, undefined, loaded);
     if (v.length) throw v4ValidationError(v);
     const id = numericId(19);
     const t = stamp();
@@ -239,12 +299,24 @@ export function registerGoogleV4(
     );
     if (!post.topicType) post.topicType = 'STANDARD';
     if (post.topicType === 'OFFER') delete post.callToAction;
+    const fetched: FetchedMedia[] = [];
     if (Array.isArray(post.media))
-      post.media = (post.media as Dict[]).map((m, i) => ({
-        name: `accounts/${a}/locations/${l}/media/p${id}-${i}`,
-        mediaFormat: m.mediaFormat,
-        googleUrl: m.sourceUrl,
-      }));
+      post.media = (post.media as Dict[]).map((m, i) => {
+        // Google keeps its own copy of what it fetched and serves it from its own host.
+        const got = loaded[i];
+        const key = `p${id}-${i}`;
+        if (got?.bytes) rt.blobs.put(`google-media-${key}`, got.bytes);
+        if (got?.fetched) fetched.push(got.fetched);
+        if (got?.entry) got.entry.object_id = `accounts/${a}/locations/${l}/localPosts/${id}`;
+        return {
+          name: `accounts/${a}/locations/${l}/media/${key}`,
+          mediaFormat: m.mediaFormat,
+          googleUrl: got?.bytes ? `${rt.baseUrl}/google/lh3/${key}` : m.sourceUrl,
+          ...(got?.info.width
+            ? { dimensions: { widthPixels: got.info.width, heightPixels: got.info.height } }
+            : {}),
+        };
+      });
     Object.assign(post, {
       name: `accounts/${a}/locations/${l}/localPosts/${id}`,
       createTime: t,
@@ -260,6 +332,7 @@ export function registerGoogleV4(
       deleted: false,
       liveAt: rt.now() + rt.settings().google.postLiveAfterMs,
       reject: typeof body.summary === 'string' && body.summary.includes(REJECT_MARKER),
+      ...(fetched.length ? { fetched } : {}),
     });
     store.save();
     return post;
@@ -470,7 +543,10 @@ export function registerGoogleV4(
   // googleUrl of uploaded media: the bytes, as Google's image host serves them.
   app.get<{ Params: { key: string } }>('/google/lh3/:key', async (req, reply) => {
     const m = s().media.find((x) => x.key === req.params.key);
-    const bytes = m?.blob ? rt.blobs.get(m.blob) : undefined;
+    // Media of a local post are kept under their post's key (p{postId}-{i}).
+    const blob =
+      m?.blob ?? (/^p\d+-\d+$/.test(req.params.key) ? `google-media-${req.params.key}` : undefined);
+    const bytes = blob ? rt.blobs.get(blob) : undefined;
     if (!bytes) return reply.code(404).type('text/plain').send('Not Found');
     return reply.type(mimeOf(probeMedia(bytes).format)).send(bytes);
   });

@@ -104,7 +104,8 @@ export function registerInstagramGraph(router: PathRouter, ctx: GraphCtx): void 
     const imageUrl = field(req, 'image_url');
     const videoUrl = field(req, 'video_url');
     const isItem = field(req, 'is_carousel_item') === 'true';
-    if (mediaType === 'VIDEO')
+    // Feed videos are reels now; VIDEO stays only for carousel items.
+    if (mediaType === 'VIDEO' && !isItem)
       throw graphError(
         400,
         100,
@@ -112,11 +113,14 @@ export function registerInstagramGraph(router: PathRouter, ctx: GraphCtx): void 
         'OAuthException',
         { error_subcode: 2207067 },
       );
-    if (mediaType && !['REELS', 'STORIES', 'CAROUSEL'].includes(mediaType))
+    if (
+      mediaType &&
+      !['REELS', 'STORIES', 'CAROUSEL', ...(isItem ? ['VIDEO'] : [])].includes(mediaType)
+    )
       throw graphError(
         400,
         100,
-        `(#100) Param media_type must be one of {REELS, STORIES, CAROUSEL} - got "${mediaType}".`,
+        `(#100) Param media_type must be one of {${isItem ? 'VIDEO, IMAGE' : 'REELS, STORIES, CAROUSEL'}} - got "${mediaType}".`,
       );
     if (caption !== undefined) {
       if (caption.length > 2200)
@@ -134,7 +138,10 @@ export function registerInstagramGraph(router: PathRouter, ctx: GraphCtx): void 
       id: numericId(17),
       igId: igId as string,
       mediaType:
-        mediaType === 'REELS' || mediaType === 'STORIES' || mediaType === 'CAROUSEL'
+        mediaType === 'REELS' ||
+        mediaType === 'STORIES' ||
+        mediaType === 'CAROUSEL' ||
+        mediaType === 'VIDEO'
           ? mediaType
           : 'IMAGE',
       isCarouselItem: isItem,
@@ -165,45 +172,66 @@ export function registerInstagramGraph(router: PathRouter, ctx: GraphCtx): void 
           });
       }
       base.children = ids;
-    } else if (videoUrl && (mediaType === 'REELS' || mediaType === 'STORIES' || isItem)) {
+    } else if (
+      videoUrl &&
+      (mediaType === 'REELS' || mediaType === 'STORIES' || mediaType === 'VIDEO')
+    ) {
       base.videoUrl = videoUrl;
-      if (isItem && !mediaType) base.mediaType = 'VIDEO';
       base.readyAt = rt.now() + rt.settings().instagram.videoProcessingMs;
       // Video is fetched and checked asynchronously: problems surface as status ERROR.
-      const got = await ctx.loadMedia(videoUrl);
+      const got = await ctx.loadMedia(videoUrl, 'instagram');
       if (!got.ok)
-        base.error = { subcode: 2207003, text: 'It took too long to download the media.' };
-      else if (rt.settings().fetchMedia) {
-        const p = videoProblem(got.info);
-        if (p) base.error = p;
+        base.error =
+          got.reason === 'timeout'
+            ? { subcode: 2207003, text: 'It took too long to download the media.' }
+            : {
+                subcode: 2207052,
+                text: "Media download has failed. The media URI doesn't meet our requirements.",
+              };
+      else {
+        if (got.fetched) base.fetched = got.fetched;
+        if (got.entry) got.entry.object_id = base.id;
+        if (rt.settings().fetchMedia) {
+          const p = videoProblem(got.info);
+          if (p) base.error = p;
+        }
       }
-    } else if (imageUrl && mediaType !== 'REELS') {
+    } else if (imageUrl && mediaType !== 'REELS' && mediaType !== 'VIDEO') {
       base.imageUrl = imageUrl;
-      const got = await ctx.loadMedia(imageUrl);
+      const got = await ctx.loadMedia(imageUrl, 'instagram');
       if (!got.ok)
-        throw graphError(
-          400,
-          9004,
-          "Media download has failed. The media URI doesn't meet our requirements.",
-          'OAuthException',
-          {
-            error_subcode: 2207052,
-            is_transient: false,
-            error_user_title: 'Media download failed',
-            error_user_msg: 'The media could not be fetched from the URI.',
-          },
-        );
+        throw got.reason === 'timeout'
+          ? graphError(400, -2, 'It took too long to download the media.', 'OAuthException', {
+              error_subcode: 2207003,
+              is_transient: true,
+              error_user_title: 'Media download timed out',
+              error_user_msg: 'It took too long to download the media.',
+            })
+          : graphError(
+              400,
+              9004,
+              "Media download has failed. The media URI doesn't meet our requirements.",
+              'OAuthException',
+              {
+                error_subcode: 2207052,
+                is_transient: false,
+                error_user_title: 'Media download failed',
+                error_user_msg: 'The media could not be fetched from the URI.',
+              },
+            );
       const p = imageProblem(got.info);
       if (p)
         throw graphError(400, p.code, p.message, 'OAuthException', {
           error_subcode: p.subcode,
           is_transient: false,
         });
+      if (got.fetched) base.fetched = got.fetched;
+      if (got.entry) got.entry.object_id = base.id;
     } else {
       throw graphError(
         400,
         100,
-        mediaType === 'REELS'
+        mediaType === 'REELS' || mediaType === 'VIDEO'
           ? '(#100) The parameter video_url is required'
           : '(#100) The parameter image_url is required.',
       );
@@ -267,6 +295,10 @@ export function registerInstagramGraph(router: PathRouter, ctx: GraphCtx): void 
       mediaType: c.mediaType === 'CAROUSEL' ? 'CAROUSEL_ALBUM' : c.videoUrl ? 'VIDEO' : 'IMAGE',
       mediaUrl: c.imageUrl ?? c.videoUrl,
       timestamp: rt.now(),
+      fetched: (c.mediaType === 'CAROUSEL'
+        ? c.children.map((id) => s().containers.find((x) => x.id === id)?.fetched)
+        : [c.fetched]
+      ).filter((f): f is NonNullable<typeof f> => !!f),
       shortcode: randomToken('C', 8).replace(/[-_]/g, 'x'),
     });
     store.save();

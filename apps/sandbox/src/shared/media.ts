@@ -123,6 +123,79 @@ function readMovie(buf: Buffer): Partial<MediaInfo> {
   return out;
 }
 
+/** What an emulator fetched from a media URL, kept on the object it created so tests can see it. */
+export type FetchedMedia = {
+  url: string;
+  bytes: number;
+  /** From the bytes, not from the server's word (that is `content_type`). */
+  mime: string;
+  format: MediaFormat;
+  content_type: string;
+  width?: number;
+  height?: number;
+  duration_seconds?: number;
+};
+
+/** One fetch as `GET {S}/control/fetches` lists it. */
+export type FetchLogEntry = {
+  provider: string;
+  url: string;
+  at: string;
+  ok: boolean;
+  /** Why the fetch failed: no answer, time-out, an HTTP status, too large. */
+  reason?: 'unreachable' | 'timeout' | 'status' | 'too_large';
+  status?: number;
+  media?: FetchedMedia;
+  /** The object the emulator created from it (photo, video, container, local post), once made. */
+  object_id?: string;
+};
+
+export type LoadedMedia =
+  | { ok: true; info: MediaInfo; bytes?: Buffer; fetched?: FetchedMedia; entry?: FetchLogEntry }
+  | { ok: false; reason: 'unreachable' | 'timeout' | 'status' | 'too_large'; status?: number };
+
+/**
+ * A provider fetching a media URL: over HTTP with the sandbox's time-out, sniffed from the
+ * bytes, logged in `rt.fetches`. With `fetchMedia` off, any URL counts as a valid JPEG.
+ */
+export async function loadMediaUrl(
+  rt: {
+    settings(): { fetchMedia: boolean; mediaFetchTimeoutMs: number };
+    now(): number;
+    fetches: { record(e: FetchLogEntry): FetchLogEntry };
+  },
+  provider: string,
+  url: string,
+  maxBytes: number,
+): Promise<LoadedMedia> {
+  if (!rt.settings().fetchMedia) return { ok: true, info: assumedJpeg() };
+  const got = await fetchMedia(url, maxBytes, rt.settings().mediaFetchTimeoutMs);
+  const at = new Date(rt.now()).toISOString();
+  if (!got.ok) {
+    rt.fetches.record({
+      provider,
+      url,
+      at,
+      ok: false,
+      reason: got.reason,
+      ...(got.status ? { status: got.status } : {}),
+    });
+    return got;
+  }
+  const info = probeMedia(got.bytes);
+  const fetched: FetchedMedia = {
+    url,
+    bytes: info.bytes,
+    mime: mimeOf(info.format),
+    format: info.format,
+    content_type: got.contentType,
+    ...(info.width !== undefined ? { width: info.width, height: info.height } : {}),
+    ...(info.durationSeconds !== undefined ? { duration_seconds: info.durationSeconds } : {}),
+  };
+  const entry = rt.fetches.record({ provider, url, at, ok: true, media: fetched });
+  return { ok: true, info, bytes: got.bytes, fetched, entry };
+}
+
 export type Fetched =
   | { ok: true; bytes: Buffer; contentType: string }
   | { ok: false; reason: 'unreachable' | 'timeout' | 'status' | 'too_large'; status?: number };

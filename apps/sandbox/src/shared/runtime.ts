@@ -2,15 +2,18 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { blobStore, jsonStore, type BlobStore, type JsonStore } from './store';
 import { defaultSettings, mergeSettings, type Settings } from './settings';
+import type { FetchLogEntry } from './media';
 
 export const providers = ['google', 'facebook', 'instagram', 'x'] as const;
 export type Provider = (typeof providers)[number];
-export const faultKinds = ['expired_token', 'rate_limit', 'server_error', 'slow'] as const;
+/** `flaky`: each affected call answers either the rate limit or a 5xx (chosen by the seed). */
+export const faultKinds = ['expired_token', 'rate_limit', 'server_error', 'slow', 'flaky'] as const;
 export type FaultKind = (typeof faultKinds)[number];
 
 export type Fault = {
   id: string;
-  provider: Provider;
+  /** null = every provider. */
+  provider: Provider | null;
   /** e-mail, user id, page id, IG user id or X username; null = every account. */
   account: string | null;
   kind: FaultKind;
@@ -25,13 +28,31 @@ export type Fault = {
   method: string | null;
   /** Only calls whose path contains this text (e.g. `/tweets`, `/localPosts`); null = any. */
   path: string | null;
+  /**
+   * Share of the matching calls that fail (0 < fraction ≤ 1); null = every matching call.
+   * Which calls fail follows `seed`, so a test run can be reproduced.
+   */
+  fraction: number | null;
+  seed: number;
+  /** Matching calls seen, and how many of them this fault answered. */
+  seen: number;
+  fired: number;
   created_at: string;
 };
 
-export type FaultInput = Partial<Omit<Fault, 'id' | 'created_at'>> & {
-  provider: Provider;
+export type FaultInput = Partial<Omit<Fault, 'id' | 'created_at' | 'seen' | 'fired'>> & {
+  provider: Provider | null;
   kind: FaultKind;
 };
+
+/** A reproducible draw in [0, 1) for the n-th call a seeded fault sees (mulberry32 of seed and n). */
+export function seededDraw(seed: number, n: number): number {
+  let t = (Math.imul(seed | 0, 0x9e3779b1) + Math.imul(n + 1, 0x85ebca6b)) | 0;
+  t = (t + 0x6d2b79f5) | 0;
+  let r = Math.imul(t ^ (t >>> 15), 1 | t);
+  r = (r + Math.imul(r ^ (r >>> 7), 61 | r)) ^ r;
+  return ((r ^ (r >>> 14)) >>> 0) / 4294967296;
+}
 
 export type Runtime = {
   dir: string;
@@ -56,6 +77,12 @@ export type Runtime = {
     ): Fault[];
   };
   blobs: BlobStore;
+  /** Every media URL an emulator fetched (as the provider's crawler would), newest last. */
+  fetches: {
+    record(entry: FetchLogEntry): FetchLogEntry;
+    list(): FetchLogEntry[];
+    clear(): void;
+  };
   /**
    * Every provider call by method and path (`POST /x/api/2/tweets`), counted as it arrives, so a
    * test can prove how often a client called (a retried publish, a second token refresh).
@@ -85,6 +112,7 @@ export function createRuntime(dataDir: string, baseUrl: string): Runtime {
   const windows = new Map<string, number[]>();
   const blobs = blobStore(dir);
   const calls = new Map<string, number>();
+  let fetchLog: FetchLogEntry[] = [];
   const now = (): number => Date.now() + settings.data.clockOffsetMs;
 
   return {
@@ -113,9 +141,13 @@ export function createRuntime(dataDir: string, baseUrl: string): Runtime {
           status: input.status ?? 503,
           delay_ms: input.delay_ms ?? 3000,
           retry_after_seconds: input.retry_after_seconds ?? 60,
-          remaining: input.remaining === undefined ? 1 : input.remaining,
+          remaining: input.remaining === undefined ? (input.fraction ? null : 1) : input.remaining,
           method: input.method ? input.method.toUpperCase() : null,
           path: input.path || null,
+          fraction: input.fraction ?? null,
+          seed: input.seed ?? 1,
+          seen: 0,
+          fired: 0,
           created_at: new Date(now()).toISOString(),
         };
         faults.data.push(fault);
@@ -135,24 +167,51 @@ export function createRuntime(dataDir: string, baseUrl: string): Runtime {
       take(provider, accountKeys, call) {
         const keys = accountKeys.map((k) => k.toLowerCase());
         const path = (call?.url ?? '').split('?')[0] ?? '';
-        const hits = faults.data.filter(
+        const matching = faults.data.filter(
           (f) =>
-            f.provider === provider &&
+            (f.provider === null || f.provider === provider) &&
             (f.account === null || keys.includes(f.account)) &&
             (!f.method || f.method === call?.method.toUpperCase()) &&
             (!f.path || path.includes(f.path)),
         );
-        if (hits.length === 0) return [];
+        if (matching.length === 0) return [];
+        // A fractional fault draws once per matching call, whether or not another fault answers it.
+        const hits = matching.filter((f) => {
+          const n = f.seen;
+          f.seen += 1;
+          return f.fraction === null || seededDraw(f.seed, n) < f.fraction;
+        });
         const slow = hits.filter((f) => f.kind === 'slow');
         const failing = hits.find((f) => f.kind !== 'slow');
         const taken = failing ? [...slow, failing] : slow;
-        for (const f of taken) if (f.remaining !== null) f.remaining -= 1;
+        for (const f of taken) {
+          f.fired += 1;
+          if (f.remaining !== null) f.remaining -= 1;
+        }
         faults.data = faults.data.filter((f) => f.remaining === null || f.remaining > 0);
         faults.save();
-        return taken;
+        return taken.map((f) =>
+          f.kind === 'flaky'
+            ? {
+                ...f,
+                // Half rate limits, half server errors, also decided by the seed.
+                kind:
+                  seededDraw(f.seed ^ 0x5bd1e995, f.fired) < 0.5 ? 'rate_limit' : 'server_error',
+              }
+            : f,
+        );
       },
     },
     blobs,
+    fetches: {
+      record(entry) {
+        fetchLog.push(entry);
+        if (fetchLog.length > 1000) fetchLog = fetchLog.slice(-1000);
+        return entry;
+      },
+      list: () => fetchLog,
+      clear: () => void (fetchLog = []),
+    },
     calls: {
       record: (key) => void calls.set(key, (calls.get(key) ?? 0) + 1),
       list: () => Object.fromEntries(calls),
@@ -171,9 +230,11 @@ export function createRuntime(dataDir: string, baseUrl: string): Runtime {
         settings.save();
         windows.clear();
         calls.clear();
+        fetchLog = [];
       } else {
         for (const k of [...windows.keys()]) if (k.startsWith(`${provider}:`)) windows.delete(k);
         faults.data = faults.data.filter((f) => f.provider !== provider);
+        fetchLog = fetchLog.filter((e) => e.provider !== provider);
         faults.save();
       }
     },

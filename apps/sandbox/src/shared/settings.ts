@@ -39,6 +39,8 @@ export type Settings = {
   };
   /** Whether emulators fetch media URLs as the providers do (off: any http(s) URL is accepted as a valid JPEG). */
   fetchMedia: boolean;
+  /** How long an emulator waits for a media URL before it gives up, as the provider's crawler does. */
+  mediaFetchTimeoutMs: number;
   /** Added to the wall clock: lets tests jump past token expiry without waiting. */
   clockOffsetMs: number;
 };
@@ -68,6 +70,7 @@ export const defaultSettings = (): Settings => ({
     videoProcessingMs: 2000,
   },
   fetchMedia: true,
+  mediaFetchTimeoutMs: 10_000,
   clockOffsetMs: 0,
 });
 
