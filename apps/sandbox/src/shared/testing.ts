@@ -242,3 +242,52 @@ export function fakeMp4(seconds: number, bytes = 50_000): Buffer {
   free.write('free', 4, 'ascii');
   return Buffer.concat([head, free]);
 }
+
+/**
+ * Tenpo's media host as a provider's crawler meets it: a real HTTP server on a free port.
+ * `/photo.jpg` (1080×1080), `/wide.jpg` (2000×500), `/clip.mp4` (10 s), `/page.html` (HTML that
+ * claims to be a JPEG), `/missing.jpg` (404), `/hang.jpg` (never answers); every request is
+ * counted by path.
+ */
+export async function startMediaServer(): Promise<{
+  url: string;
+  hits: Map<string, number>;
+  close: () => Promise<void>;
+}> {
+  const http = await import('node:http');
+  const files: Record<string, { type: string; body: Buffer }> = {
+    '/photo.jpg': { type: 'image/jpeg', body: fakeJpeg(1080, 1080, 60_000) },
+    '/wide.jpg': { type: 'image/jpeg', body: fakeJpeg(2000, 500, 60_000) },
+    '/clip.mp4': { type: 'video/mp4', body: fakeMp4(10, 200_000) },
+    '/page.html': { type: 'image/jpeg', body: Buffer.from('<!doctype html><p>not an image</p>') },
+  };
+  const hits = new Map<string, number>();
+  const hanging = new Set<import('node:http').ServerResponse>();
+  const server = http.createServer((req, res) => {
+    const p = (req.url ?? '/').split('?')[0] ?? '/';
+    hits.set(p, (hits.get(p) ?? 0) + 1);
+    if (p === '/hang.jpg') {
+      hanging.add(res);
+      return;
+    }
+    const f = files[p];
+    if (!f) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
+      return;
+    }
+    res.writeHead(200, { 'content-type': f.type, 'content-length': f.body.length }).end(f.body);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const a = server.address();
+  const port = typeof a === 'object' && a ? a.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    hits,
+    close: () =>
+      new Promise<void>((r) => {
+        for (const res of hanging) res.destroy();
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
