@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import http, { type ServerResponse } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -254,7 +255,6 @@ export async function startMediaServer(): Promise<{
   hits: Map<string, number>;
   close: () => Promise<void>;
 }> {
-  const http = await import('node:http');
   const files: Record<string, { type: string; body: Buffer }> = {
     '/photo.jpg': { type: 'image/jpeg', body: fakeJpeg(1080, 1080, 60_000) },
     '/wide.jpg': { type: 'image/jpeg', body: fakeJpeg(2000, 500, 60_000) },
@@ -262,7 +262,7 @@ export async function startMediaServer(): Promise<{
     '/page.html': { type: 'image/jpeg', body: Buffer.from('<!doctype html><p>not an image</p>') },
   };
   const hits = new Map<string, number>();
-  const hanging = new Set<import('node:http').ServerResponse>();
+  const hanging = new Set<ServerResponse>();
   const server = http.createServer((req, res) => {
     const p = (req.url ?? '/').split('?')[0] ?? '/';
     hits.set(p, (hits.get(p) ?? 0) + 1);
