@@ -130,10 +130,41 @@ export interface GrantAccess {
 /** A photo or video a provider fetches from a public URL, or one uploaded to it already. */
 export type MediaItem = { kind: 'photo' | 'video'; url: string; providerId?: string | null };
 
+/** A day and an optional time in the store's own time zone (how Google takes event dates). */
+export type LocalDateTime = { date: CalendarDay; time?: { hours: number; minutes: number } | null };
+
+/**
+ * What kind of post this is on a channel that has kinds (Google local posts: news = STANDARD,
+ * event = EVENT, offer = OFFER, providers.md §1.6). Channels without kinds ignore it.
+ */
+export type PostTopic =
+  | { type: 'news' }
+  | { type: 'event'; title: string; start: LocalDateTime; end: LocalDateTime }
+  | {
+      type: 'offer';
+      title: string;
+      start: LocalDateTime;
+      end: LocalDateTime;
+      couponCode?: string | null;
+      redeemUrl?: string | null;
+      terms?: string | null;
+    };
+
+/** A post's button where the channel has buttons (Google's call to action); CALL has no url. */
+export type PostButton = {
+  action: 'BOOK' | 'ORDER' | 'SHOP' | 'LEARN_MORE' | 'SIGN_UP' | 'CALL';
+  url?: string | null;
+};
+
 export type PostDraft = {
   text: string;
+  /** Photos and videos by public URL: the providers fetch them from there (Google, Facebook, Instagram). */
   media: readonly MediaItem[];
   link?: string | null;
+  /** Optional: the post's kind (Google); absent = news. */
+  topic?: PostTopic;
+  /** Optional: the button (Google); absent = LEARN_MORE to `link` when there is one. */
+  button?: PostButton;
 };
 
 export type PublishedPost = {

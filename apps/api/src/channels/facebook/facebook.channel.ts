@@ -87,9 +87,21 @@ export function createFacebookCapabilities(
         access.use(h, async (g) => {
           const { pageId, token } = pageOfGrant(g);
           const photos = draft.media.filter((m) => m.kind === 'photo');
+          const video = draft.media.find((m) => m.kind === 'video');
           const message = draft.text || undefined;
           let id: string;
-          if (photos.length === 1 && photos[0]) {
+          if (video && photos.length === 0) {
+            // A video post: Facebook fetches the file from its public URL (§2.3). The page post
+            // of a video is `{page-id}_{video-id}`, which is what the feed lists.
+            const r = await client.create<{ id: string }>(
+              `${pageId}/videos`,
+              { file_url: video.url, description: message },
+              token,
+            );
+            id = `${pageId}_${r.id}`;
+          } else if (video) {
+            throw new ChannelError('invalid', 'facebook: photos and a video cannot share a post');
+          } else if (photos.length === 1 && photos[0]) {
             const r = await client.create<{ id: string; post_id?: string }>(
               `${pageId}/photos`,
               { url: photos[0].url, message },
@@ -97,7 +109,7 @@ export function createFacebookCapabilities(
             );
             id = r.post_id ?? r.id;
           } else {
-            // Several photos: each uploaded unpublished, then one feed post attaches them.
+            // Several photos: each fetched by URL unpublished, then one feed post attaches them.
             const attached: string[] = [];
             for (const m of photos)
               attached.push(

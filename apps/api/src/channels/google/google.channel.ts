@@ -5,7 +5,9 @@ import {
   type Channel,
   type Grant,
   type GrantAccess,
+  type LocalDateTime,
   type LocationDetail,
+  type PostDraft,
   type PublishedPost,
   type TokenSet,
 } from '../channel';
@@ -74,6 +76,45 @@ const postOf = (p: GoogleLocalPost): PublishedPost => ({
   url: p.searchUrl ?? null,
 });
 
+const scheduleOf = (start: LocalDateTime, end: LocalDateTime) => ({
+  startDate: start.date,
+  ...(start.time ? { startTime: { hours: start.time.hours, minutes: start.time.minutes } } : {}),
+  endDate: end.date,
+  ...(end.time ? { endTime: { hours: end.time.hours, minutes: end.time.minutes } } : {}),
+});
+
+/**
+ * A draft as a v4 LocalPost (providers.md §1.6): news → STANDARD, event → EVENT with its
+ * schedule, offer → OFFER with its coupon, link and terms (an offer takes no call to action).
+ * Media go by public `sourceUrl` only: Google fetches them; a post takes one photo.
+ */
+export function localPostOf(draft: PostDraft): Record<string, unknown> {
+  const photo = draft.media.find((m) => m.kind === 'photo');
+  const topic = draft.topic ?? { type: 'news' as const };
+  const button =
+    draft.button ?? (draft.link ? { action: 'LEARN_MORE' as const, url: draft.link } : null);
+  const body: Record<string, unknown> = {
+    languageCode: 'ja',
+    summary: draft.text,
+    topicType: topic.type === 'event' ? 'EVENT' : topic.type === 'offer' ? 'OFFER' : 'STANDARD',
+    ...(photo ? { media: [{ mediaFormat: 'PHOTO', sourceUrl: photo.url }] } : {}),
+  };
+  if (topic.type === 'event' || topic.type === 'offer')
+    body.event = { title: topic.title, schedule: scheduleOf(topic.start, topic.end) };
+  if (topic.type === 'offer') {
+    const offer: Record<string, string> = {};
+    if (topic.couponCode) offer.couponCode = topic.couponCode;
+    if (topic.redeemUrl) offer.redeemOnlineUrl = topic.redeemUrl;
+    if (topic.terms) offer.termsConditions = topic.terms;
+    if (Object.keys(offer).length) body.offer = offer;
+  } else if (button)
+    body.callToAction =
+      button.action === 'CALL'
+        ? { actionType: 'CALL' }
+        : { actionType: button.action, url: button.url ?? draft.link ?? undefined };
+  return body;
+}
+
 /**
  * Google's capabilities (providers.md §1.4–1.6): local posts (publish, remove, list), daily
  * metrics, and edits of the chosen location. v4 posts live under the account that holds the
@@ -102,15 +143,7 @@ export function createGoogleCapabilities(client: GoogleClient, access: GrantAcce
     publish: {
       publish: (h, draft) =>
         access.use(h, async (g) => {
-          const photo = draft.media.find((m) => m.kind === 'photo');
-          const body: Record<string, unknown> = {
-            languageCode: 'ja',
-            summary: draft.text,
-            topicType: 'STANDARD',
-            ...(draft.link ? { callToAction: { actionType: 'LEARN_MORE', url: draft.link } } : {}),
-            // Posts take media by public URL only (§1.6).
-            ...(photo ? { media: [{ mediaFormat: 'PHOTO', sourceUrl: photo.url }] } : {}),
-          };
+          const body = localPostOf(draft);
           return postOf(await client.createLocalPost(g.accessToken, await parentOf(g), body));
         }),
     },

@@ -84,7 +84,8 @@ export function createInstagramCapabilities(
               m.kind === 'photo'
                 ? { image_url: m.url, ...(child ? { is_carousel_item: 'true' } : {}) }
                 : {
-                    media_type: child ? undefined : 'REELS',
+                    // Feed videos are reels; a carousel's video item is VIDEO (§3.2).
+                    media_type: child ? 'VIDEO' : 'REELS',
                     video_url: m.url,
                     ...(child ? { is_carousel_item: 'true' } : {}),
                   },

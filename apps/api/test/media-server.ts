@@ -1,0 +1,71 @@
+import http from 'node:http';
+import sharp from 'sharp';
+
+/**
+ * Tenpo's media URLs as the providers meet them: a real HTTP server on a free port, serving a
+ * real JPEG (made with sharp), a short MP4 (just the boxes a provider reads), an HTML page that
+ * claims to be a JPEG, and 404 for anything else. Requests are counted by path.
+ */
+export type MediaServer = {
+  url: string;
+  hits: Map<string, number>;
+  close: () => Promise<void>;
+};
+
+/** An MP4 with ftyp and moov/mvhd carrying the duration, padded with a free box. */
+export function tinyMp4(seconds: number, bytes = 120_000): Buffer {
+  const ftyp = Buffer.alloc(16);
+  ftyp.writeUInt32BE(16, 0);
+  ftyp.write('ftypisom', 4, 'ascii');
+  const mvhd = Buffer.alloc(108);
+  mvhd.writeUInt32BE(108, 0);
+  mvhd.write('mvhd', 4, 'ascii');
+  mvhd.writeUInt32BE(1000, 20);
+  mvhd.writeUInt32BE(Math.round(seconds * 1000), 24);
+  const moov = Buffer.alloc(8);
+  moov.writeUInt32BE(8 + mvhd.length, 0);
+  moov.write('moov', 4, 'ascii');
+  const head = Buffer.concat([ftyp, moov, mvhd]);
+  const free = Buffer.alloc(Math.max(8, bytes - head.length));
+  free.writeUInt32BE(free.length, 0);
+  free.write('free', 4, 'ascii');
+  return Buffer.concat([head, free]);
+}
+
+export async function startMediaServer(): Promise<MediaServer> {
+  // Noise, so the JPEG is over Google's 10 KB floor.
+  const raw = Buffer.alloc(1080 * 1080 * 3);
+  for (let i = 0; i < raw.length; i += 1) raw[i] = (i * 2654435761) >>> 24;
+  const jpeg = await sharp(raw, { raw: { width: 1080, height: 1080, channels: 3 } })
+    .jpeg({ quality: 80 })
+    .toBuffer();
+  const files: Record<string, { type: string; body: Buffer }> = {
+    '/media/lunch.jpg': { type: 'image/jpeg', body: jpeg },
+    '/media/cake.jpg': { type: 'image/jpeg', body: jpeg },
+    '/media/shop.mp4': { type: 'video/mp4', body: tinyMp4(8) },
+    '/media/page.jpg': { type: 'image/jpeg', body: Buffer.from('<!doctype html><p>login</p>') },
+  };
+  const hits = new Map<string, number>();
+  const server = http.createServer((req, res) => {
+    const p = (req.url ?? '/').split('?')[0] ?? '/';
+    hits.set(p, (hits.get(p) ?? 0) + 1);
+    const f = files[p];
+    if (!f) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
+      return;
+    }
+    res.writeHead(200, { 'content-type': f.type, 'content-length': f.body.length }).end(f.body);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const a = server.address();
+  const port = typeof a === 'object' && a ? a.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    hits,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
