@@ -131,17 +131,16 @@ export const ja = {
     `ファイルの内容（${actual}）が拡張子（.${ext}）と一致しません。`,
   mediaUnreadable: 'ファイルを読み取れませんでした。画像または動画のファイルを選択してください。',
   postTargetsRequired: '投稿先を1つ以上選択してください。',
-  postTextTooLong: (label: string, max: number) =>
-    `${label}に投稿できる本文は${max}文字までです。`,
+  postTextTooLong: (label: string, max: number) => `${label}に投稿できる本文は${max}文字までです。`,
   postTextTooLongWeighted: (label: string, max: number) =>
     `${label}に投稿できる本文は${max}文字までです（全角文字は2文字、URLは23文字として数えます）。`,
   postLinkNotHttp: 'ボタンのリンクは http:// または https:// で始まるURLを入力してください。',
   postCallNowNeedsPhone: '「今すぐ電話」には店舗の電話番号が必要です。',
-  postButtonNotWith: (label: string) =>
-    `「購入」ボタンの投稿は${label}には同時に投稿できません。`,
+  postButtonNotWith: (label: string) => `「購入」ボタンの投稿は${label}には同時に投稿できません。`,
   postMediaRequired: (label: string) => `${label}に投稿するには写真または動画が必要です。`,
   postDateFormat: '日時は yyyy-MM-dd HH:mm:ss の形式で入力してください。',
   postDateFromNow: '現在以降の日時を指定してください。',
   postDeleteAfterPublish: '削除日時は公開日時より後の日時を指定してください。',
-  postNotRemovable: (label: string) => `${label}の投稿は削除できません（削除予約は反映されません）。`,
+  postNotRemovable: (label: string) =>
+    `${label}の投稿は削除できません（削除予約は反映されません）。`,
 } as const;

@@ -209,8 +209,7 @@ function imageErrors(channel: PublisherKey, r: ImageRules, m: MediaMeta): string
   for (const min of r.minResolutions) {
     const w = m.width < min.width;
     const h = m.height < min.height;
-    if (min.under === 'both' ? w && h : w || h)
-      out.push(ja.mediaResolutionSmaller(label, px(min)));
+    if (min.under === 'both' ? w && h : w || h) out.push(ja.mediaResolutionSmaller(label, px(min)));
   }
   if (r.maxResolution && (m.width > r.maxResolution.width || m.height > r.maxResolution.height))
     out.push(ja.mediaResolutionBigger(label, px(r.maxResolution)));

@@ -180,8 +180,7 @@ const FIELD = {
   shared_sns_type: '投稿先',
 } as const;
 
-const labelOf = (key: PublisherKey): string =>
-  PUBLISHERS.find((p) => p.key === key)?.label ?? key;
+const labelOf = (key: PublisherKey): string => PUBLISHERS.find((p) => p.key === key)?.label ?? key;
 
 const isPublisherKey = (s: string): s is PublisherKey =>
   (PUBLISHER_KEYS as readonly string[]).includes(s);
@@ -198,11 +197,7 @@ const isPublisherKey = (s: string): s is PublisherKey =>
  * `shared_sns_type`, `medias`, `publish_date`, `delete_date`), each message once; `{}` when
  * the post may go.
  */
-export function checkPost(
-  input: PostInput,
-  media: readonly MediaMeta[],
-  now: Date,
-): FieldErrors {
+export function checkPost(input: PostInput, media: readonly MediaMeta[], now: Date): FieldErrors {
   const errors: FieldErrors = {};
   const add = (field: string, msg: string) => {
     const list = (errors[field] ??= []);
