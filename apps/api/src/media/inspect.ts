@@ -242,7 +242,7 @@ function measureBmp(b: Buffer): Measured | null {
   if (b.length < 26) return null;
   const headerSize = b.readUInt32LE(14);
   if (headerSize === 12) return { width: b.readUInt16LE(18), height: b.readUInt16LE(20) };
-  if (headerSize < 40 || b.length < 26) return null;
+  if (headerSize < 40) return null;
   return { width: Math.abs(b.readInt32LE(18)), height: Math.abs(b.readInt32LE(22)) };
 }
 
