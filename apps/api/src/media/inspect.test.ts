@@ -341,6 +341,34 @@ describe('inspectMedia: MP4 and MOV from their boxes', () => {
     });
   });
 
+  it('refuses broken boxes rather than throwing', async () => {
+    const ipma = heic({ width: 100, height: 100 });
+    // Claim a huge ipma entry count: the parser runs off the end of the box.
+    const at = ipma.indexOf('ipma', 0, 'latin1') + 8;
+    ipma.writeUInt32BE(0xffff, at);
+    expect((await inspectMedia(ipma, 'a.heic')).ok).toBe(true); // falls back on the largest ispe
+    const file = mp4(1280, 720, 3);
+    for (let cut = 40; cut < file.length; cut += 7) {
+      const r = await inspectMedia(file.subarray(0, cut), 'a.mp4');
+      if (!r.ok) expect(r.reason).toBe('unreadable');
+    }
+    const hd = heic({ width: 100, height: 100 });
+    const pitm = hd.indexOf('pitm', 0, 'latin1');
+    hd.writeUInt32BE(4, pitm - 4); // a box shorter than its own header: the meta stops there
+    expect(await inspectMedia(hd, 'a.heic')).toMatchObject({ ok: false, reason: 'unreadable' });
+    // An ipma that ends the file while its entries run on past the last byte.
+    const tail = Buffer.concat([
+      ftyp('heic', 'mif1'),
+      box(
+        'meta',
+        full(0),
+        box('pitm', full(0), u16(1)),
+        box('iprp', box('ipco'), box('ipma', full(0, 1), u32(1), u16(1), Buffer.from([40]))),
+      ),
+    ]);
+    expect(await inspectMedia(tail, 'a.heic')).toMatchObject({ ok: false, reason: 'unreadable' });
+  });
+
   it('reads a stream (a multipart part) as well as a buffer', async () => {
     const file = mp4(1280, 720, 3);
     const chunks = [file.subarray(0, 10), file.subarray(10, 50), file.subarray(50)];

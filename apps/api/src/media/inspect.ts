@@ -257,7 +257,17 @@ async function measureWithSharp(b: Buffer): Promise<Measured | null> {
   }
 }
 
+/** The file's size (and duration); null when its boxes or header are cut short or broken. */
 async function measure(f: DetectedFormat, b: Buffer): Promise<Measured | null> {
+  try {
+    return await measureAs(f, b);
+  } catch {
+    // A length field pointing past the end makes a read throw: the file is broken.
+    return null;
+  }
+}
+
+async function measureAs(f: DetectedFormat, b: Buffer): Promise<Measured | null> {
   switch (f.ext) {
     case 'mp4':
     case 'mov':
