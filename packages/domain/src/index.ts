@@ -4,6 +4,7 @@ export * from './envelope';
 export * from './error-lines';
 export * from './messages';
 export * from './paging';
+export * from './posts';
 export * from './publishers';
 export * from './roles';
 export * from './stores';

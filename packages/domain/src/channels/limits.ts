@@ -14,7 +14,7 @@ export type ChannelLimits = {
   textMaxLength: number;
   /** How the length is counted: plain code points, or X's weighted count (CJK counts 2). */
   textCounting: 'chars' | 'x_weighted';
-  /** Photos on one post. */
+  /** Media files (photos and videos) on one post: spec 2 §5's media count per channel. */
   maxImages: number;
   /** Posts per rolling 24 hours per account; null when the channel sets none we act on. */
   postsPer24h: number | null;
@@ -47,7 +47,8 @@ export const CHANNEL_LIMITS: Readonly<Record<PublisherKey, ChannelLimits>> = {
   facebook: {
     textMaxLength: 63_206,
     textCounting: 'chars',
-    maxImages: 10,
+    // Spec 2 §5 (the form's count); Facebook documents no cap on attached_media.
+    maxImages: 80,
     postsPer24h: null,
     rateLimits: [
       // Pages business-use-case budget: about 4,800 × engaged users per 24 h (§2.5); one

@@ -104,4 +104,43 @@ export const ja = {
   connectSuccess: '連携しました。',
   pageNotFound: '選択した Facebook ページが見つかりません。',
   locationNotFound: '選択したビジネス拠点が見つかりません。',
+
+  // Posts and media rules (issue 9, packages/domain/src/posts). `label` is the channel's label.
+  // Media messages name no file, so that the same fault on several files reads once (spec 2 §4).
+  mediaFormat: (label: string, allowed: string) =>
+    `${label}に投稿できないファイル形式です。対応形式: ${allowed}`,
+  mediaSizeSmaller: (label: string, min: string) =>
+    `${label}に投稿する画像のファイルサイズが小さすぎます。${min}以上のファイルを選択してください。`,
+  mediaSizeBigger: (label: string, max: string) =>
+    `${label}に投稿するファイルのサイズが大きすぎます。${max}以下のファイルを選択してください。`,
+  mediaResolutionSmaller: (label: string, res: string) =>
+    `${label}に投稿するファイルの解像度が小さすぎます（${res}）。`,
+  mediaResolutionBigger: (label: string, res: string) =>
+    `${label}に投稿するファイルの解像度が大きすぎます（${res}）。`,
+  mediaDurationShorter: (label: string, sec: number) =>
+    `${label}に投稿する動画が短すぎます。${sec}秒以上の動画を選択してください。`,
+  mediaDurationLonger: (label: string, sec: number) =>
+    `${label}に投稿する動画が長すぎます。${sec}秒以下の動画を選択してください。`,
+  mediaCountOver: (label: string, max: number) =>
+    `${label}に添付できるファイルは${max}個までです。`,
+  mediaVideoNotAllowed: (label: string) => `${label}には動画を投稿できません。`,
+  mediaVideoOver20Mb: '20MB以下の動画をアップロードしてください。',
+  mediaUploadOver20Mb: '20MB以下のファイルをアップロードしてください。',
+  mediaWebpUnsupported: 'WebP形式の画像には対応していません。',
+  mediaExtensionMismatch: (ext: string, actual: string) =>
+    `ファイルの内容（${actual}）が拡張子（.${ext}）と一致しません。`,
+  mediaUnreadable: 'ファイルを読み取れませんでした。画像または動画のファイルを選択してください。',
+  postTargetsRequired: '投稿先を1つ以上選択してください。',
+  postTextTooLong: (label: string, max: number) => `${label}に投稿できる本文は${max}文字までです。`,
+  postTextTooLongWeighted: (label: string, max: number) =>
+    `${label}に投稿できる本文は${max}文字までです（全角文字は2文字、URLは23文字として数えます）。`,
+  postLinkNotHttp: 'ボタンのリンクは http:// または https:// で始まるURLを入力してください。',
+  postCallNowNeedsPhone: '「今すぐ電話」には店舗の電話番号が必要です。',
+  postButtonNotWith: (label: string) => `「購入」ボタンの投稿は${label}には同時に投稿できません。`,
+  postMediaRequired: (label: string) => `${label}に投稿するには写真または動画が必要です。`,
+  postDateFormat: '日時は yyyy-MM-dd HH:mm:ss の形式で入力してください。',
+  postDateFromNow: '現在以降の日時を指定してください。',
+  postDeleteAfterPublish: '削除日時は公開日時より後の日時を指定してください。',
+  postNotRemovable: (label: string) =>
+    `${label}の投稿は削除できません（削除予約は反映されません）。`,
 } as const;

@@ -1,0 +1,3 @@
+export * from './media-rules';
+export * from './post-rules';
+export * from './text-length';
