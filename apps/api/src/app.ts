@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import { validatorCompiler } from 'fastify-type-provider-zod';
@@ -12,7 +11,7 @@ import { createQueue, type Queue } from './jobs/queue';
 import { systemClock, type Clock } from './lib/clock';
 import { AppError } from './lib/errors';
 import { serializerCompiler } from './lib/serializer';
-import { UPLOAD_CAP_BYTES } from './lib/uploads';
+import { acceptMultipartUnread } from './lib/uploads';
 import { createOutbox, registerMailJobs } from './mail/mail.jobs';
 import type { MailTransport } from './mail/mailer';
 import { createAccountRepo } from './modules/account/account.repo';
@@ -106,7 +105,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       return Object.assign(err, { retryAfter: ctx.after });
     },
   });
-  await app.register(multipart, { limits: { fileSize: UPLOAD_CAP_BYTES, files: 10, fields: 100 } });
+  // @fastify/multipart itself is registered with the upload routes only (registerUploadRoutes).
+  acceptMultipartUnread(app);
 
   const storage = deps.storage ?? createMediaStorage(config);
   registerMediaRoutes(app, {

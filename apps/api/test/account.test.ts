@@ -209,6 +209,26 @@ describe('account information', () => {
   });
 });
 
+describe('multipart outside the upload routes', () => {
+  it('is registered with the upload routes only, so its hooks skip every other response', () => {
+    // ADR 0025: @fastify/multipart's decorators (and its onResponse hook) live in the upload scope.
+    expect(t.app.hasRequestDecorator('isMultipart')).toBe(false);
+  });
+
+  it('leaves a multipart body to a route that takes none unread, as before', async () => {
+    const token = await login(t.app, 'newshop@tenpo.example');
+    const res = await call(t.app, {
+      method: 'POST',
+      url: '/api/confirm-term',
+      token,
+      ...multipart({ email: 'newshop@tenpo.example' }),
+    });
+    expect(res.statusCode).toBe(422);
+    const message = 'Invalid input: expected object, received null';
+    expect(json<ErrorBody>(res)).toEqual({ status_code: 422, message, errors: { _: [message] } });
+  });
+});
+
 describe('POST /confirm-term', () => {
   it('records the agreement', async () => {
     const token = await login(t.app, 'newshop@tenpo.example');
