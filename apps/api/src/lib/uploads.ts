@@ -185,6 +185,8 @@ export async function withMultipart<T>(
   const fields: Record<string, string> = {};
   const files: Partial<Record<string, FilePart>> = {};
   const stored: string[] = [];
+  if (typeof request.isMultipart !== 'function')
+    throw new Error('withMultipart: register the route with registerUploadRoutes (ADR 0025)');
   try {
     if (!request.isMultipart()) {
       // A JSON body is accepted too, for clients that send no file.
