@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import { validatorCompiler } from 'fastify-type-provider-zod';
@@ -12,7 +11,7 @@ import { createQueue, type Queue } from './jobs/queue';
 import { systemClock, type Clock } from './lib/clock';
 import { AppError } from './lib/errors';
 import { serializerCompiler } from './lib/serializer';
-import { UPLOAD_CAP_BYTES } from './lib/uploads';
+import { acceptMultipartUnread } from './lib/uploads';
 import { createOutbox, registerMailJobs } from './mail/mail.jobs';
 import type { MailTransport } from './mail/mailer';
 import { createAccountRepo } from './modules/account/account.repo';
@@ -91,9 +90,12 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  app.addHook('onSend', (req, reply, payload, done) => {
+  // The first onRequest hook, so every response that runs the hooks carries it: successes,
+  // errors, 404s and a refused API key alike. Set here rather than in onSend: one hook less
+  // per response (ADR 0025).
+  app.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id);
-    done(null, payload);
+    done();
   });
   registerErrorHandler(app);
   registerAuthDecorator(app);
@@ -106,7 +108,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       return Object.assign(err, { retryAfter: ctx.after });
     },
   });
-  await app.register(multipart, { limits: { fileSize: UPLOAD_CAP_BYTES, files: 10, fields: 100 } });
+  // @fastify/multipart itself is registered with the upload routes only (registerUploadRoutes).
+  acceptMultipartUnread(app);
 
   const storage = deps.storage ?? createMediaStorage(config);
   registerMediaRoutes(app, {

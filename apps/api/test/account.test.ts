@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Fastify from 'fastify';
 import { ja } from '@tenpo/domain';
+import { withMultipart } from '../src/lib/uploads';
 import { buildTestApp, call, json, login, multipart, png, type TestApp } from './helpers';
 
 let t: TestApp;
@@ -206,6 +208,40 @@ describe('account information', () => {
       ),
     });
     expect(res.statusCode).toBe(200);
+  });
+});
+
+describe('multipart outside the upload routes', () => {
+  it('is registered with the upload routes only, so its hooks skip every other response', () => {
+    // ADR 0025: @fastify/multipart's decorators (and its onResponse hook) live in the upload scope.
+    expect(t.app.hasRequestDecorator('isMultipart')).toBe(false);
+  });
+
+  it('says so when withMultipart serves a route registered outside that scope', async () => {
+    const app = Fastify({ logger: false });
+    let error: unknown;
+    app.post('/x', async (req) => {
+      await withMultipart(req, t.app.storage, {}, async () => null).catch((e: unknown) => {
+        error = e;
+      });
+      return {};
+    });
+    await app.inject({ method: 'POST', url: '/x', payload: {} });
+    await app.close();
+    expect(String(error)).toContain('registerUploadRoutes');
+  });
+
+  it('leaves a multipart body to a route that takes none unread, as before', async () => {
+    const token = await login(t.app, 'newshop@tenpo.example');
+    const res = await call(t.app, {
+      method: 'POST',
+      url: '/api/confirm-term',
+      token,
+      ...multipart({ email: 'newshop@tenpo.example' }),
+    });
+    expect(res.statusCode).toBe(422);
+    const message = 'Invalid input: expected object, received null';
+    expect(json<ErrorBody>(res)).toEqual({ status_code: 422, message, errors: { _: [message] } });
   });
 });
 

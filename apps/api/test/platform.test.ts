@@ -108,6 +108,29 @@ describe('error envelope', () => {
     expect(other.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it('echoes the request id on errors too: 404, a refused API key, a bad body', async () => {
+    const headers = { 'x-request-id': 'err-1' };
+    const responses = [
+      await call(t.app, { method: 'GET', url: '/api/no-such-call', headers }),
+      await call(t.app, { method: 'GET', url: '/no-such-page', headers }),
+      await t.app.inject({ method: 'GET', url: '/api/domain/demo/title', headers }),
+      await call(t.app, {
+        method: 'POST',
+        url: '/api/login',
+        payload: '{"email":',
+        headers: { ...headers, 'content-type': 'application/json' },
+      }),
+      await call(t.app, {
+        method: 'POST',
+        url: '/api/login',
+        payload: 'x',
+        headers: { ...headers, 'content-type': 'text/x-unknown' },
+      }),
+    ];
+    expect(responses.map((r) => r.statusCode)).toEqual([404, 404, 401, 400, 415]);
+    for (const res of responses) expect(res.headers['x-request-id']).toBe('err-1');
+  });
+
   it('sets the security headers', async () => {
     const res = await call(t.app, { method: 'GET', url: '/api/domain/demo/title' });
     expect(res.headers['x-content-type-options']).toBe('nosniff');

@@ -73,10 +73,21 @@ export function openDatabase(url: string): DbHandle {
   // transaction is open on the connection: one statement in autocommit is what Kysely would
   // run, without its connection hand-over (ADR 0024). Inside a transaction it waits its turn
   // through Kysely, as every other query does.
+  //
+  // Direct reads keep statements of their own, apart from Kysely's: one of them only ever runs
+  // through a synchronous all(), so it is never `busy` and needs no check per call (a native
+  // call each time: ADR 0025). null marks a text that returns no rows.
+  const directStatements = new Map<string, Sqlite.Statement | null>();
   directReads.set(db, (text, parameters) => {
     if (database.inTransaction) return null;
-    const st = prepare(text);
-    return st.reader ? (st.all(parameters) as unknown[]) : null;
+    let st = directStatements.get(text);
+    if (st === undefined) {
+      if (directStatements.size >= 1000) directStatements.clear();
+      const fresh = database.prepare(text);
+      st = fresh.reader ? fresh : null;
+      directStatements.set(text, st);
+    }
+    return st ? (st.all(parameters) as unknown[]) : null;
   });
   return { db, dialect: 'sqlite', schema: null, close: () => db.destroy() };
 }

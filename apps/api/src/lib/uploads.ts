@@ -1,12 +1,41 @@
 import { Readable } from 'node:stream';
-import type { FastifyRequest } from 'fastify';
-import type { MultipartFile } from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import multipart, { type MultipartFile } from '@fastify/multipart';
 import { IMAGE_SIZE_LIMIT_KB, ja } from '@tenpo/domain';
 import { mediaPath, type MediaStorage } from '../storage';
 import { AppError, validationError } from './errors';
 
 /** Every upload is capped at 20 MB (DESIGN §10); narrower limits apply beneath it. */
 export const UPLOAD_CAP_BYTES = 20 * 1024 * 1024;
+
+/**
+ * Multipart bodies outside the upload routes are accepted and left unread, as @fastify/multipart's
+ * own parser leaves them: a route that takes no upload answers a multipart call as it did when the
+ * plugin was global (ADR 0025).
+ */
+export function acceptMultipartUnread(app: FastifyInstance): void {
+  app.addContentTypeParser('multipart/form-data', (_req, _payload, done) => {
+    done(null);
+  });
+}
+
+/**
+ * Registers the routes that read multipart bodies (`withMultipart`) in a scope of their own with
+ * @fastify/multipart, so its request decorators and its async `onResponse` hook run on these
+ * routes only, not on every response of the app (ADR 0025).
+ */
+export function registerUploadRoutes(
+  app: FastifyInstance,
+  routes: (scope: FastifyInstance) => void,
+): void {
+  void app.register(async (scope) => {
+    scope.removeContentTypeParser('multipart/form-data');
+    await scope.register(multipart, {
+      limits: { fileSize: UPLOAD_CAP_BYTES, files: 10, fields: 100 },
+    });
+    routes(scope);
+  });
+}
 
 /** What a file field accepts: an image (by its bytes, not its name) of at most `limitKb`. */
 export type ImageRule = { accept: 'image'; folder: string; limitKb?: number };
@@ -156,6 +185,8 @@ export async function withMultipart<T>(
   const fields: Record<string, string> = {};
   const files: Partial<Record<string, FilePart>> = {};
   const stored: string[] = [];
+  if (typeof request.isMultipart !== 'function')
+    throw new Error('withMultipart: register the route with registerUploadRoutes (ADR 0025)');
   try {
     if (!request.isMultipart()) {
       // A JSON body is accepted too, for clients that send no file.

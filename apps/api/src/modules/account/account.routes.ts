@@ -14,7 +14,7 @@ import { MANUAL_PDF } from '../../assets';
 import { iso, type Clock } from '../../lib/clock';
 import { AppError, forbidden, validationError } from '../../lib/errors';
 import { okData, withZod } from '../../lib/route';
-import { accepted, withMultipart } from '../../lib/uploads';
+import { accepted, registerUploadRoutes, withMultipart } from '../../lib/uploads';
 import { actorOf } from '../../plugins/auth';
 import type { MediaStorage } from '../../storage';
 import type { StoreAccess } from '../stores/access';
@@ -50,38 +50,6 @@ export function registerAccountRoutes(
       schema: { tags: ['account'], summary: 'The logged-in user', response: userResponse },
     },
     async (req) => okData(await users.present(actorOf(req).user)),
-  );
-
-  r.post(
-    '/account-setting/information',
-    {
-      preHandler: deps.authenticate,
-      schema: {
-        tags: ['account'],
-        summary:
-          'Change account information (multipart: name, company_name, store_name, email, phone, logo_url image ≤ 3072 KB)',
-        consumes: ['multipart/form-data'],
-        response: userResponse,
-      },
-    },
-    async (req) => {
-      const actor = actorOf(req);
-      const rules = { logo_url: { accept: 'image', folder: 'logos' } } as const;
-      const row = await withMultipart(req, deps.storage, rules, async ({ fields, files }) => {
-        const parsed = accountInformationRequest.safeParse(fields);
-        if (!parsed.success) throw validationError(fieldErrors(parsed.error));
-        const input = parsed.data;
-        if (await account.emailTakenByOther(input.email, actor.user.id))
-          throw validationError({ email: [ja.emailTaken] });
-        const logo = files.logo_url;
-        return users.repo.update(actor.user.id, {
-          ...input,
-          logo_url: logo ? accepted(logo).path : actor.user.logo_url,
-          updated_at: iso(clock.now()),
-        });
-      });
-      return okData(await users.present(row), ja.updateSuccess);
-    },
   );
 
   r.post(
@@ -129,33 +97,69 @@ export function registerAccountRoutes(
     },
   );
 
-  r.post(
-    '/agency/logo',
-    {
-      preHandler: deps.authenticate,
-      schema: {
-        tags: ['agency'],
-        summary: 'Upload the agency logo (multipart: logo, user_id)',
-        consumes: ['multipart/form-data'],
-        response: userResponse,
+  // The two routes that take files, with @fastify/multipart in their own scope (ADR 0025).
+  registerUploadRoutes(app, (scope) => {
+    const u = withZod(scope);
+    u.post(
+      '/account-setting/information',
+      {
+        preHandler: deps.authenticate,
+        schema: {
+          tags: ['account'],
+          summary:
+            'Change account information (multipart: name, company_name, store_name, email, phone, logo_url image ≤ 3072 KB)',
+          consumes: ['multipart/form-data'],
+          response: userResponse,
+        },
       },
-    },
-    async (req) => {
-      const actor = actorOf(req);
-      if (actor.user.role !== ROLE.agency) throw forbidden();
-      const rules = { logo: { accept: 'image', folder: 'logos' } } as const;
-      const row = await withMultipart(req, deps.storage, rules, async ({ fields, files }) => {
-        const id = userIdField.safeParse(fields.user_id ?? actor.user.id);
-        if (!id.success) throw validationError({ user_id: [ja.required('店舗')] });
-        const target = await access.storeFor(actor, id.data, 'write');
-        const logo = files.logo;
-        if (!logo) throw validationError({ logo: [ja.required('ロゴ画像')] });
-        return users.repo.update(target.id, {
-          logo_url: accepted(logo).path,
-          updated_at: iso(clock.now()),
+      async (req) => {
+        const actor = actorOf(req);
+        const rules = { logo_url: { accept: 'image', folder: 'logos' } } as const;
+        const row = await withMultipart(req, deps.storage, rules, async ({ fields, files }) => {
+          const parsed = accountInformationRequest.safeParse(fields);
+          if (!parsed.success) throw validationError(fieldErrors(parsed.error));
+          const input = parsed.data;
+          if (await account.emailTakenByOther(input.email, actor.user.id))
+            throw validationError({ email: [ja.emailTaken] });
+          const logo = files.logo_url;
+          return users.repo.update(actor.user.id, {
+            ...input,
+            logo_url: logo ? accepted(logo).path : actor.user.logo_url,
+            updated_at: iso(clock.now()),
+          });
         });
-      });
-      return okData(await users.present(row), ja.updateSuccess);
-    },
-  );
+        return okData(await users.present(row), ja.updateSuccess);
+      },
+    );
+
+    u.post(
+      '/agency/logo',
+      {
+        preHandler: deps.authenticate,
+        schema: {
+          tags: ['agency'],
+          summary: 'Upload the agency logo (multipart: logo, user_id)',
+          consumes: ['multipart/form-data'],
+          response: userResponse,
+        },
+      },
+      async (req) => {
+        const actor = actorOf(req);
+        if (actor.user.role !== ROLE.agency) throw forbidden();
+        const rules = { logo: { accept: 'image', folder: 'logos' } } as const;
+        const row = await withMultipart(req, deps.storage, rules, async ({ fields, files }) => {
+          const id = userIdField.safeParse(fields.user_id ?? actor.user.id);
+          if (!id.success) throw validationError({ user_id: [ja.required('店舗')] });
+          const target = await access.storeFor(actor, id.data, 'write');
+          const logo = files.logo;
+          if (!logo) throw validationError({ logo: [ja.required('ロゴ画像')] });
+          return users.repo.update(target.id, {
+            logo_url: accepted(logo).path,
+            updated_at: iso(clock.now()),
+          });
+        });
+        return okData(await users.present(row), ja.updateSuccess);
+      },
+    );
+  });
 }

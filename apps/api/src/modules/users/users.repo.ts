@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { compiledOnce } from '../../db/compiled';
 import type { Db } from '../../db/kysely';
 import type { NewUser, UserRow, UserUpdate } from '../../db/types';
 
@@ -9,6 +10,11 @@ export const CONNECTED_STATUSES = [1, 2];
 export type UsersRepo = ReturnType<typeof createUsersRepo>;
 
 export function createUsersRepo(db: Db) {
+  // Read on every presented user of an agency's store (GET /account-setting/information among
+  // them): compiled once, as the session lookups are (ADR 0016, 0025).
+  const logoById = compiledOnce(db, (id: number) =>
+    db.selectFrom('users').select('logo_url').where('id', '=', id),
+  );
   return {
     findById: (id: number): Promise<UserRow | undefined> =>
       db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst(),
@@ -35,11 +41,7 @@ export function createUsersRepo(db: Db) {
 
     async logoOf(userId: number | null): Promise<string | null> {
       if (userId === null) return null;
-      const row = await db
-        .selectFrom('users')
-        .select('logo_url')
-        .where('id', '=', userId)
-        .executeTakeFirst();
+      const [row] = await logoById(userId);
       return row?.logo_url ?? null;
     },
 
