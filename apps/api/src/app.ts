@@ -92,7 +92,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.setSerializerCompiler(serializerCompiler);
   // The first onRequest hook, so every response that runs the hooks carries it: successes,
   // errors, 404s and a refused API key alike. Set here rather than in onSend: one hook less
-  // per response (ADR 0025).
+  // per response (ADR 0029).
   app.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id);
     done();

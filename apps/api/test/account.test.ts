@@ -213,7 +213,7 @@ describe('account information', () => {
 
 describe('multipart outside the upload routes', () => {
   it('is registered with the upload routes only, so its hooks skip every other response', () => {
-    // ADR 0025: @fastify/multipart's decorators (and its onResponse hook) live in the upload scope.
+    // ADR 0029: @fastify/multipart's decorators (and its onResponse hook) live in the upload scope.
     expect(t.app.hasRequestDecorator('isMultipart')).toBe(false);
   });
 

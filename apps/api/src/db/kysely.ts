@@ -76,7 +76,7 @@ export function openDatabase(url: string): DbHandle {
   //
   // Direct reads keep statements of their own, apart from Kysely's: one of them only ever runs
   // through a synchronous all(), so it is never `busy` and needs no check per call (a native
-  // call each time: ADR 0025). null marks a text that returns no rows.
+  // call each time: ADR 0029). null marks a text that returns no rows.
   const directStatements = new Map<string, Sqlite.Statement | null>();
   directReads.set(db, (text, parameters) => {
     if (database.inTransaction) return null;

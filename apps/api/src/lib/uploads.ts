@@ -11,7 +11,7 @@ export const UPLOAD_CAP_BYTES = 20 * 1024 * 1024;
 /**
  * Multipart bodies outside the upload routes are accepted and left unread, as @fastify/multipart's
  * own parser leaves them: a route that takes no upload answers a multipart call as it did when the
- * plugin was global (ADR 0025).
+ * plugin was global (ADR 0029).
  */
 export function acceptMultipartUnread(app: FastifyInstance): void {
   app.addContentTypeParser('multipart/form-data', (_req, _payload, done) => {
@@ -22,7 +22,7 @@ export function acceptMultipartUnread(app: FastifyInstance): void {
 /**
  * Registers the routes that read multipart bodies (`withMultipart`) in a scope of their own with
  * @fastify/multipart, so its request decorators and its async `onResponse` hook run on these
- * routes only, not on every response of the app (ADR 0025).
+ * routes only, not on every response of the app (ADR 0029).
  */
 export function registerUploadRoutes(
   app: FastifyInstance,
@@ -186,7 +186,7 @@ export async function withMultipart<T>(
   const files: Partial<Record<string, FilePart>> = {};
   const stored: string[] = [];
   if (typeof request.isMultipart !== 'function')
-    throw new Error('withMultipart: register the route with registerUploadRoutes (ADR 0025)');
+    throw new Error('withMultipart: register the route with registerUploadRoutes (ADR 0029)');
   try {
     if (!request.isMultipart()) {
       // A JSON body is accepted too, for clients that send no file.

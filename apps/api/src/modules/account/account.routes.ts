@@ -97,7 +97,7 @@ export function registerAccountRoutes(
     },
   );
 
-  // The two routes that take files, with @fastify/multipart in their own scope (ADR 0025).
+  // The two routes that take files, with @fastify/multipart in their own scope (ADR 0029).
   registerUploadRoutes(app, (scope) => {
     const u = withZod(scope);
     u.post(
