@@ -7,3 +7,4 @@ export * from './paging';
 export * from './publishers';
 export * from './roles';
 export * from './stores';
+export * from './post-calls';
