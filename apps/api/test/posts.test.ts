@@ -128,6 +128,7 @@ beforeAll(async () => {
       width: 1200,
       height: 900,
       channels: 3,
+      background: { r: 128, g: 128, b: 128 },
       noise: { type: 'gaussian', mean: 128, sigma: 40 },
     },
   })

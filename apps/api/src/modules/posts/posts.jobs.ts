@@ -1,4 +1,5 @@
 import {
+  ja,
   PUBLISHER_KEYS,
   rateLimitsFor,
   type PublisherKey,
@@ -17,8 +18,9 @@ import { settle } from '../../channels/settle';
 import type { PostTargetRow } from '../../db/types';
 import type { JobContext, Queue, RateLimit } from '../../jobs/engine';
 import { iso, type Clock } from '../../lib/clock';
+import { AppError } from '../../lib/errors';
 import type { MediaStorage } from '../../storage';
-import { failureLines } from './posts.present';
+import { failureLines, labelOf } from './posts.present';
 import type { PostBundle, PostsRepo, TargetPatch } from './posts.repo';
 
 export const PUBLISH_QUEUE = 'post.publish';
@@ -141,6 +143,20 @@ export function registerPostJobs(queue: Queue, deps: PostJobDeps): void {
     const finalState = what === 'remove' ? 'published' : what === 'settle' ? 'unknown' : 'failed';
     const set = (patch: TargetPatch) => repo.updateTarget(t.id, { ...patch, updated_at: stamp() });
     const kindWhat = what === 'remove' ? 'remove' : 'publish';
+    if (err instanceof AppError && err.code === 'channel_not_connected') {
+      // Disconnected since the post was made: no retry can help until the user reconnects.
+      await set({
+        state: finalState,
+        error_kind: 'reauth',
+        error_lines: lines([
+          what === 'remove'
+            ? ja.postRemoveFailed(labelOf(key))
+            : ja.postPublishFailed(labelOf(key)),
+          ja.channelNotConnected(labelOf(key)),
+        ]),
+      });
+      return;
+    }
     if (!(err instanceof ChannelError)) {
       ctx.log.error({ err, target: t.id }, `${what} of a post target failed`);
       if (lastAttempt)
