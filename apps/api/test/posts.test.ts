@@ -159,7 +159,11 @@ beforeAll(async () => {
       .executeTakeFirstOrThrow()
   ).id;
   token = await login(t.app, 'shop@tenpo.example');
-  // The shop connects X as the browser does (the demo data leaves it to connect).
+  await connectX();
+});
+
+/** The shop connects X as the browser does (the demo data leaves it to connect). */
+async function connectX(): Promise<void> {
   const res = await call(t.app, {
     method: 'GET',
     url: `/api/publisher/connect?publisher_key=twitter&user_id=${shop}`,
@@ -169,7 +173,7 @@ beforeAll(async () => {
   const back = await consent(urlAuth, { user_id: X_USER, decision: 'allow' });
   const ret = await t.app.inject({ method: 'GET', url: `${back.pathname}${back.search}` });
   expect(ret.statusCode).toBe(302);
-});
+}
 afterAll(async () => {
   await t?.close();
   await sb?.close();
@@ -397,6 +401,92 @@ describe('POST /api/posts delivers one post per store × channel', () => {
     for (const key of ['google_my_business', 'facebook', 'twitter'] as const)
       expect(await atProvider(key, text), key).toHaveLength(0);
     expect(await atProvider('instagram', text)).toHaveLength(1);
+  });
+});
+
+describe('faults on the way', () => {
+  it("a rate limit waits for the provider's reset time, then publishes once", async () => {
+    const text = `雨の日割引 ${Date.now()}`;
+    await sb.control('POST', '/faults', {
+      provider: 'x',
+      kind: 'rate_limit',
+      retry_after_seconds: 600,
+      method: 'POST',
+      path: '/2/tweets',
+    });
+    const res = await submit({ user_id: String(shop), content: text, shared_sns_type: 'twitter' });
+    const post = json<Created>(res).data.posts[0] as PostView;
+    await drainUntil(
+      async () => (await targetsOf(post.id)).targets[0]?.error_kind === 'rate_limited',
+    );
+    const waiting = (await targetsOf(post.id)).targets[0];
+    expect(waiting?.state).toBe('scheduled');
+    expect(waiting?.errors).toEqual([ja.postPublishFailed('X'), ja.channelQuota('X')]);
+    // Before the reset nothing is sent.
+    t.clock.advance(5 * 60_000);
+    await t.app.queue.drain();
+    expect(await countOf('POST', CREATE.twitter)).toBe(1);
+    t.clock.advance(6 * 60_000);
+    await drainUntil(async () => (await stateOf(post.id)).twitter === 'published');
+    expect(await countOf('POST', CREATE.twitter)).toBe(2);
+    expect(await atProvider('twitter', text)).toHaveLength(1);
+    expect((await targetsOf(post.id)).targets[0]?.errors).toEqual([]);
+  });
+
+  it('a worker that died after sending: the next run finds the post and sends nothing', async () => {
+    const text = `閉店時間変更 ${Date.now()}`;
+    const res = await submit({
+      user_id: String(shop),
+      content: text,
+      shared_sns_type: 'facebook',
+      publish_date: tokyoIn(5 * 60_000),
+    });
+    const post = json<Created>(res).data.posts[0] as PostView;
+    const target = post.targets[0];
+    // What the dead worker did: marked the target, sent the post, and died before recording.
+    await t.database.db
+      .updateTable('post_targets')
+      .set({ state: 'publishing', attempts: 1, sent_at: new Date().toISOString() })
+      .where('id', '=', target?.id as number)
+      .execute();
+    const sent = await reader.registry
+      .require('facebook', 'publish')
+      .publish(credentialHandle(shop, 'facebook'), { text, media: [] });
+    await sb.control('DELETE', '/control/calls');
+    t.clock.advance(5 * 60_000 + 1000);
+    await drainUntil(async () => (await stateOf(post.id)).facebook === 'published');
+    expect(await countOf('POST', CREATE.facebook)).toBe(0);
+    expect((await targetsOf(post.id)).targets[0]?.external_id).toBe(sent.id);
+    expect(await atProvider('facebook', text)).toHaveLength(1);
+  });
+
+  it('a channel disconnected before the post was due: failed at once, with the reason', async () => {
+    const text = `予約投稿 ${Date.now()}`;
+    const res = await submit({
+      user_id: String(shop),
+      content: text,
+      shared_sns_type: 'twitter',
+      publish_date: tokyoIn(5 * 60_000),
+    });
+    const post = json<Created>(res).data.posts[0] as PostView;
+    const off = await call(t.app, {
+      method: 'PUT',
+      url: '/api/publisher/disconnect',
+      token,
+      payload: { user_id: shop, publisher_id: 4 },
+    });
+    expect(off.statusCode, off.body).toBe(200);
+    try {
+      t.clock.advance(5 * 60_000 + 1000);
+      await drainUntil(async () => (await stateOf(post.id)).twitter === 'failed');
+      expect((await targetsOf(post.id)).targets[0]?.errors).toEqual([
+        ja.postPublishFailed('X'),
+        ja.channelNotConnected('X'),
+      ]);
+      expect(await countOf('POST', CREATE.twitter)).toBe(0);
+    } finally {
+      await connectX();
+    }
   });
 });
 
