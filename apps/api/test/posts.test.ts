@@ -138,8 +138,8 @@ beforeAll(async () => {
   const port = await freePort();
   t = await buildTestApp(
     { SANDBOX_URL: sb.url, PUBLIC_URL: `http://127.0.0.1:${port}` },
-    // A short time-out, so that a slow provider ends `outcome_unknown` within the test.
-    { channels: (config, clock) => createChannels(config, clock, { timeoutMs: 500 }) },
+    // A short time-out (1.5 s, room for a loaded machine), so a slow provider ends `outcome_unknown`.
+    { channels: (config, clock) => createChannels(config, clock, { timeoutMs: 1500 }) },
   );
   await t.app.listen({ port, host: '127.0.0.1' });
   reader = createPublisherService({
@@ -217,6 +217,8 @@ describe('POST /api/posts delivers one post per store × channel', () => {
     // The providers fetched the photo from our public URL.
     const media = await fetch(post.media_url[0] as string);
     expect(media.status).toBe(200);
+    // Read to the end: an unread body keeps the connection busy, and the server's close waits.
+    expect(Buffer.from(await media.arrayBuffer()).equals(photo)).toBe(true);
 
     // Draining again sends nothing more.
     await t.app.queue.drain();
@@ -265,11 +267,11 @@ describe('POST /api/posts delivers one post per store × channel', () => {
 
   it('a publish that times out is settled with the provider: published, never sent twice', async () => {
     const text = `臨時休業のお知らせ ${Date.now()}`;
-    // X answers after our time-out (500 ms) and still creates the tweet.
+    // X answers after our time-out (1.5 s) and still creates the tweet.
     await sb.control('POST', '/faults', {
       provider: 'x',
       kind: 'slow',
-      delay_ms: 1500,
+      delay_ms: 3500,
       method: 'POST',
       path: '/2/tweets',
     });
@@ -284,7 +286,7 @@ describe('POST /api/posts delivers one post per store × channel', () => {
     await t.app.queue.drain();
     expect(await countOf('POST', CREATE.twitter)).toBe(1);
     // The provider finishes; then the job reads its timeline and finds the tweet.
-    for (let i = 0; i < 100 && (await atProvider('twitter', text)).length === 0; i++)
+    for (let i = 0; i < 200 && (await atProvider('twitter', text)).length === 0; i++)
       await new Promise((r) => setTimeout(r, 50));
     t.clock.advance(60_000);
     await drainUntil(async () => (await stateOf(post.id)).twitter === 'published');
