@@ -27,6 +27,10 @@ import { registerPublisherRoutes } from './modules/publisher/publisher.routes';
 import { createPublisherService } from './modules/publisher/publisher.service';
 import { createDomainsRepo } from './modules/domains/domains.repo';
 import { registerDomainRoutes } from './modules/domains/domains.routes';
+import { registerPostJobs } from './modules/posts/posts.jobs';
+import { createPostsRepo } from './modules/posts/posts.repo';
+import { registerPostRoutes } from './modules/posts/posts.routes';
+import { createPostsService } from './modules/posts/posts.service';
 import { createRegistrationRepo } from './modules/registration/registration.repo';
 import { registerRegistrationRoutes } from './modules/registration/registration.routes';
 import { createRegistrationService } from './modules/registration/registration.service';
@@ -167,6 +171,16 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     log: app.log,
   });
   const entity = createEntityService({ publishers });
+  const postsRepo = createPostsRepo(db);
+  registerPostJobs(queue, { repo: postsRepo, registry: publishers.registry, storage, clock });
+  const posts = createPostsService({
+    repo: postsRepo,
+    publishers,
+    registry: publishers.registry,
+    queue,
+    storage,
+    clock,
+  });
   const facebookPages = createFacebookPagesService({ publishers });
   const authRateLimit = { max: config.rateLimitAuthPerMinute, timeWindow: 60_000 };
   app.decorate('queue', queue);
@@ -201,6 +215,14 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       registerDomainRoutes(api, { domains });
       registerPublisherRoutes(api, { publishers, facebookPages, entity, access, authenticate });
       registerEntityRoutes(api, { entity, access, authenticate });
+      registerPostRoutes(api, {
+        posts,
+        access,
+        storage,
+        clock,
+        publicUrl: config.publicUrl,
+        authenticate,
+      });
     },
     { prefix: '/api' },
   );

@@ -6,6 +6,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import pg from 'pg';
 import { createMailbox, type Mailbox } from '@tenpo/sandbox';
 import { buildApp } from '../src/app';
+import type { ChannelSet } from '../src/channels';
 import { demoSeedFor } from '../src/compose';
 import { loadConfig, type Config } from '../src/config';
 import { openDatabase, type Db, type DbHandle } from '../src/db/kysely';
@@ -40,7 +41,11 @@ export type TestApp = {
  * Builds the app on a fresh, migrated, seeded database: a SQLite file by default, or its own
  * schema on the PostgreSQL of TEST_DATABASE_URL, so the same suite proves both.
  */
-export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function buildTestApp(
+  env: Record<string, string> = {},
+  /** Channels of the test's own making (a short time-out, say); default: from the config. */
+  opts: { channels?: (config: Config, clock: TestClock) => ChannelSet } = {},
+): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tenpo-test-'));
   const pgUrl = process.env.TEST_DATABASE_URL;
   let databaseUrl = `sqlite:${path.join(dataDir, 'test.sqlite')}`;
@@ -83,6 +88,7 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
     clock,
     logger: false,
     mail: { send: async (m) => void mailbox.deliver(m) },
+    ...(opts.channels ? { channels: opts.channels(config, clock) } : {}),
   });
   await app.ready();
   return {

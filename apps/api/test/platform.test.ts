@@ -184,6 +184,9 @@ describe('OpenAPI', () => {
       '/api/agency/stores',
       '/api/group-leader/stores',
       '/api/domain/{prefix}/title',
+      '/api/posts',
+      '/api/posts/{id}',
+      '/api/posts/{id}/targets/{targetId}/retry',
     ]) {
       expect(doc.paths).toHaveProperty([p]);
     }

@@ -8,6 +8,9 @@ let t: TestApp;
 const ids: Record<string, number> = {};
 let otherGroup = 0;
 let tokyoGroup = 0;
+/** A post of the other tenant's store, with one failed target. */
+let otherPost = 0;
+let otherTarget = 0;
 
 /** A second tenant: another agency with one store and one group, created beside the demo data. */
 beforeAll(async () => {
@@ -69,6 +72,50 @@ beforeAll(async () => {
   otherGroup = g.id;
   for (const u of await db.selectFrom('users').select(['id', 'email']).execute())
     ids[u.email] = u.id;
+  const post = await db
+    .insertInto('posts')
+    .values({
+      submission_id: 'other-submission',
+      store_id: otherStore.id,
+      author_id: otherStore.id,
+      content: '他社の投稿',
+      button_type: 0,
+      button_link: null,
+      phone_number: null,
+      channels: '["google_my_business"]',
+      publish_at: now,
+      delete_at: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  otherPost = post.id;
+  otherTarget = (
+    await db
+      .insertInto('post_targets')
+      .values({
+        post_id: post.id,
+        store_id: otherStore.id,
+        publisher_key: 'google_my_business',
+        state: 'failed',
+        idempotency_key: 'post-target:other',
+        external_id: null,
+        external_url: null,
+        error_kind: 'invalid',
+        error_lines: '[]',
+        attempts: 1,
+        retries: 0,
+        sent_at: null,
+        published_at: null,
+        remove_at: null,
+        removed_at: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
   tokyoGroup = (
     await db
       .selectFrom('store_groups')
@@ -126,6 +173,63 @@ describe("a session cannot read or change another tenant's store (404)", () => {
           { logo: { filename: 'a.png', type: 'image/png', data: png() } },
         ),
       }),
+    ],
+    [
+      'agency',
+      "post to another agency's store",
+      () => ({
+        method: 'POST',
+        url: '/api/posts',
+        body: multipart({
+          user_id: String(id('other-store@tenpo.example')),
+          content: '本文',
+          shared_sns_type: 'google_my_business',
+        }),
+      }),
+    ],
+    [
+      'agency',
+      "post to its own store and another agency's store at once",
+      () => ({
+        method: 'POST',
+        url: '/api/posts',
+        body: multipart({
+          user_id: `${id('store02@tenpo.example')},${id('other-store@tenpo.example')}`,
+          content: '本文',
+          shared_sns_type: 'google_my_business',
+        }),
+      }),
+    ],
+    [
+      'agency',
+      "list another agency's store's posts",
+      () => ({ method: 'GET', url: `/api/posts?user_id=${id('other-store@tenpo.example')}` }),
+    ],
+    [
+      'agency',
+      "read another agency's post by its store",
+      () => ({
+        method: 'GET',
+        url: `/api/posts/${otherPost}?user_id=${id('other-store@tenpo.example')}`,
+      }),
+    ],
+    [
+      'agency',
+      "read another agency's post through one of its own stores",
+      () => ({
+        method: 'GET',
+        url: `/api/posts/${otherPost}?user_id=${id('store02@tenpo.example')}`,
+      }),
+    ],
+    [
+      'agency',
+      "retry a target of another agency's post",
+      () => ({ method: 'POST', url: `/api/posts/${otherPost}/targets/${otherTarget}/retry` }),
+    ],
+    [
+      'shop',
+      "list an agency store's posts",
+      () => ({ method: 'GET', url: `/api/posts?user_id=${id('store02@tenpo.example')}` }),
     ],
     [
       'agency',

@@ -8,3 +8,4 @@ export * from './posts';
 export * from './publishers';
 export * from './roles';
 export * from './stores';
+export * from './post-calls';

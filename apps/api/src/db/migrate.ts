@@ -5,6 +5,7 @@ import { channels } from './migrations/0002-channels';
 import { oauthReturnOrigin } from './migrations/0003-oauth-return-origin';
 import { jobsV2 } from './migrations/0004-jobs-v2';
 import { grantRefreshLease } from './migrations/0005-grant-refresh-lease';
+import { posts } from './migrations/0006-posts';
 
 /** Migrations are listed here in order; each runs on SQLite and PostgreSQL alike. */
 const migrations = (dialect: Dialect): Record<string, Migration> => ({
@@ -13,6 +14,7 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   '0003-oauth-return-origin': oauthReturnOrigin(),
   '0004-jobs-v2': jobsV2(dialect),
   '0005-grant-refresh-lease': grantRefreshLease(),
+  '0006-posts': posts(dialect),
 });
 
 const migratorOf = ({ db, dialect, schema }: DbHandle): Migrator => {

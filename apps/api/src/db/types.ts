@@ -184,6 +184,70 @@ export type JobRateEventsTable = {
   at: string;
 };
 
+/** One store's post of a submission (ADR 0026). */
+export type PostsTable = {
+  id: Generated<number>;
+  submission_id: string;
+  store_id: number;
+  author_id: number;
+  content: string;
+  button_type: number;
+  button_link: string | null;
+  phone_number: string | null;
+  /** JSON list of publisher keys. */
+  channels: string;
+  publish_at: string;
+  delete_at: string | null;
+  created_at: string;
+  updated_at: string;
+};
+
+export type PostMediaTable = {
+  id: Generated<number>;
+  post_id: number;
+  position: number;
+  storage_key: string;
+  kind: string;
+  mime: string;
+  bytes: number;
+  width: number | null;
+  height: number | null;
+  duration_ms: number | null;
+  created_at: string;
+};
+
+export type PostTargetState =
+  | 'scheduled'
+  | 'publishing'
+  | 'published'
+  | 'failed'
+  | 'unknown'
+  | 'removing'
+  | 'removed';
+
+/** One store × channel of a post: what is delivered, retried and shown (ADR 0026). */
+export type PostTargetsTable = {
+  id: Generated<number>;
+  post_id: number;
+  store_id: number;
+  publisher_key: string;
+  state: PostTargetState;
+  idempotency_key: string;
+  external_id: string | null;
+  external_url: string | null;
+  error_kind: string | null;
+  /** JSON list of Japanese lines. */
+  error_lines: string;
+  attempts: number;
+  retries: number;
+  sent_at: string | null;
+  published_at: string | null;
+  remove_at: string | null;
+  removed_at: string | null;
+  created_at: string;
+  updated_at: string;
+};
+
 export type Database = {
   users: UsersTable;
   sessions: SessionsTable;
@@ -200,6 +264,9 @@ export type Database = {
   jobs: JobsTable;
   job_schedules: JobSchedulesTable;
   job_rate_events: JobRateEventsTable;
+  posts: PostsTable;
+  post_media: PostMediaTable;
+  post_targets: PostTargetsTable;
 };
 
 export type UserRow = Selectable<UsersTable>;
@@ -210,3 +277,6 @@ export type JobRow = Selectable<JobsTable>;
 export type PublisherConnectionRow = Selectable<PublisherConnectionsTable>;
 export type ChannelCredentialsRow = Selectable<ChannelCredentialsTable>;
 export type OAuthStateRow = Selectable<OAuthStatesTable>;
+export type PostRow = Selectable<PostsTable>;
+export type PostMediaRow = Selectable<PostMediaTable>;
+export type PostTargetRow = Selectable<PostTargetsTable>;

@@ -37,8 +37,11 @@ export function registerUploadRoutes(
   });
 }
 
-/** What a file field accepts: an image (by its bytes, not its name) of at most `limitKb`. */
-export type ImageRule = { accept: 'image'; folder: string; limitKb?: number };
+/**
+ * What a file field accepts, judged by its bytes (not its name): an image of at most `limitKb`,
+ * or (`media`) a post's photo or video (MP4/MOV) of at most `limitKb` (default: the 20 MB cap).
+ */
+export type ImageRule = { accept: 'image' | 'media'; folder: string; limitKb?: number };
 
 /** A file that went to storage: `path` is what rows keep (`/uploads/<key>`). */
 export type StoredUpload = {
@@ -48,6 +51,8 @@ export type StoredUpload = {
   path: string;
   size: number;
   contentType: string;
+  /** photo or video (what the bytes are). */
+  kind: 'photo' | 'video';
 };
 
 /**
@@ -83,6 +88,30 @@ const IMAGE_KINDS: { ext: string; type: string; test: (b: Buffer) => boolean }[]
       b.subarray(8, 12).toString('latin1') === 'WEBP',
   },
 ];
+/** ISO base media (MP4/MOV): a `ftyp` box first; QuickTime's brand is `qt  `. */
+const isoBrand = (b: Buffer): string | null =>
+  b.subarray(4, 8).toString('latin1') === 'ftyp' ? b.subarray(8, 12).toString('latin1') : null;
+
+/** What a post may carry (ADR 0026): photos the channels take, and MP4/MOV video. No WebP. */
+const MEDIA_KINDS: { ext: string; type: string; test: (b: Buffer) => boolean }[] = [
+  ...IMAGE_KINDS.filter((k) => k.ext !== 'webp'),
+  { ext: 'bmp', type: 'image/bmp', test: (b) => b.subarray(0, 2).toString('latin1') === 'BM' },
+  {
+    ext: 'tiff',
+    type: 'image/tiff',
+    test: (b) => ['II*\0', 'MM\0*'].includes(b.subarray(0, 4).toString('latin1')),
+  },
+  { ext: 'mov', type: 'video/quicktime', test: (b) => isoBrand(b) === 'qt  ' },
+  {
+    ext: 'mp4',
+    type: 'video/mp4',
+    test: (b) => {
+      const brand = isoBrand(b);
+      return brand !== null && brand !== 'qt  ' && !/^(hei|mif|avif)/.test(brand);
+    },
+  },
+];
+
 /** The most bytes any signature above needs. */
 const HEAD_BYTES = 12;
 
@@ -106,7 +135,8 @@ async function storeImage(
   rule: ImageRule,
 ): Promise<FilePart> {
   const field = part.fieldname;
-  const limitKb = rule.limitKb ?? IMAGE_SIZE_LIMIT_KB;
+  const media = rule.accept === 'media';
+  const limitKb = rule.limitKb ?? (media ? UPLOAD_CAP_BYTES / 1024 : IMAGE_SIZE_LIMIT_KB);
   const limit = Math.min(UPLOAD_CAP_BYTES, limitKb * 1024);
   const chunks = part.file[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   const drain = async () => {
@@ -122,13 +152,19 @@ async function storeImage(
     }
     head = Buffer.concat([head, next.value]);
   }
-  const kind = imageKindOf(head);
+  const kind = media ? MEDIA_KINDS.find((k) => k.test(head)) : imageKindOf(head);
   if (!kind) {
     if (!ended) await drain();
-    return { ok: false, error: validationError({ [field]: [ja.imageOnly] }) };
+    return {
+      ok: false,
+      error: validationError({ [field]: [media ? ja.postFileFormat : ja.imageOnly] }),
+    };
   }
   let size = 0;
-  const tooLarge = () => new Refused(validationError({ [field]: [ja.imageTooLarge(limitKb)] }));
+  const tooLarge = () =>
+    new Refused(
+      validationError({ [field]: [media ? ja.postFileTooLarge : ja.imageTooLarge(limitKb)] }),
+    );
   async function* body() {
     size += head.length;
     if (size > limit) throw tooLarge();
@@ -167,6 +203,7 @@ async function storeImage(
       path: mediaPath(stored.key),
       size: stored.size,
       contentType: kind.type,
+      kind: kind.type.startsWith('video/') ? 'video' : 'photo',
     },
   };
 }
@@ -181,6 +218,8 @@ export async function withMultipart<T>(
   storage: MediaStorage,
   rules: Record<string, ImageRule>,
   handle: (body: MultipartBody) => Promise<T>,
+  /** Text fields that may be sent several times: their values are joined with commas. */
+  options: { repeated?: readonly string[] } = {},
 ): Promise<T> {
   const fields: Record<string, string> = {};
   const files: Partial<Record<string, FilePart>> = {};
@@ -209,7 +248,11 @@ export async function withMultipart<T>(
           part.file.resume();
         }
       } else if (typeof part.value === 'string') {
-        fields[part.fieldname] = part.value;
+        const earlier = fields[part.fieldname];
+        fields[part.fieldname] =
+          earlier !== undefined && options.repeated?.includes(part.fieldname)
+            ? `${earlier},${part.value}`
+            : part.value;
       }
     }
     return await handle({ fields, files });

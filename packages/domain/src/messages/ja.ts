@@ -143,4 +143,26 @@ export const ja = {
   postDeleteAfterPublish: '削除日時は公開日時より後の日時を指定してください。',
   postNotRemovable: (label: string) =>
     `${label}の投稿は削除できません（削除予約は反映されません）。`,
+  // Posts and their delivery (issue 9, parts 2 and 3: calls and delivery).
+  postCreated: '投稿を受け付けました。',
+  postContentRequired: '投稿内容を入力してください。',
+  postStoreRequired: '投稿する店舗を選択してください。',
+  postChannelRequired: '投稿先を選択してください。',
+  postChannelUnknown: '投稿先の指定が正しくありません。',
+  postButtonTypeInvalid: 'ボタンの種類が正しくありません。',
+  postButtonLinkRequired: 'ボタンのリンクを入力してください。',
+  postButtonLinkInvalid:
+    'ボタンのリンクには http:// または https:// で始まる URL を入力してください。',
+  postPhoneRequired: '「今すぐ電話」には電話番号が必要です。',
+  postTooManyFiles: (max: number) => `ファイルは${max}件まで選択できます。`,
+  postFileFormat: '対応していないファイル形式です。画像または動画（MP4、MOV）を選択してください。',
+  postFileTooLarge: '20MB以下のファイルを選択してください。',
+  postMediaNotFound: '指定したメディアが見つかりません。',
+  postChannelNotConnected: (store: string, label: string) =>
+    `${store}：${label}が連携されていません。先に連携してください。`,
+  postNoRemoval: (label: string) => `${label}の投稿は削除できないため、削除日時は適用されません。`,
+  postPublishFailed: (label: string) => `${label}への投稿に失敗しました。`,
+  postRemoveFailed: (label: string) => `${label}の投稿の削除に失敗しました。`,
+  postRetryAccepted: '再送信を受け付けました。',
+  postRetryNotFailed: '失敗した投稿先のみ再送信できます。',
 } as const;

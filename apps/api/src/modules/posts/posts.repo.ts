@@ -1,0 +1,121 @@
+import type { Db } from '../../db/kysely';
+import type {
+  PostMediaRow,
+  PostMediaTable,
+  PostRow,
+  PostsTable,
+  PostTargetRow,
+  PostTargetsTable,
+} from '../../db/types';
+import { sql, type Insertable, type Updateable } from 'kysely';
+
+export type NewPost = Omit<Insertable<PostsTable>, 'id'>;
+export type NewPostMedia = Omit<Insertable<PostMediaTable>, 'id' | 'post_id'>;
+export type NewTarget = Omit<Insertable<PostTargetsTable>, 'id' | 'post_id'>;
+export type TargetPatch = Updateable<PostTargetsTable>;
+
+/** A post with its media and targets, as the screens and the jobs read it. */
+export type PostBundle = { post: PostRow; media: PostMediaRow[]; targets: PostTargetRow[] };
+
+export type PostsQueries = ReturnType<typeof queries>;
+export type PostsRepo = ReturnType<typeof createPostsRepo>;
+
+const queries = (db: Db) => {
+  const bundles = async (posts: PostRow[]): Promise<PostBundle[]> => {
+    if (posts.length === 0) return [];
+    const ids = posts.map((p) => p.id);
+    const [media, targets] = await Promise.all([
+      db
+        .selectFrom('post_media')
+        .selectAll()
+        .where('post_id', 'in', ids)
+        .orderBy('post_id')
+        .orderBy('position')
+        .execute(),
+      db
+        .selectFrom('post_targets')
+        .selectAll()
+        .where('post_id', 'in', ids)
+        .orderBy('post_id')
+        .orderBy('id')
+        .execute(),
+    ]);
+    return posts.map((post) => ({
+      post,
+      media: media.filter((m) => m.post_id === post.id),
+      targets: targets.filter((t) => t.post_id === post.id),
+    }));
+  };
+
+  return {
+    /** One store's post, its media and its targets, in one go (the transaction's writes). */
+    async insert(post: NewPost, media: NewPostMedia[], targets: NewTarget[]) {
+      const row = await db
+        .insertInto('posts')
+        .values(post)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      if (media.length)
+        await db
+          .insertInto('post_media')
+          .values(media.map((m) => ({ ...m, post_id: row.id })))
+          .execute();
+      const rows = await db
+        .insertInto('post_targets')
+        .values(targets.map((t) => ({ ...t, post_id: row.id })))
+        .returningAll()
+        .execute();
+      return { post: row, targets: rows };
+    },
+
+    bundles,
+
+    async page(storeIds: number[], search: string | undefined, page: number, perPage: number) {
+      let q = db.selectFrom('posts').where('store_id', 'in', storeIds);
+      // A literal search: % and _ in it are escaped (ESCAPE works alike on both databases).
+      if (search)
+        q = q.where(
+          sql<boolean>`content like ${`%${search.replace(/[\\%_]/g, '\\$&')}%`} escape '\\'`,
+        );
+      const total = Number(
+        (await q.select((e) => e.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0,
+      );
+      const rows = await q
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(perPage)
+        .offset((page - 1) * perPage)
+        .execute();
+      return { total, rows: await bundles(rows) };
+    },
+
+    async one(id: number): Promise<PostBundle | undefined> {
+      const post = await db.selectFrom('posts').selectAll().where('id', '=', id).executeTakeFirst();
+      return post ? (await bundles([post]))[0] : undefined;
+    },
+
+    target: (id: number): Promise<PostTargetRow | undefined> =>
+      db.selectFrom('post_targets').selectAll().where('id', '=', id).executeTakeFirst(),
+
+    /**
+     * Changes a target; with `from`, only while it is in one of those states (a guard against a
+     * second worker or a retry racing this one). True when the row changed.
+     */
+    async updateTarget(id: number, patch: TargetPatch, from?: readonly string[]) {
+      let q = db.updateTable('post_targets').set(patch).where('id', '=', id);
+      if (from) q = q.where('state', 'in', from as PostTargetRow['state'][]);
+      const r = await q.executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    },
+  };
+};
+
+export function createPostsRepo(db: Db) {
+  return {
+    ...queries(db),
+    /** One unit of work: every write in `fn` commits together or not at all; `trx` for enqueues. */
+    transaction: <T>(fn: (repo: PostsQueries, trx: Db) => Promise<T>): Promise<T> =>
+      db.transaction().execute((trx) => fn(queries(trx), trx)),
+  };
+}

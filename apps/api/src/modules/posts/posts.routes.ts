@@ -1,0 +1,202 @@
+import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
+import { z } from 'zod';
+import {
+  ja,
+  ok,
+  POST_MAX_FILES,
+  postCreatedSchema,
+  postListQuery,
+  postListResponse,
+  postOneQuery,
+  postSchema,
+} from '@tenpo/domain';
+import type { Clock } from '../../lib/clock';
+import { validationError } from '../../lib/errors';
+import { okData, withZod } from '../../lib/route';
+import { registerUploadRoutes, withMultipart, type ImageRule } from '../../lib/uploads';
+import { actorOf } from '../../plugins/auth';
+import { isMediaKey, MEDIA_PATH_PREFIX, type MediaStorage } from '../../storage';
+import type { StoreAccess } from '../stores/access';
+import type { PostsService, ResolvedMedium } from './posts.service';
+import { validatePostRequest, type RequestMedium } from './posts.validate';
+
+/** Files of a post are stored here (ADR 0021 key layout). */
+const MEDIA_FOLDER = 'media/posts';
+/** `medias[3]` → 3; `medias` / `medias[]` (no index) come in the order sent. */
+const MEDIA_FIELD = /^medias(?:\[(\d*)\])?$/;
+/** More file fields than this are not read at all (the parser's own cap is 10 files). */
+const MEDIA_SLOTS = 20;
+
+/** The existing object a `medias[n]` URL names: only our own `/uploads/` objects. */
+const keyOfUrl = (url: string, publicUrl: string): string | null => {
+  let path = url.trim();
+  if (path.startsWith(publicUrl)) path = path.slice(publicUrl.length);
+  path = path.split('?')[0] ?? '';
+  if (!path.startsWith(MEDIA_PATH_PREFIX)) return null;
+  const key = decodeURIComponent(path.slice(MEDIA_PATH_PREFIX.length));
+  return isMediaKey(key) ? key : null;
+};
+
+export function registerPostRoutes(
+  app: FastifyInstance,
+  deps: {
+    posts: PostsService;
+    access: StoreAccess;
+    storage: MediaStorage;
+    clock: Clock;
+    publicUrl: string;
+    authenticate: preHandlerAsyncHookHandler;
+  },
+): void {
+  const r = withZod(app);
+  const { posts, access, storage, clock } = deps;
+  const pre = { preHandler: deps.authenticate };
+  const rule: ImageRule = { accept: 'media', folder: MEDIA_FOLDER };
+  const rules: Record<string, ImageRule> = { medias: rule, 'medias[]': rule };
+  for (let i = 0; i < MEDIA_SLOTS; i++) rules[`medias[${i}]`] = rule;
+
+  // A multipart route: @fastify/multipart lives in the upload routes' scope (ADR 0029).
+  registerUploadRoutes(app, (scope) => {
+    const u = withZod(scope);
+    u.post(
+      '/posts',
+      {
+        ...pre,
+        schema: {
+          tags: ['posts'],
+          summary:
+            'Create a post for one store or several (multipart: user_id (comma-separated or repeated), content, button_type, button_link, phone_number, shared_sns_type (comma-separated publisher keys), publish_date, delete_date (yyyy-MM-dd HH:mm:ss, Tokyo), medias[n] files or existing /uploads/ URLs). One target per store × channel is delivered by the post.publish job.',
+          consumes: ['multipart/form-data'],
+          response: { 200: ok(postCreatedSchema) },
+        },
+      },
+      async (req) => {
+        const actor = actorOf(req);
+        const result = await withMultipart(
+          req,
+          storage,
+          rules,
+          async ({ fields, files }) => {
+            const media: RequestMedium[] = [];
+            let order = 1000;
+            for (const [name, part] of Object.entries(files)) {
+              const m = MEDIA_FIELD.exec(name);
+              if (m && part)
+                media.push({ from: 'file', index: m[1] ? Number(m[1]) : order++, part });
+            }
+            for (const [name, value] of Object.entries(fields)) {
+              const m = MEDIA_FIELD.exec(name);
+              if (m && value.trim())
+                for (const url of value.split(/\s*,\s*(?=\/|https?:)/))
+                  media.push({ from: 'url', index: m[1] ? Number(m[1]) : order++, url });
+            }
+            // Who may act for the stores comes first: a foreign store is 404 before any 422.
+            const ids = (fields.user_id ?? '')
+              .split(',')
+              .map((s) => Number(s.trim()))
+              .filter((n) => Number.isInteger(n) && n > 0);
+            const stores = ids.length ? await access.storesFor(actor, ids, 'write') : [];
+            const input = validatePostRequest(fields, media, clock.now());
+            await posts.checkConnected(stores, input.channels);
+            const resolved: ResolvedMedium[] = [];
+            for (const m of input.media) {
+              if (m.from === 'file') {
+                if (!m.part.ok) throw m.part.error;
+                const u = m.part.upload;
+                resolved.push({
+                  storage_key: u.key,
+                  kind: u.kind,
+                  mime: u.contentType,
+                  bytes: u.size,
+                  width: null,
+                  height: null,
+                  duration_ms: null,
+                });
+                continue;
+              }
+              const key = keyOfUrl(m.url, deps.publicUrl);
+              const stat = key ? await storage.stat(key) : null;
+              if (!key || !stat)
+                throw validationError({ [`medias.${m.index}`]: [ja.postMediaNotFound] });
+              resolved.push({
+                storage_key: key,
+                kind: stat.contentType.startsWith('video/') ? 'video' : 'photo',
+                mime: stat.contentType,
+                bytes: stat.size,
+                width: null,
+                height: null,
+                duration_ms: null,
+              });
+            }
+            return posts.create(actor.user, stores, input, resolved);
+          },
+          { repeated: ['user_id'] },
+        );
+        return okData(result, ja.postCreated);
+      },
+    );
+  });
+
+  r.get(
+    '/posts',
+    {
+      ...pre,
+      schema: {
+        tags: ['posts'],
+        summary: `The posts of one store or several, newest first (paged: limit 5/10/25/50, 5 by default; post_key_search in the content). Each row lists its targets (store × channel) with state, time, live link and error lines. At most ${POST_MAX_FILES} media a post.`,
+        querystring: postListQuery,
+        response: { 200: ok(postListResponse) },
+      },
+    },
+    async (req) => {
+      const q = req.query;
+      const stores = await access.storesFor(actorOf(req), q.user_id, 'read');
+      const ids = stores.map((s) => s.id);
+      return okData({ data: await posts.page(ids, q.post_key_search, q.page, q.limit) });
+    },
+  );
+
+  const idParams = z.object({ id: z.coerce.number().int().positive() });
+
+  r.get(
+    '/posts/:id',
+    {
+      ...pre,
+      schema: {
+        tags: ['posts'],
+        summary: 'One post (data[0]) with its media and targets',
+        params: idParams,
+        querystring: postOneQuery,
+        response: { 200: ok(z.array(postSchema)) },
+      },
+    },
+    async (req) => {
+      const stores = await access.storesFor(actorOf(req), req.query.user_id, 'read');
+      return okData([
+        await posts.one(
+          req.params.id,
+          stores.map((s) => s.id),
+        ),
+      ]);
+    },
+  );
+
+  r.post(
+    '/posts/:id/targets/:targetId/retry',
+    {
+      ...pre,
+      schema: {
+        tags: ['posts'],
+        summary:
+          'Send a failed target (one store × channel) again; one whose outcome is unknown is first looked up at the provider. Not in the spec: the post list needs it.',
+        params: idParams.extend({ targetId: z.coerce.number().int().positive() }),
+        response: { 200: ok(z.array(postSchema)) },
+      },
+    },
+    async (req) => {
+      const storeId = await posts.storeOf(req.params.id);
+      await access.storeFor(actorOf(req), storeId, 'write');
+      return okData([await posts.retry(req.params.id, req.params.targetId)], ja.postRetryAccepted);
+    },
+  );
+}

@@ -1,0 +1,204 @@
+import { randomUUID } from 'node:crypto';
+import {
+  CONNECTED_PUBLISHER_STATUSES,
+  ja,
+  mayUsePublisher,
+  pageOf,
+  type PostView,
+  type PublisherKey,
+} from '@tenpo/domain';
+import type { ChannelRegistry } from '../../channels/channel';
+import type { UserRow } from '../../db/types';
+import type { Queue } from '../../jobs/engine';
+import { iso, type Clock } from '../../lib/clock';
+import { AppError, notFound, validationError } from '../../lib/errors';
+import type { MediaStorage } from '../../storage';
+import type { PublisherService } from '../publisher/publisher.service';
+import { PUBLISH_QUEUE, REMOVE_QUEUE, removeKeyOf, retryKeyOf, type TargetJob } from './posts.jobs';
+import { isRetryable, labelOf, presentPost } from './posts.present';
+import type { NewPostMedia, PostsRepo } from './posts.repo';
+import type { PostRequest } from './posts.validate';
+
+/** A medium ready to be attached to every post of a submission. */
+export type ResolvedMedium = Omit<NewPostMedia, 'position' | 'created_at'>;
+
+export type PostsService = ReturnType<typeof createPostsService>;
+
+export function createPostsService(deps: {
+  repo: PostsRepo;
+  publishers: Pick<PublisherService, 'row'>;
+  registry: ChannelRegistry;
+  queue: Queue;
+  storage: MediaStorage;
+  clock: Clock;
+}) {
+  const { repo, queue, storage, clock, registry } = deps;
+  const now = () => clock.now();
+  const present = (b: Parameters<typeof presentPost>[0]) => presentPost(b, storage);
+
+  /** Every store × channel must be connected (and allowed for the store's plan): 422 otherwise. */
+  async function checkConnected(stores: UserRow[], channels: PublisherKey[]): Promise<void> {
+    const lines: string[] = [];
+    for (const store of stores)
+      for (const key of channels) {
+        const row = await deps.publishers.row(store, key);
+        if (
+          !mayUsePublisher(store.role, key) ||
+          !(CONNECTED_PUBLISHER_STATUSES as readonly number[]).includes(row.status)
+        )
+          lines.push(
+            ja.postChannelNotConnected(
+              store.store_name ?? store.name ?? String(store.id),
+              labelOf(key),
+            ),
+          );
+      }
+    if (lines.length) throw validationError({ shared_sns_type: lines });
+  }
+
+  return {
+    checkConnected,
+
+    /**
+     * One submission: a post per store with its media and a target per channel, and their
+     * jobs, in one transaction (ADR 0026). A channel that cannot remove posts keeps no removal
+     * date; `notes` says so.
+     */
+    async create(
+      actor: UserRow,
+      stores: UserRow[],
+      input: PostRequest,
+      media: ResolvedMedium[],
+    ): Promise<{ submission_id: string; posts: PostView[]; notes: string[] }> {
+      const submission = randomUUID();
+      const at = iso(now());
+      const removable = (key: PublisherKey) => !!registry.get(key).can.remove;
+      const notes = input.deleteAt
+        ? input.channels.filter((k) => !removable(k)).map((k) => ja.postNoRemoval(labelOf(k)))
+        : [];
+      const ids = await repo.transaction(async (tx, trx) => {
+        const out: number[] = [];
+        for (const store of stores) {
+          const { post, targets } = await tx.insert(
+            {
+              submission_id: submission,
+              store_id: store.id,
+              author_id: actor.id,
+              content: input.content,
+              button_type: input.buttonType,
+              button_link: input.buttonLink,
+              phone_number: input.phoneNumber,
+              channels: JSON.stringify(input.channels),
+              publish_at: iso(input.publishAt),
+              delete_at: input.deleteAt ? iso(input.deleteAt) : null,
+              created_at: at,
+              updated_at: at,
+            },
+            media.map((m, i) => ({ ...m, position: i, created_at: at })),
+            input.channels.map((key) => ({
+              store_id: store.id,
+              publisher_key: key,
+              state: 'scheduled',
+              idempotency_key: `post-target:${randomUUID()}`,
+              external_id: null,
+              external_url: null,
+              error_kind: null,
+              error_lines: '[]',
+              attempts: 0,
+              retries: 0,
+              sent_at: null,
+              published_at: null,
+              remove_at: input.deleteAt && removable(key) ? iso(input.deleteAt) : null,
+              removed_at: null,
+              created_at: at,
+              updated_at: at,
+            })),
+          );
+          for (const t of targets) {
+            const job: TargetJob = {
+              targetId: t.id,
+              publisher: t.publisher_key as PublisherKey,
+              storeId: t.store_id,
+            };
+            await queue.enqueue(PUBLISH_QUEUE, job, {
+              key: t.idempotency_key,
+              runAt: input.publishAt,
+              trx,
+            });
+            if (t.remove_at)
+              await queue.enqueue(REMOVE_QUEUE, job, {
+                key: removeKeyOf(t.idempotency_key),
+                runAt: new Date(t.remove_at),
+                trx,
+              });
+          }
+          out.push(post.id);
+        }
+        return out;
+      });
+      const bundles = await Promise.all(ids.map((id) => repo.one(id)));
+      return {
+        submission_id: submission,
+        posts: await Promise.all(bundles.filter((b) => !!b).map(present)),
+        notes,
+      };
+    },
+
+    async page(storeIds: number[], search: string | undefined, page: number, perPage: number) {
+      const { total, rows } = await repo.page(storeIds, search, page, perPage);
+      return pageOf(await Promise.all(rows.map(present)), total, page, perPage);
+    },
+
+    /** The post, if it belongs to one of these stores (404 otherwise, as for a foreign store). */
+    async one(id: number, storeIds: readonly number[]): Promise<PostView> {
+      const b = await repo.one(id);
+      if (!b || !storeIds.includes(b.post.store_id)) throw notFound();
+      return present(b);
+    },
+
+    storeOf: async (postId: number): Promise<number> => {
+      const b = await repo.one(postId);
+      if (!b) throw notFound();
+      return b.post.store_id;
+    },
+
+    /**
+     * Sends a failed target again (or settles, then sends, one whose outcome is unknown): a new
+     * job named by the target's key and its retry count, written with the target's reset.
+     */
+    async retry(postId: number, targetId: number): Promise<PostView> {
+      const t = await repo.target(targetId);
+      if (!t || t.post_id !== postId) throw notFound();
+      if (!isRetryable(t)) throw new AppError(422, 'not_retryable', ja.postRetryNotFailed);
+      await repo.transaction(async (tx, trx) => {
+        const n = t.retries + 1;
+        const changed = await tx.updateTarget(
+          t.id,
+          {
+            // An unknown outcome keeps its send time, so the job settles before sending.
+            state: t.state === 'unknown' ? 'unknown' : 'scheduled',
+            ...(t.state === 'unknown' ? {} : { sent_at: null }),
+            attempts: 0,
+            retries: n,
+            error_kind: null,
+            error_lines: '[]',
+            updated_at: iso(now()),
+          },
+          [t.state],
+        );
+        if (!changed) throw new AppError(422, 'not_retryable', ja.postRetryNotFailed);
+        const job: TargetJob = {
+          targetId: t.id,
+          publisher: t.publisher_key as PublisherKey,
+          storeId: t.store_id,
+        };
+        await queue.enqueue(PUBLISH_QUEUE, job, {
+          key: retryKeyOf(t.idempotency_key, n),
+          runAt: now(),
+          trx,
+        });
+      });
+      return this.one(postId, [t.store_id]);
+    },
+  };
+}

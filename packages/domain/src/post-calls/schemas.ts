@@ -1,0 +1,151 @@
+import { z } from 'zod';
+import { PAGE_SIZE_OPTIONS, paged } from '../paging/paging';
+import { PUBLISHER_KEYS } from '../publishers/publishers';
+
+/** Button types of spec 2 §3 (3 is unused). */
+export const POST_BUTTON = {
+  none: 0,
+  book: 1,
+  orderOnline: 2,
+  learnMore: 4,
+  signUp: 5,
+  callNow: 6,
+} as const;
+export const POST_BUTTON_VALUES: readonly number[] = Object.values(POST_BUTTON);
+/** Button types that carry a link (spec 2 §5: the link is then required, http(s)). */
+export const POST_LINK_BUTTONS: readonly number[] = [
+  POST_BUTTON.book,
+  POST_BUTTON.orderOnline,
+  POST_BUTTON.learnMore,
+  POST_BUTTON.signUp,
+];
+
+/** Spec 2 §9: ten files per post, 20 MB each; the post list shows 5 a page by default. */
+export const POST_MAX_FILES = 10;
+export const POST_FILE_CAP_BYTES = 20 * 1024 * 1024;
+export const POSTS_DEFAULT_PER_PAGE = 5;
+
+/** The date format of the post form, read and shown in Asia/Tokyo (spec 2 §9). */
+export const POST_DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
+const TOKYO_OFFSET_MS = 9 * 3_600_000;
+
+/** `yyyy-MM-dd HH:mm:ss` in Tokyo → the instant, or null when it is no real date. */
+export const parsePostDate = (text: string): Date | null => {
+  const m = POST_DATE_PATTERN.exec(text.trim());
+  if (!m) return null;
+  const [y, mo, d, h, mi, s] = m.slice(1).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const utc = Date.UTC(y, mo - 1, d, h, mi, s) - TOKYO_OFFSET_MS;
+  // Rejects 2026-02-30 and 25:00: the parts must come back unchanged.
+  return formatPostDate(new Date(utc)) === text.trim() ? new Date(utc) : null;
+};
+
+/** The instant as `yyyy-MM-dd HH:mm:ss` in Tokyo (no daylight saving: UTC+9 all year). */
+export const formatPostDate = (d: Date): string =>
+  new Date(d.getTime() + TOKYO_OFFSET_MS).toISOString().slice(0, 19).replace('T', ' ');
+
+export const POST_TARGET_STATES = [
+  'scheduled',
+  'publishing',
+  'published',
+  'failed',
+  'unknown',
+  'removing',
+  'removed',
+] as const;
+export type PostTargetStateName = (typeof POST_TARGET_STATES)[number];
+
+/** One store × channel of a post, as the list shows it. */
+export const postTargetSchema = z.object({
+  id: z.number().int(),
+  user_id: z.number().int(),
+  publisher_key: z.enum(PUBLISHER_KEYS),
+  state: z.enum(POST_TARGET_STATES),
+  /** When the state last changed (yyyy-MM-dd HH:mm:ss, Tokyo). */
+  time: z.string(),
+  published_at: z.string().nullable(),
+  removed_at: z.string().nullable(),
+  /** When the post is due to be removed from this channel; null: never (or cannot be). */
+  remove_at: z.string().nullable(),
+  url: z.string().nullable(),
+  external_id: z.string().nullable(),
+  error_kind: z.string().nullable(),
+  errors: z.array(z.string()),
+  attempts: z.number().int(),
+  retryable: z.boolean(),
+});
+export type PostTarget = z.infer<typeof postTargetSchema>;
+
+/** The overall state a row shows: every target's, or "partially published". */
+export const POST_STATES = [
+  'scheduled',
+  'publishing',
+  'published',
+  'partially_published',
+  'failed',
+  'removed',
+] as const;
+
+export const postMediaSchema = z.object({
+  url: z.string(),
+  kind: z.enum(['photo', 'video']),
+  mime: z.string(),
+  bytes: z.number().int(),
+});
+
+export const postSchema = z.object({
+  id: z.number().int(),
+  submission_id: z.string(),
+  user_id: z.number().int(),
+  content: z.string(),
+  button_type: z.number().int(),
+  button_link: z.string().nullable(),
+  phone_number: z.string().nullable(),
+  shared_sns_type: z.string(),
+  publish_date: z.string(),
+  delete_date: z.string().nullable(),
+  created_at: z.string(),
+  media_url: z.array(z.string()),
+  medias: z.array(postMediaSchema),
+  state: z.enum(POST_STATES),
+  targets: z.array(postTargetSchema),
+});
+export type PostView = z.infer<typeof postSchema>;
+
+/** `user_id`: one store id, or several comma-separated (an agency's selected stores). */
+const storeIds = z
+  .string()
+  .transform((s) =>
+    s
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean)
+      .map(Number),
+  )
+  .pipe(z.array(z.number().int().positive()).min(1));
+
+export const postListQuery = z.object({
+  user_id: storeIds,
+  limit: z.coerce
+    .number()
+    .int()
+    .refine((n) => (PAGE_SIZE_OPTIONS as readonly number[]).includes(n))
+    .default(POSTS_DEFAULT_PER_PAGE),
+  page: z.coerce.number().int().min(1).default(1),
+  post_key_search: z.string().max(200).optional(),
+});
+
+export const postOneQuery = z.object({ user_id: storeIds });
+
+export const postListResponse = z.object({ data: paged(postSchema) });
+export const postCreatedSchema = z.object({
+  submission_id: z.string(),
+  posts: z.array(postSchema),
+  notes: z.array(z.string()),
+});
