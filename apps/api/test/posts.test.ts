@@ -297,17 +297,32 @@ describe('POST /api/posts delivers one post per store × channel', () => {
 
   it('a failure on one channel leaves the others published; the failed one shows why', async () => {
     const text = `新商品のご案内 ${Date.now()}`;
-    // Instagram takes no post without media: its provider refuses it (invalid).
-    const res = await submit({
-      user_id: String(shop),
-      content: text,
-      shared_sns_type: 'google_my_business,facebook,instagram',
+    // Instagram answers 503 to every publish: its target fails after its retries, alone.
+    const fault = await sb.control('POST', '/faults', {
+      provider: 'instagram',
+      kind: 'server_error',
+      status: 503,
+      count: 'until_cleared',
+      method: 'POST',
     });
+    expect(JSON.stringify(fault)).toContain('"instagram"');
+    const res = await submit(
+      {
+        user_id: String(shop),
+        content: text,
+        shared_sns_type: 'google_my_business,facebook,instagram',
+      },
+      { 'medias[0]': { filename: 'new.jpg', type: 'image/jpeg', data: photo } },
+    );
     expect(res.statusCode, res.body).toBe(200);
     const post = json<Created>(res).data.posts[0] as PostView;
-    await drainUntil(async () =>
-      Object.values(await stateOf(post.id)).every((s) => s === 'published' || s === 'failed'),
-    );
+    await drainUntil(async () => {
+      t.clock.advance(2 * 3600_000);
+      return Object.values(await stateOf(post.id)).every(
+        (s) => s === 'published' || s === 'failed',
+      );
+    });
+    await sb.control('DELETE', '/faults');
     const after = await targetsOf(post.id);
     expect(Object.fromEntries(after.targets.map((x) => [x.publisher_key, x.state]))).toEqual({
       google_my_business: 'published',
@@ -316,8 +331,8 @@ describe('POST /api/posts delivers one post per store × channel', () => {
     });
     expect(after.state).toBe('partially_published');
     const ig = after.targets.find((x) => x.publisher_key === 'instagram');
-    expect(ig?.error_kind).toBe('invalid');
-    expect(ig?.errors).toEqual([ja.postPublishFailed('Instagram'), ja.channelInvalid('Instagram')]);
+    expect(ig?.error_kind).toBe('transient');
+    expect(ig?.errors).toEqual([ja.postPublishFailed('Instagram'), ja.channelRetry('Instagram')]);
     expect(ig?.retryable).toBe(true);
     expect(await atProvider('google_my_business', text)).toHaveLength(1);
     expect(await atProvider('facebook', text)).toHaveLength(1);
@@ -586,6 +601,35 @@ describe('refused requests save nothing', () => {
     );
     expect(fake.statusCode).toBe(422);
     expect(JSON.stringify(json(fake))).toContain(ja.postFileFormat);
+    expect(await rows()).toEqual(before);
+  });
+});
+
+describe('the channels’ rules, checked on the server from the stored bytes (ADR 0025)', () => {
+  it('refuses what a target channel cannot take, with its Japanese message, and saves nothing', async () => {
+    const before = await rows();
+    // 200×200: under Google's 250×250, whatever the file claims to be.
+    const small = await sharp({
+      create: { width: 200, height: 200, channels: 3, background: '#8a5' },
+    })
+      .jpeg()
+      .toBuffer();
+    const tooSmall = await submit(
+      { user_id: String(shop), content: '本日のおすすめ', shared_sns_type: 'google_my_business' },
+      { 'medias[0]': { filename: 'small.jpg', type: 'image/jpeg', data: small } },
+    );
+    expect(tooSmall.statusCode, tooSmall.body).toBe(422);
+    expect(JSON.stringify(json(tooSmall))).toContain('解像度が小さすぎます');
+    // Instagram takes no post without a photo or video.
+    const textOnly = await submit({
+      user_id: String(shop),
+      content: '本日のおすすめ',
+      shared_sns_type: 'instagram',
+    });
+    expect(textOnly.statusCode).toBe(422);
+    expect(json<{ errors: Record<string, string[]> }>(textOnly).errors.medias).toEqual([
+      ja.postMediaRequired('Instagram'),
+    ]);
     expect(await rows()).toEqual(before);
   });
 });

@@ -1,9 +1,11 @@
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { z } from 'zod';
 import {
+  checkPost,
   ja,
   ok,
   POST_MAX_FILES,
+  type MediaMeta,
   postCreatedSchema,
   postListQuery,
   postListResponse,
@@ -18,7 +20,8 @@ import { actorOf } from '../../plugins/auth';
 import { isMediaKey, MEDIA_PATH_PREFIX, type MediaStorage } from '../../storage';
 import type { StoreAccess } from '../stores/access';
 import type { PostsService, ResolvedMedium } from './posts.service';
-import { validatePostRequest, type RequestMedium } from './posts.validate';
+import { validatePostRequest, type PostRequest, type RequestMedium } from './posts.validate';
+import { inspectMedia } from '../../media/inspect';
 
 /** Files of a post are stored here (ADR 0021 key layout). */
 const MEDIA_FOLDER = 'media/posts';
@@ -51,6 +54,48 @@ export function registerPostRoutes(
   const r = withZod(app);
   const { posts, access, storage, clock } = deps;
   const pre = { preHandler: deps.authenticate };
+
+  /**
+   * Every medium is measured from its stored bytes (never its name or the browser's word), and
+   * the post is checked against the rules of each target channel (packages/domain/src/posts,
+   * ADR 0025): its media table, text lengths, buttons and dates. The stored files of a refused
+   * request are deleted by withMultipart.
+   */
+  const inspectAndCheck = async (
+    fields: Record<string, string>,
+    input: PostRequest,
+    resolved: ResolvedMedium[],
+    names: string[],
+  ): Promise<void> => {
+    const metas: MediaMeta[] = [];
+    for (const [i, m] of resolved.entries()) {
+      const seen = await inspectMedia(await storage.open(m.storage_key), names[i] ?? m.storage_key);
+      if (!seen.ok) throw validationError({ [`medias.${i}`]: [seen.message] });
+      metas.push(seen.meta);
+      m.width = seen.meta.width;
+      m.height = seen.meta.height;
+      m.duration_ms =
+        seen.meta.durationSec === undefined ? null : Math.round(seen.meta.durationSec * 1000);
+    }
+    const errors = checkPost(
+      {
+        content: input.content,
+        button_type: input.buttonType,
+        button_link: input.buttonLink,
+        phone_number: input.phoneNumber,
+        shared_sns_type: input.channels,
+        publish_date: fields.publish_date ?? null,
+        delete_date: fields.delete_date ?? null,
+        // Connection per store is checked (and named) by checkConnected.
+        connected: input.channels,
+      },
+      metas,
+      clock.now(),
+    );
+    // The publish date's grace ("now" that left a moment ago) is validatePostRequest's to judge.
+    delete errors.publish_date;
+    if (Object.keys(errors).length > 0) throw validationError(errors);
+  };
   const rule: ImageRule = { accept: 'media', folder: MEDIA_FOLDER };
   const rules: Record<string, ImageRule> = { medias: rule, 'medias[]': rule };
   for (let i = 0; i < MEDIA_SLOTS; i++) rules[`medias[${i}]`] = rule;
@@ -99,10 +144,12 @@ export function registerPostRoutes(
             const input = validatePostRequest(fields, media, clock.now());
             await posts.checkConnected(stores, input.channels);
             const resolved: ResolvedMedium[] = [];
+            const names: string[] = [];
             for (const m of input.media) {
               if (m.from === 'file') {
                 if (!m.part.ok) throw m.part.error;
                 const u = m.part.upload;
+                names.push(u.filename);
                 resolved.push({
                   storage_key: u.key,
                   kind: u.kind,
@@ -118,6 +165,7 @@ export function registerPostRoutes(
               const stat = key ? await storage.stat(key) : null;
               if (!key || !stat)
                 throw validationError({ [`medias.${m.index}`]: [ja.postMediaNotFound] });
+              names.push(key.split('/').pop() ?? key);
               resolved.push({
                 storage_key: key,
                 kind: stat.contentType.startsWith('video/') ? 'video' : 'photo',
@@ -128,6 +176,7 @@ export function registerPostRoutes(
                 duration_ms: null,
               });
             }
+            await inspectAndCheck(fields, input, resolved, names);
             return posts.create(actor.user, stores, input, resolved);
           },
           { repeated: ['user_id'] },
