@@ -79,8 +79,7 @@ const initialTargets = (initial: PostRow | null, channels: readonly PublisherKey
   ]
     .map((s) => s.trim())
     .filter((s): s is PublisherKey => (channels as readonly string[]).includes(s));
-  const first = channels[0];
-  return new Set<PublisherKey>(fromCopy.length > 0 ? fromCopy : first ? [first] : []);
+  return new Set<PublisherKey>(fromCopy);
 };
 
 /**
@@ -113,7 +112,8 @@ export function PostForm({
   const [active, setActive] = useState<PublisherKey | undefined>(
     () => [...initialTargets(initial, channels)][0] ?? channels[0],
   );
-  const [targets, setTargets] = useState(() => initialTargets(initial, channels));
+  // The channels ticked besides the active tab (which is always a target).
+  const [ticked, setTicked] = useState(() => initialTargets(initial, channels));
   const [media, setMedia] = useState<PostMedia[]>([]);
   const [reading, setReading] = useState(0);
   const [submitted, setSubmitted] = useState(false);
@@ -143,7 +143,6 @@ export function PostForm({
   /** Spec 2 §4: switching tab truncates the files to that channel's limit (and revalidates). */
   const switchTab = (key: PublisherKey) => {
     setActive(key);
-    setTargets((s) => new Set(s).add(key));
     setMedia((list) => {
       const max = limit(key);
       list.slice(max).forEach(releasePreview);
@@ -153,7 +152,7 @@ export function PostForm({
 
   const toggleTarget = (key: PublisherKey, on: boolean) => {
     if (key === active) return;
-    setTargets((s) => {
+    setTicked((s) => {
       const next = new Set(s);
       if (on) next.add(key);
       else next.delete(key);
@@ -177,7 +176,7 @@ export function PostForm({
       return list.filter((m) => !gone.includes(m));
     });
 
-  const targetList = channels.filter((c) => targets.has(c));
+  const targetList = channels.filter((c) => c === active || ticked.has(c));
   const errors = useMemo(() => {
     const metas = media.filter((m) => m.error === null).map((m) => m.meta);
     const e = checkPost(
