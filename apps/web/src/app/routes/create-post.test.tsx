@@ -115,7 +115,9 @@ describe('/create-post', () => {
     const link = screen.getByRole('textbox', { name: /ボタンのリンク/ });
     await userEvent.type(link, 'ftp://x');
     expect(
-      await screen.findByText('ボタンのリンクは http:// または https:// で始まるURLを入力してください。'),
+      await screen.findByText(
+        'ボタンのリンクは http:// または https:// で始まるURLを入力してください。',
+      ),
     ).toBeInTheDocument();
     await userEvent.clear(link);
     await userEvent.type(link, 'https://tenpo.example/book');
@@ -166,7 +168,9 @@ describe('/create-post', () => {
     await upload([file('small-1.jpg'), file('small-2.jpg')]);
     const errors = await screen.findByTestId('media-errors');
     expect(
-      within(errors).getAllByText('Facebookに投稿するファイルの解像度が小さすぎます（320×320px）。'),
+      within(errors).getAllByText(
+        'Facebookに投稿するファイルの解像度が小さすぎます（320×320px）。',
+      ),
     ).toHaveLength(1);
     expect(await submit()).toBeDisabled();
   });
@@ -176,7 +180,15 @@ describe('/create-post', () => {
     const { calls } = api({
       'POST /posts': ok({ id: 1 }),
       'GET /posts': ok({
-        data: { data: [], current_page: 1, last_page: 1, total: 0, per_page: 5, from: null, to: null },
+        data: {
+          data: [],
+          current_page: 1,
+          last_page: 1,
+          total: 0,
+          per_page: 5,
+          from: null,
+          to: null,
+        },
       }),
       'GET /refresh-token': ok(loginData()),
     });
@@ -252,10 +264,26 @@ describe('/create-post', () => {
     const { calls } = api({
       'POST /posts': ok({ id: 2 }),
       'GET /posts': ok({
-        data: { data: [], current_page: 1, last_page: 1, total: 0, per_page: 5, from: null, to: null },
+        data: {
+          data: [],
+          current_page: 1,
+          last_page: 1,
+          total: 0,
+          per_page: 5,
+          from: null,
+          to: null,
+        },
       }),
       'GET /refresh-token': ok(loginData(agency)),
-      'GET /agency/stores': ok({ data: [], current_page: 1, last_page: 1, total: 0, per_page: 5, from: null, to: null }),
+      'GET /agency/stores': ok({
+        data: [],
+        current_page: 1,
+        last_page: 1,
+        total: 0,
+        per_page: 5,
+        from: null,
+        to: null,
+      }),
       'GET /stores': ok([]),
     });
     signIn(agency);
@@ -281,7 +309,14 @@ describe('/post/:id', () => {
       key: url,
       source: url,
       preview: url,
-      meta: { name: 'p.jpg', ext: 'jpg', bytes: Number.NaN, width: 800, height: 800, kind: 'image' },
+      meta: {
+        name: 'p.jpg',
+        ext: 'jpg',
+        bytes: Number.NaN,
+        width: 800,
+        height: 800,
+        kind: 'image',
+      },
       error: null,
     }));
     const { calls } = api({
@@ -301,7 +336,15 @@ describe('/post/:id', () => {
       ]),
       'POST /posts': ok({ id: 10 }),
       'GET /posts': ok({
-        data: { data: [], current_page: 1, last_page: 1, total: 0, per_page: 5, from: null, to: null },
+        data: {
+          data: [],
+          current_page: 1,
+          last_page: 1,
+          total: 0,
+          per_page: 5,
+          from: null,
+          to: null,
+        },
       }),
       'GET /refresh-token': ok(loginData()),
     });

@@ -21,7 +21,14 @@ export function MediaCarousel({ urls }: { urls: readonly string[] }) {
       {video ? (
         <video src={url} muted controls style={{ width: 120, height: 80, objectFit: 'cover' }} />
       ) : (
-        <Image src={url} alt={`${at + 1} / ${urls.length}`} w={120} h={80} fit="cover" radius="sm" />
+        <Image
+          src={url}
+          alt={`${at + 1} / ${urls.length}`}
+          w={120}
+          h={80}
+          fit="cover"
+          radius="sm"
+        />
       )}
       {urls.length > 1 && (
         <Group gap={4} wrap="nowrap">

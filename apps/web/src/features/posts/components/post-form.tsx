@@ -401,7 +401,11 @@ export function PostForm({
             {t('posts.stores', { count: storeIds.length })}
           </Alert>
         )}
-        <Tabs value={active} onChange={(v) => v && switchTab(v as PublisherKey)} keepMounted={false}>
+        <Tabs
+          value={active}
+          onChange={(v) => v && switchTab(v as PublisherKey)}
+          keepMounted={false}
+        >
           <Tabs.List>
             {channels.map((c) => (
               <Tabs.Tab key={c} value={c}>

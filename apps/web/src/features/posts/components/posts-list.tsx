@@ -182,13 +182,7 @@ export function PostsList({ storeIds, stores }: { storeIds: number[]; stores: St
           fw={700}
           fz="sm"
           onClick={() =>
-            setSort(
-              on === null
-                ? { key, dir: 'asc' }
-                : on === 'asc'
-                  ? { key, dir: 'desc' }
-                  : null,
-            )
+            setSort(on === null ? { key, dir: 'asc' } : on === 'asc' ? { key, dir: 'desc' } : null)
           }
           aria-label={t('posts.list.sortBy', { column: t(`${c}.${key}`) })}
         >
@@ -250,7 +244,9 @@ export function PostsList({ storeIds, stores }: { storeIds: number[]; stores: St
             ) : (
               rows.map((p) => (
                 <Table.Tr key={p.id} data-testid={`post-${p.id}`}>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatPostDate(p.created_at)}</Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                    {formatPostDate(p.created_at)}
+                  </Table.Td>
                   <Table.Td miw={220}>
                     <Stack gap="xs">
                       {p.targets.map((tg) => (

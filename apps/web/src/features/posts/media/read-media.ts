@@ -137,7 +137,13 @@ const readFile = async (picked: File): Promise<PostMedia> => {
         error: null,
       };
     } catch (e) {
-      return { key, source: file, preview: '', meta: metaOf(file), error: message(e, ja.posts.media.tiffError) };
+      return {
+        key,
+        source: file,
+        preview: '',
+        meta: metaOf(file),
+        error: message(e, ja.posts.media.tiffError),
+      };
     }
   }
   const url = URL.createObjectURL(file);
@@ -158,7 +164,9 @@ const readFile = async (picked: File): Promise<PostMedia> => {
 
 /** Reads a media URL of a copied post (spec 2 §2 post copy): sent back as its URL. */
 const readUrl = async (url: string): Promise<PostMedia> => {
-  const name = decodeURIComponent(new URL(url, window.location.origin).pathname.split('/').pop() ?? url);
+  const name = decodeURIComponent(
+    new URL(url, window.location.origin).pathname.split('/').pop() ?? url,
+  );
   const ext = extOf(name);
   const kind = mediaKindOf(ext);
   const base: MediaMeta = { name, ext, bytes: 0, width: 0, height: 0, kind };
@@ -176,7 +184,13 @@ const readUrl = async (url: string): Promise<PostMedia> => {
     const s = await loadImage(url);
     return { key: nextKey(), source: url, preview: url, meta: { ...base, ...s }, error: null };
   } catch (e) {
-    return { key: nextKey(), source: url, preview: url, meta: base, error: message(e, ja.posts.media.imageLoadError) };
+    return {
+      key: nextKey(),
+      source: url,
+      preview: url,
+      meta: base,
+      error: message(e, ja.posts.media.imageLoadError),
+    };
   }
 };
 
