@@ -1,0 +1,119 @@
+import type { Page, PublisherKey } from '@tenpo/domain';
+import { api } from '@/lib/api-client';
+
+/** The calls of spec 2 §7 (Posts) behind /create-post, /post/{id} and /posts. */
+
+export type TargetState =
+  | 'scheduled'
+  | 'publishing'
+  | 'published'
+  | 'failed'
+  | 'unknown'
+  | 'removing'
+  | 'removed';
+
+/** One store × channel delivery of a post (issue 9). */
+export type PostTarget = {
+  id: number;
+  user_id: number;
+  publisher_key: PublisherKey;
+  state: TargetState;
+  /** When the state was reached (or is due, for scheduled). */
+  at: string | null;
+  /** The live post, once published. */
+  url: string | null;
+  errors: string[];
+};
+
+export type PostRow = {
+  id: number;
+  user_id?: number;
+  content: string;
+  button_type?: number | null;
+  button_link?: string | null;
+  phone_number?: string | null;
+  shared_sns_type?: string | null;
+  created_at: string;
+  publish_date: string | null;
+  delete_date: string | null;
+  media_url: string[];
+  targets: PostTarget[];
+};
+
+export type PostListQuery = { ids: readonly number[]; page: number; perPage: number; q: string };
+
+export const postKeys = {
+  all: ['posts'] as const,
+  list: (q: PostListQuery) => ['posts', 'list', q] as const,
+  one: (id: string, userIds: string) => ['posts', 'one', id, userIds] as const,
+  mainPhone: (userId: number) => ['main-phone', userId] as const,
+};
+
+const idsParam = (ids: readonly number[]) => ids.join(',');
+
+/** The paged envelope of DESIGN §3: the body's `data.data` holds the rows (spec 2 §7). */
+export const postsCall = async (q: PostListQuery, signal?: AbortSignal): Promise<Page<PostRow>> =>
+  (
+    await api<Page<PostRow>>('/posts', {
+      query: {
+        user_id: idsParam(q.ids),
+        limit: q.perPage,
+        page: q.page,
+        post_key_search: q.q.trim() || undefined,
+      },
+      signal,
+    })
+  ).data;
+
+export const postCall = async (id: string, ids: readonly number[]): Promise<PostRow | null> =>
+  (await api<PostRow[]>(`/posts/${encodeURIComponent(id)}`, { query: { user_id: idsParam(ids) } }))
+    .data[0] ?? null;
+
+/** The multipart body of POST /posts (spec 2 §7). */
+export type CreatePostInput = {
+  userIds: readonly number[];
+  content: string;
+  buttonType: number;
+  buttonLink: string;
+  phoneNumber: string;
+  channels: readonly PublisherKey[];
+  publishDate: string;
+  deleteDate: string;
+  /** Files to upload, or URLs of media the copied post already has. */
+  medias: ReadonlyArray<File | string>;
+};
+
+export const createPostCall = (p: CreatePostInput) => {
+  const body = new FormData();
+  body.set('user_id', idsParam(p.userIds));
+  body.set('content', p.content);
+  body.set('button_type', String(p.buttonType));
+  body.set('button_link', p.buttonLink);
+  body.set('phone_number', p.phoneNumber);
+  body.set('shared_sns_type', p.channels.join(','));
+  body.set('publish_date', p.publishDate);
+  body.set('delete_date', p.deleteDate);
+  p.medias.forEach((m, i) => body.set(`medias[${i}]`, m));
+  return api<unknown>('/posts', { method: 'POST', body });
+};
+
+export const retryTargetCall = (postId: number, targetId: number) =>
+  api<PostTarget>(`/posts/${postId}/targets/${targetId}/retry`, { method: 'POST' });
+
+type BasicInformation = { core_information?: { main_phone?: string | null } | null };
+
+/**
+ * The business's main phone (spec 2 §3: call now is offered only with one), from GET
+ * /entity/basic-information. Null when there is none or it cannot be read.
+ */
+export const mainPhoneCall = async (userId: number): Promise<string | null> => {
+  try {
+    const r = await api<BasicInformation>('/entity/basic-information', {
+      query: { user_id: userId },
+    });
+    const phone = r.data.core_information?.main_phone?.trim();
+    return phone ? phone : null;
+  } catch {
+    return null;
+  }
+};

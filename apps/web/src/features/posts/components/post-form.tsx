@@ -1,0 +1,425 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Group,
+  Paper,
+  Select,
+  SimpleGrid,
+  Stack,
+  Tabs,
+  Text,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
+import {
+  CHANNEL_LIMITS,
+  CHANNEL_POST_RULES,
+  checkPost,
+  ja as domainJa,
+  LINK_BUTTON_TYPES,
+  MEDIA_RULES,
+  OFFERED_BUTTON_TYPES,
+  BUTTON_TYPE,
+  publisherByKey,
+  textLength,
+  type ButtonType,
+  type PublisherKey,
+} from '@tenpo/domain';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import type { CreatePostInput, PostRow } from '../api/posts-api';
+import { mediaReader, releasePreview, type PostMedia } from '../media/read-media';
+import { MediaField } from './media-field';
+import { TokyoDateField } from './tokyo-date-field';
+
+export type PostFormValues = {
+  content: string;
+  button_type: number;
+  button_link: string;
+  phone_number: string;
+  publish_date: string;
+  delete_date: string;
+};
+
+/** The fields in the order their messages are shown (a message shows once, spec 2 §4). */
+const FIELDS = [
+  'shared_sns_type',
+  'content',
+  'button_type',
+  'button_link',
+  'phone_number',
+  'medias',
+  'publish_date',
+  'delete_date',
+] as const;
+type Field = (typeof FIELDS)[number];
+
+const labelOf = (k: PublisherKey) => publisherByKey(k)?.label ?? k;
+
+const initialValues = (initial: PostRow | null, mainPhone: string | null): PostFormValues => {
+  const bt = initial?.button_type ?? BUTTON_TYPE.none;
+  // A copied call-now button keeps the business's current phone, or falls back to none.
+  const callNow = bt === BUTTON_TYPE.callNow;
+  return {
+    content: initial?.content ?? '',
+    button_type: callNow && !mainPhone ? BUTTON_TYPE.none : bt,
+    button_link: initial?.button_link ?? '',
+    phone_number: callNow && mainPhone ? mainPhone : '',
+    publish_date: '',
+    delete_date: '',
+  };
+};
+
+const initialTargets = (initial: PostRow | null, channels: readonly PublisherKey[]) => {
+  const fromCopy = [
+    ...(initial?.shared_sns_type ?? '').split(','),
+    ...(initial?.targets ?? []).map((t) => t.publisher_key),
+  ]
+    .map((s) => s.trim())
+    .filter((s): s is PublisherKey => (channels as readonly string[]).includes(s));
+  return new Set<PublisherKey>(fromCopy);
+};
+
+/**
+ * The post form of spec 2 §3–§5: one tab per connected channel (the active tab decides the
+ * media limits and the count display, and is always a target; the other connected channels can
+ * be ticked as targets too), content, button type and link (call now with the business's main
+ * phone, read-only), media, publish and removal dates in Tokyo time. Every rule is domain's
+ * `checkPost`, judged as the user edits; submit is disabled by the spec's three rules, and a
+ * click with other errors shows them instead of sending.
+ */
+export function PostForm({
+  storeIds,
+  channels,
+  mainPhone,
+  initial,
+  onSubmit,
+  now = () => new Date(),
+}: {
+  storeIds: readonly number[];
+  channels: readonly PublisherKey[];
+  mainPhone: string | null;
+  initial: PostRow | null;
+  onSubmit: (input: CreatePostInput) => Promise<void>;
+  now?: () => Date;
+}) {
+  const { t } = useTranslation();
+  const form = useForm<PostFormValues>({ defaultValues: initialValues(initial, mainPhone) });
+  const values = form.watch();
+  const { dirtyFields } = form.formState;
+  const [active, setActive] = useState<PublisherKey | undefined>(
+    () => [...initialTargets(initial, channels)][0] ?? channels[0],
+  );
+  // The channels ticked besides the active tab (which is always a target).
+  const [ticked, setTicked] = useState(() => initialTargets(initial, channels));
+  const [media, setMedia] = useState<PostMedia[]>([]);
+  const [reading, setReading] = useState(0);
+  const [submitted, setSubmitted] = useState(false);
+  const [sending, setSending] = useState(false);
+  const mediaRef = useRef(media);
+  mediaRef.current = media;
+
+  // A copy starts with the post's media, sent back as their URLs.
+  useEffect(() => {
+    const urls = initial?.media_url ?? [];
+    if (urls.length === 0) return;
+    let live = true;
+    setReading((n) => n + 1);
+    void Promise.all(urls.map((u) => mediaReader.readUrl(u)))
+      .then((read) => {
+        if (live) setMedia(read);
+      })
+      .finally(() => setReading((n) => n - 1));
+    return () => {
+      live = false;
+    };
+  }, [initial]);
+  useEffect(() => () => mediaRef.current.forEach(releasePreview), []);
+
+  const limit = (key: PublisherKey | undefined) => (key ? MEDIA_RULES[key].maxCount : 0);
+
+  /** Spec 2 §4: switching tab truncates the files to that channel's limit (and revalidates). */
+  const switchTab = (key: PublisherKey) => {
+    setActive(key);
+    setMedia((list) => {
+      const max = limit(key);
+      list.slice(max).forEach(releasePreview);
+      return list.length > max ? list.slice(0, max) : list;
+    });
+  };
+
+  const toggleTarget = (key: PublisherKey, on: boolean) => {
+    if (key === active) return;
+    setTicked((s) => {
+      const next = new Set(s);
+      if (on) next.add(key);
+      else next.delete(key);
+      return next;
+    });
+  };
+
+  const addFiles = (files: File[]) => {
+    if (files.length === 0) return;
+    setReading((n) => n + 1);
+    void Promise.all(files.map((f) => mediaReader.readFile(f)))
+      .then((read) => setMedia((list) => [...list, ...read]))
+      .finally(() => setReading((n) => n - 1));
+  };
+
+  const removeMedia = (key: string) =>
+    setMedia((list) => {
+      // Spec 2 §4: on a one-file channel (the business listing) removing clears all.
+      const gone = limit(active) === 1 ? list : list.filter((m) => m.key === key);
+      gone.forEach(releasePreview);
+      return list.filter((m) => !gone.includes(m));
+    });
+
+  const targetList = channels.filter((c) => c === active || ticked.has(c));
+  const errors = useMemo(() => {
+    const metas = media.filter((m) => m.error === null).map((m) => m.meta);
+    const e = checkPost(
+      {
+        content: values.content,
+        button_type: values.button_type,
+        button_link: values.button_link,
+        phone_number: values.phone_number,
+        shared_sns_type: targetList,
+        publish_date: values.publish_date,
+        delete_date: values.delete_date,
+        connected: channels,
+      },
+      metas,
+      now(),
+    );
+    const helper = media.flatMap((m) => (m.error ? [m.error] : []));
+    if (helper.length > 0) e.medias = [...new Set([...helper, ...(e.medias ?? [])])];
+    return e;
+    // `values` is a fresh object each render; its fields are the dependencies.
+  }, [
+    values.content,
+    values.button_type,
+    values.button_link,
+    values.phone_number,
+    values.publish_date,
+    values.delete_date,
+    media,
+    targetList.join(','),
+    channels,
+  ]);
+
+  /** Which fields show their messages yet: edited ones, always-visible ones, or all after a try. */
+  const visible = (f: Field): boolean => {
+    if (submitted) return true;
+    switch (f) {
+      case 'content':
+      case 'button_link':
+        return Boolean(dirtyFields[f]);
+      case 'publish_date':
+      case 'delete_date':
+        return values[f] !== '';
+      default:
+        return true;
+    }
+  };
+  // Each message once, in field order (spec 2 §4).
+  const shown = (() => {
+    const seen = new Set<string>();
+    const out: Partial<Record<Field, string[]>> = {};
+    for (const f of FIELDS) {
+      if (!visible(f)) continue;
+      const lines = (errors[f] ?? []).filter((l) => !seen.has(l));
+      lines.forEach((l) => seen.add(l));
+      if (lines.length > 0) out[f] = lines;
+    }
+    return out;
+  })();
+  const fieldError = (f: Field) => shown[f]?.join('\n') ?? null;
+
+  const bt = values.button_type as ButtonType;
+  const needsLink = LINK_BUTTON_TYPES.includes(bt);
+  const blocked =
+    values.content.trim() === '' ||
+    (needsLink && values.button_link.trim() === '') ||
+    (errors.medias?.length ?? 0) > 0 ||
+    reading > 0;
+
+  const buttonOptions = OFFERED_BUTTON_TYPES.filter(
+    (b) => b !== BUTTON_TYPE.callNow || mainPhone !== null,
+  ).map((b) => ({ value: String(b), label: t(`posts.buttonTypes.${b}`) }));
+
+  const submit = form.handleSubmit(async (v) => {
+    setSubmitted(true);
+    if (Object.keys(errors).length > 0) return;
+    setSending(true);
+    try {
+      await onSubmit({
+        userIds: storeIds,
+        content: v.content,
+        buttonType: v.button_type,
+        buttonLink: needsLink ? v.button_link.trim() : '',
+        phoneNumber: v.button_type === BUTTON_TYPE.callNow ? v.phone_number : '',
+        channels: targetList,
+        publishDate: v.publish_date,
+        deleteDate: v.delete_date,
+        medias: media.map((m) => m.source),
+      });
+    } finally {
+      setSending(false);
+    }
+  });
+
+  if (!active || channels.length === 0) {
+    return (
+      <Alert color="yellow" variant="light">
+        {t('posts.noChannels')}
+      </Alert>
+    );
+  }
+
+  const textLimit = CHANNEL_LIMITS[active];
+  const notRemovable =
+    values.delete_date !== ''
+      ? targetList.filter((c) => !CHANNEL_POST_RULES[c].removable).map(labelOf)
+      : [];
+
+  const body = (
+    <Stack gap="md" pt="md">
+      {channels.length > 1 && (
+        <Checkbox.Group
+          label={t('posts.channelsLabel')}
+          description={t('posts.channelsHint')}
+          value={targetList}
+          error={fieldError('shared_sns_type')}
+        >
+          <Group mt={4}>
+            {channels.map((c) => (
+              <Checkbox
+                key={c}
+                value={c}
+                label={labelOf(c)}
+                disabled={c === active}
+                onChange={(e) => toggleTarget(c, e.currentTarget.checked)}
+              />
+            ))}
+          </Group>
+        </Checkbox.Group>
+      )}
+      {channels.length === 1 && fieldError('shared_sns_type') && (
+        <Text c="red" size="sm">
+          {fieldError('shared_sns_type')}
+        </Text>
+      )}
+      <Textarea
+        label={t('posts.form.content')}
+        placeholder={t('posts.form.contentPlaceholder')}
+        withAsterisk
+        autosize
+        minRows={5}
+        description={`${textLength(values.content, textLimit.textCounting)} / ${textLimit.textMaxLength}`}
+        error={fieldError('content')}
+        styles={{ error: { whiteSpace: 'pre-line' } }}
+        {...form.register('content')}
+      />
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <Select
+          label={t('posts.form.buttonType')}
+          data={buttonOptions}
+          value={String(values.button_type)}
+          allowDeselect={false}
+          error={fieldError('button_type')}
+          onChange={(v) => {
+            const n = Number(v ?? 0);
+            form.setValue('button_type', n, { shouldDirty: true });
+            form.setValue('phone_number', n === BUTTON_TYPE.callNow ? (mainPhone ?? '') : '');
+          }}
+        />
+        {needsLink && (
+          <TextInput
+            label={t('posts.form.buttonLink')}
+            placeholder="https://"
+            withAsterisk
+            error={fieldError('button_link')}
+            {...form.register('button_link')}
+          />
+        )}
+        {bt === BUTTON_TYPE.callNow && (
+          <TextInput
+            label={t('posts.form.phone')}
+            description={t('posts.form.phoneHint')}
+            readOnly
+            value={values.phone_number}
+            error={fieldError('phone_number')}
+          />
+        )}
+      </SimpleGrid>
+      <MediaField
+        channel={active}
+        items={media}
+        reading={reading > 0}
+        errors={shown.medias ?? []}
+        onAdd={addFiles}
+        onRemove={removeMedia}
+      />
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <TokyoDateField
+          label={t('posts.form.publishDate')}
+          description={t('posts.form.publishHint')}
+          value={values.publish_date}
+          onChange={(v) => form.setValue('publish_date', v, { shouldDirty: true })}
+          error={fieldError('publish_date')}
+          now={now}
+        />
+        <TokyoDateField
+          label={t('posts.form.deleteDate')}
+          description={t('posts.form.deleteHint')}
+          value={values.delete_date}
+          onChange={(v) => form.setValue('delete_date', v, { shouldDirty: true })}
+          error={fieldError('delete_date')}
+          now={now}
+        />
+      </SimpleGrid>
+      {notRemovable.map((label) => (
+        <Text key={label} size="sm" c="orange.8">
+          {domainJa.postNotRemovable(label)}
+        </Text>
+      ))}
+      <Group justify="flex-end">
+        <Button type="submit" disabled={blocked} loading={sending}>
+          {t('posts.form.submit')}
+        </Button>
+      </Group>
+    </Stack>
+  );
+
+  return (
+    <Paper withBorder p="md" radius="md">
+      <form onSubmit={(e) => void submit(e)} noValidate>
+        {storeIds.length > 1 && (
+          <Alert color="blue" variant="light" mb="sm">
+            {t('posts.stores', { count: storeIds.length })}
+          </Alert>
+        )}
+        <Tabs
+          value={active}
+          onChange={(v) => v && switchTab(v as PublisherKey)}
+          keepMounted={false}
+        >
+          <Tabs.List>
+            {channels.map((c) => (
+              <Tabs.Tab key={c} value={c}>
+                {labelOf(c)}
+              </Tabs.Tab>
+            ))}
+          </Tabs.List>
+          {channels.map((c) => (
+            <Tabs.Panel key={c} value={c}>
+              {c === active && body}
+            </Tabs.Panel>
+          ))}
+        </Tabs>
+      </form>
+    </Paper>
+  );
+}

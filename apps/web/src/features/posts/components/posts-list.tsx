@@ -1,0 +1,303 @@
+import { useMemo, useState } from 'react';
+import {
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  UnstyledButton,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { PAGE_SIZE_OPTIONS, publisherByKey, type StoreRow } from '@tenpo/domain';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { EmptyRow, TableFooter } from '@/components/ui/table-footer';
+import { ja } from '@/i18n/ja';
+import { TOAST_MS } from '@/lib/timing';
+import {
+  postKeys,
+  postsCall,
+  retryTargetCall,
+  type PostRow,
+  type PostTarget,
+  type TargetState,
+} from '../api/posts-api';
+import { formatPostDate, postDateKey } from '../format';
+import { MediaCarousel } from './media-carousel';
+import { postErrorLines, toastPostError } from './post-editor';
+
+/** Spec 2 §9: search debounce. */
+export const POST_SEARCH_DEBOUNCE_MS = 500;
+const DEFAULT_POSTS_PER_PAGE = PAGE_SIZE_OPTIONS[0];
+
+type SortKey = 'created_at' | 'channel' | 'content' | 'publish_date' | 'delete_date';
+type Sort = { key: SortKey; dir: 'asc' | 'desc' } | null;
+
+const STATE_COLOR: Record<TargetState, string> = {
+  scheduled: 'blue',
+  publishing: 'cyan',
+  published: 'teal',
+  failed: 'red',
+  unknown: 'yellow',
+  removing: 'gray',
+  removed: 'gray',
+};
+
+const channelsText = (p: PostRow) =>
+  [...new Set(p.targets.map((t) => publisherByKey(t.publisher_key)?.label ?? t.publisher_key))]
+    .sort()
+    .join(',');
+
+const sortValue = (p: PostRow, key: SortKey): string | number => {
+  switch (key) {
+    case 'channel':
+      return channelsText(p);
+    case 'content':
+      return p.content;
+    default:
+      return postDateKey(p[key]);
+  }
+};
+
+/** Client-side sort of the page shown (spec 2 §2). */
+const sorted = (rows: readonly PostRow[], sort: Sort): PostRow[] => {
+  if (!sort) return [...rows];
+  const sign = sort.dir === 'asc' ? 1 : -1;
+  return [...rows].sort((a, b) => {
+    const x = sortValue(a, sort.key);
+    const y = sortValue(b, sort.key);
+    const c =
+      typeof x === 'number' && typeof y === 'number'
+        ? x - y
+        : String(x).localeCompare(String(y), 'ja');
+    return c * sign;
+  });
+};
+
+function TargetLine({
+  postId,
+  target,
+  storeName,
+}: {
+  postId: number;
+  target: PostTarget;
+  storeName: string | null;
+}) {
+  const { t } = useTranslation();
+  const qc = useQueryClient();
+  const retry = useMutation({
+    mutationFn: () => retryTargetCall(postId, target.id),
+    onSuccess: () => {
+      notifications.show({ color: 'teal', message: ja.posts.list.retried, autoClose: TOAST_MS });
+      void qc.invalidateQueries({ queryKey: postKeys.all });
+    },
+    onError: toastPostError,
+  });
+  const label = publisherByKey(target.publisher_key)?.label ?? target.publisher_key;
+  const at = formatPostDate(target.at);
+  return (
+    <Stack gap={2} data-testid={`target-${target.id}`}>
+      <Group gap={6} wrap="nowrap">
+        <Text size="sm" fw={600}>
+          {storeName ? `${storeName} / ${label}` : label}
+        </Text>
+        <Badge size="sm" variant="light" color={STATE_COLOR[target.state]}>
+          {t(`posts.list.states.${target.state}`)}
+        </Badge>
+        {target.state === 'failed' && (
+          <Button
+            size="compact-xs"
+            variant="outline"
+            color="red"
+            loading={retry.isPending}
+            onClick={() => retry.mutate()}
+            aria-label={`${storeName ? `${storeName} ` : ''}${label} ${t('posts.list.retry')}`}
+          >
+            {t('posts.list.retry')}
+          </Button>
+        )}
+      </Group>
+      {(at || target.url) && (
+        <Group gap={6}>
+          {at && (
+            <Text size="xs" c="dimmed">
+              {at}
+            </Text>
+          )}
+          {target.url && target.state === 'published' && (
+            <Anchor size="xs" href={target.url} target="_blank" rel="noreferrer">
+              {t('posts.list.open')}
+            </Anchor>
+          )}
+        </Group>
+      )}
+      {target.errors.map((e) => (
+        <Text key={e} size="xs" c="red">
+          {e}
+        </Text>
+      ))}
+    </Stack>
+  );
+}
+
+/**
+ * /posts (spec 2 §2): add button, per page 5/10/25/50 (5 by default), search debounced 500 ms
+ * back to page 1, client-side sort, media carousel, copy action, the 'showing' line, and every
+ * target's state with its error lines and a retry button when it failed (issue 9).
+ */
+export function PostsList({ storeIds, stores }: { storeIds: number[]; stores: StoreRow[] }) {
+  const { t } = useTranslation();
+  const [page, setPage] = useState(1);
+  const [perPage, setPerPage] = useState<number>(DEFAULT_POSTS_PER_PAGE);
+  const [search, setSearch] = useState('');
+  const [q] = useDebouncedValue(search, POST_SEARCH_DEBOUNCE_MS);
+  const [sort, setSort] = useState<Sort>(null);
+  const [lastQ, setLastQ] = useState(q);
+  if (q !== lastQ) {
+    // A new search goes back to page 1 (spec 2 §4).
+    setLastQ(q);
+    setPage(1);
+  }
+  const list = useQuery({
+    queryKey: postKeys.list({ ids: storeIds, page, perPage, q }),
+    queryFn: ({ signal }) => postsCall({ ids: storeIds, page, perPage, q }, signal),
+    placeholderData: keepPreviousData,
+    enabled: storeIds.length > 0,
+  });
+  const rows = useMemo(() => sorted(list.data?.data ?? [], sort), [list.data, sort]);
+  const storeName = (id: number) =>
+    storeIds.length > 1 ? (stores.find((s) => s.id === id)?.name ?? `#${id}`) : null;
+
+  const c = 'posts.list.columns';
+  const th = (key: SortKey) => {
+    const on = sort?.key === key ? sort.dir : null;
+    return (
+      <Table.Th aria-sort={on === 'asc' ? 'ascending' : on === 'desc' ? 'descending' : undefined}>
+        <UnstyledButton
+          fw={700}
+          fz="sm"
+          onClick={() =>
+            setSort(on === null ? { key, dir: 'asc' } : on === 'asc' ? { key, dir: 'desc' } : null)
+          }
+          aria-label={t('posts.list.sortBy', { column: t(`${c}.${key}`) })}
+        >
+          {t(`${c}.${key}`)} {on === 'asc' ? '▲' : on === 'desc' ? '▼' : '⇅'}
+        </UnstyledButton>
+      </Table.Th>
+    );
+  };
+
+  const pageInfo = list.data ?? {
+    current_page: page,
+    last_page: 1,
+    per_page: perPage,
+    total: 0,
+    from: null,
+    to: null,
+  };
+
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Button component={Link} to="/create-post">
+          {t('posts.list.add')}
+        </Button>
+        <TextInput
+          aria-label={t('posts.list.search')}
+          placeholder={t('posts.list.searchPlaceholder')}
+          value={search}
+          onChange={(e) => setSearch(e.currentTarget.value)}
+          w={280}
+        />
+      </Group>
+      <Table.ScrollContainer minWidth={1080}>
+        <Table
+          withTableBorder
+          withColumnBorders
+          verticalSpacing="sm"
+          aria-label={t('posts.listTitle')}
+          styles={{ th: { whiteSpace: 'nowrap' } }}
+        >
+          <Table.Thead>
+            <Table.Tr>
+              {th('created_at')}
+              {th('channel')}
+              {th('content')}
+              <Table.Th>{t(`${c}.media`)}</Table.Th>
+              {th('publish_date')}
+              {th('delete_date')}
+              <Table.Th>{t(`${c}.actions`)}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.length === 0 ? (
+              <EmptyRow
+                columns={7}
+                text={list.isPending ? t('app.loading') : t('posts.list.empty')}
+                error={list.isError ? postErrorLines(list.error) : null}
+              />
+            ) : (
+              rows.map((p) => (
+                <Table.Tr key={p.id} data-testid={`post-${p.id}`}>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                    {formatPostDate(p.created_at)}
+                  </Table.Td>
+                  <Table.Td miw={220}>
+                    <Stack gap="xs">
+                      {p.targets.map((tg) => (
+                        <TargetLine
+                          key={tg.id}
+                          postId={p.id}
+                          target={tg}
+                          storeName={storeName(tg.user_id)}
+                        />
+                      ))}
+                    </Stack>
+                  </Table.Td>
+                  <Table.Td maw={320}>
+                    <Text size="sm" lineClamp={4} style={{ whiteSpace: 'pre-line' }}>
+                      {p.content}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <MediaCarousel urls={p.media_url} />
+                  </Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                    {formatPostDate(p.publish_date) ?? t('common.none')}
+                  </Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                    {formatPostDate(p.delete_date) ?? t('common.none')}
+                  </Table.Td>
+                  <Table.Td>
+                    <Button
+                      component={Link}
+                      to={`/post/${p.id}`}
+                      size="compact-sm"
+                      variant="light"
+                      aria-label={t('posts.list.copyOf', { id: p.id })}
+                    >
+                      {t('posts.list.copy')}
+                    </Button>
+                  </Table.Td>
+                </Table.Tr>
+              ))
+            )}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      <TableFooter
+        page={pageInfo}
+        onPage={setPage}
+        onPerPage={(n) => {
+          setPerPage(n);
+          setPage(1);
+        }}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,88 @@
+import { Button, Group, Stack, TextInput } from '@mantine/core';
+import { formatTokyoDateTime } from '@tenpo/domain';
+import { useTranslation } from 'react-i18next';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** `yyyy-MM-dd HH:mm:ss` (the form's value) ↔ the input's `yyyy-MM-ddTHH:mm:ss`. */
+const toInput = (v: string) => v.replace(' ', 'T');
+const fromInput = (v: string) => {
+  if (v === '') return '';
+  const s = v.replace('T', ' ');
+  return s.length === 16 ? `${s}:00` : s;
+};
+
+/**
+ * A date and time in Asia/Tokyo (spec 2 §5, §9): the input's wall-clock value is read as Tokyo
+ * time whatever the browser's zone. Shortcuts set today (now), tomorrow or a week from now at
+ * the current time; the input refuses days before today (the value must be now or later).
+ */
+export function TokyoDateField({
+  label,
+  description,
+  value,
+  onChange,
+  error,
+  now,
+}: {
+  label: string;
+  description?: string;
+  value: string;
+  onChange: (v: string) => void;
+  error?: string | null;
+  now: () => Date;
+}) {
+  const { t } = useTranslation();
+  const at = (days: number) => formatTokyoDateTime(now().getTime() + days * DAY_MS);
+  const min = `${formatTokyoDateTime(now().getTime()).slice(0, 10)}T00:00`;
+  return (
+    <Stack gap={4}>
+      <TextInput
+        type="datetime-local"
+        label={label}
+        description={description}
+        value={toInput(value)}
+        min={min}
+        step={1}
+        onChange={(e) => onChange(fromInput(e.currentTarget.value))}
+        error={error || undefined}
+      />
+      <Group gap={4}>
+        <Button
+          size="compact-xs"
+          variant="light"
+          onClick={() => onChange(at(0))}
+          aria-label={`${label} ${t('posts.shortcuts.today')}`}
+        >
+          {t('posts.shortcuts.today')}
+        </Button>
+        <Button
+          size="compact-xs"
+          variant="light"
+          onClick={() => onChange(at(1))}
+          aria-label={`${label} ${t('posts.shortcuts.tomorrow')}`}
+        >
+          {t('posts.shortcuts.tomorrow')}
+        </Button>
+        <Button
+          size="compact-xs"
+          variant="light"
+          onClick={() => onChange(at(7))}
+          aria-label={`${label} ${t('posts.shortcuts.week')}`}
+        >
+          {t('posts.shortcuts.week')}
+        </Button>
+        <Button
+          size="compact-xs"
+          variant="subtle"
+          color="gray"
+          disabled={value === ''}
+          onClick={() => onChange('')}
+          aria-label={`${label} ${t('posts.form.clear')}`}
+        >
+          {t('posts.form.clear')}
+        </Button>
+      </Group>
+    </Stack>
+  );
+}

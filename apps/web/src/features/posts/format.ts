@@ -1,0 +1,37 @@
+/** Dates as the post screens show them: YYYY/MM/DD HH:mm:ss in Asia/Tokyo (spec 2 §9). */
+
+const FORM_RE = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/;
+
+const tokyo = new Intl.DateTimeFormat('ja-JP', {
+  timeZone: 'Asia/Tokyo',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+});
+
+/**
+ * A `yyyy-MM-dd HH:mm:ss` without zone is already Tokyo time (the post form's format); an
+ * instant with a zone (ISO) is turned to Tokyo. Null or unreadable: null.
+ */
+export const formatPostDate = (v: string | null | undefined): string | null => {
+  if (!v) return null;
+  const m = FORM_RE.exec(v.trim());
+  if (m) return `${m[1]}/${m[2]}/${m[3]} ${m[4]}:${m[5]}:${m[6] ?? '00'}`;
+  const d = new Date(v);
+  if (Number.isNaN(d.getTime())) return null;
+  const p = Object.fromEntries(tokyo.formatToParts(d).map((x) => [x.type, x.value]));
+  return `${p.year}/${p.month}/${p.day} ${p.hour}:${p.minute}:${p.second}`;
+};
+
+/** A sortable key for a post date (the same two readings). */
+export const postDateKey = (v: string | null | undefined): number => {
+  if (!v) return Number.NEGATIVE_INFINITY;
+  const m = FORM_RE.exec(v.trim());
+  if (m) return Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +(m[6] ?? 0)) - 9 * 3600_000;
+  const t = new Date(v).getTime();
+  return Number.isNaN(t) ? Number.NEGATIVE_INFINITY : t;
+};
