@@ -17,7 +17,7 @@ const target = (id: number, over: Partial<PostTarget> = {}): PostTarget => ({
   user_id: 1,
   publisher_key: 'google_my_business',
   state: 'published',
-  at: '2026-04-01T01:00:00Z',
+  time: '2026-04-01T01:00:00Z',
   url: 'https://business.google.com/posts/1',
   errors: [],
   ...over,

@@ -18,8 +18,8 @@ export type PostTarget = {
   user_id: number;
   publisher_key: PublisherKey;
   state: TargetState;
-  /** When the state was reached (or is due, for scheduled). */
-  at: string | null;
+  /** When the state was reached (or is due, for scheduled), yyyy-MM-dd HH:mm:ss Tokyo. */
+  time: string | null;
   /** The live post, once published. */
   url: string | null;
   errors: string[];

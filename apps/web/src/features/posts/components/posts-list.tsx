@@ -99,7 +99,7 @@ function TargetLine({
     onError: toastPostError,
   });
   const label = publisherByKey(target.publisher_key)?.label ?? target.publisher_key;
-  const at = formatPostDate(target.at);
+  const at = formatPostDate(target.time);
   return (
     <Stack gap={2} data-testid={`target-${target.id}`}>
       <Group gap={6} wrap="nowrap">
