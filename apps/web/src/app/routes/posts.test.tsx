@@ -34,14 +34,17 @@ const post = (id: number, over: Partial<PostRow> = {}): PostRow => ({
   ...over,
 });
 
+/** The body's `data.data` is the page and `data.data.data` its rows (spec 2 §7). */
 const page = (rows: PostRow[], p = 1, per = 5, total = rows.length) => ({
-  data: rows,
-  current_page: p,
-  last_page: Math.max(1, Math.ceil(total / per)),
-  total,
-  per_page: per,
-  from: rows.length ? (p - 1) * per + 1 : null,
-  to: rows.length ? (p - 1) * per + rows.length : null,
+  data: {
+    data: rows,
+    current_page: p,
+    last_page: Math.max(1, Math.ceil(total / per)),
+    total,
+    per_page: per,
+    from: rows.length ? (p - 1) * per + 1 : null,
+    to: rows.length ? (p - 1) * per + rows.length : null,
+  },
 });
 
 const postCalls = (calls: MockRequest[]) =>

@@ -51,10 +51,10 @@ export const postKeys = {
 
 const idsParam = (ids: readonly number[]) => ids.join(',');
 
-/** The paged envelope of DESIGN §3: the body's `data.data` holds the rows (spec 2 §7). */
+/** Spec 2 §7: the body's `data.data` is the page, and `data.data.data` its rows. */
 export const postsCall = async (q: PostListQuery, signal?: AbortSignal): Promise<Page<PostRow>> =>
   (
-    await api<Page<PostRow>>('/posts', {
+    await api<{ data: Page<PostRow> }>('/posts', {
       query: {
         user_id: idsParam(q.ids),
         limit: q.perPage,
@@ -63,7 +63,7 @@ export const postsCall = async (q: PostListQuery, signal?: AbortSignal): Promise
       },
       signal,
     })
-  ).data;
+  ).data.data;
 
 export const postCall = async (id: string, ids: readonly number[]): Promise<PostRow | null> =>
   (await api<PostRow[]>(`/posts/${encodeURIComponent(id)}`, { query: { user_id: idsParam(ids) } }))
