@@ -17,6 +17,7 @@ import {
   type WorkOptions,
 } from './engine';
 import { createLimiter } from './limiter';
+import { drainEach, endLoops, finishOrAbort } from './worker-runtime';
 
 /** What a pg-boss job's `data` holds: the engine's payload (any JSON) and its attempt budget. */
 type Data = { payload: unknown; maxAttempts: number };
@@ -407,19 +408,12 @@ export async function createPgBossQueue(
         await boss.unschedule(old.name, name);
     },
     async drain(limit = 1000) {
-      let n = 0;
-      while (n < limit) {
-        await new Promise((resolve) => setImmediate(resolve));
-        let ran = 0;
-        for (const w of workers.values()) {
-          for (const job of await fetch(w.queue, 1)) {
-            ran += 1;
-            await launch(job, w).done;
-          }
-        }
-        if (ran === 0) break;
-        n += ran;
-      }
+      const n = await drainEach(
+        workers.values(),
+        (w) => fetch(w.queue, 1),
+        (job, w) => launch(job, w).done,
+        limit,
+      );
       lastTick = clock.now();
       return n;
     },
@@ -438,24 +432,15 @@ export async function createPgBossQueue(
     async stop(opts = {}) {
       const wasRunning = running;
       running = false;
-      for (const w of workers.values()) w.wake();
-      await Promise.all([...workers.values()].map((w) => w.loop));
-      for (const w of workers.values()) w.loop = null;
-      const grace = opts.graceMs ?? graceMs;
-      const pending = [...inFlight.values()];
-      if (pending.length > 0) {
-        let timer: NodeJS.Timeout | undefined;
-        await Promise.race([
-          Promise.all(pending.map((p) => p.done)),
-          new Promise((resolve) => (timer = setTimeout(resolve, grace))),
-        ]);
-        clearTimeout(timer);
-        // Still running: abort them; each run hands its job back (a handler that ignores its
-        // signal is left behind, and its late finish is fenced out).
-        const late = [...inFlight.values()];
-        for (const p of late) p.controller.abort(new HandBack('worker stopping'));
-        await Promise.all(late.map((p) => p.done));
-      }
+      await endLoops(workers.values());
+      // Still running after the grace: aborted, each run hands its job back. A handler that
+      // ignores its signal is left behind after a second: its lease lapses and its late finish
+      // is fenced out.
+      await finishOrAbort(
+        () => [...inFlight.values()],
+        opts.graceMs ?? graceMs,
+        new HandBack('worker stopping'),
+      );
       if (heartbeat) clearInterval(heartbeat);
       heartbeat = null;
       // pg-boss ran no handlers of ours (the fetch loop is this driver's): its stop only ends its

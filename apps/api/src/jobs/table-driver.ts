@@ -18,6 +18,7 @@ import {
   type WorkOptions,
 } from './engine';
 import { createLimiter } from './limiter';
+import { drainEach, endLoops, finishOrAbort } from './worker-runtime';
 
 type Claimed = {
   id: number;
@@ -418,21 +419,13 @@ export function createTableQueue(
       await db.deleteFrom('job_schedules').where('name', '=', name).execute();
     },
     async drain(limit = 1000) {
-      let n = 0;
       await runSchedules();
-      // Bounded, and yielding between jobs: a job that stays due cannot hang the caller.
-      while (n < limit) {
-        await new Promise((resolve) => setImmediate(resolve));
-        let ran = 0;
-        for (const w of workers.values()) {
-          for (const job of await claim(w.queue, 1)) {
-            ran += 1;
-            await launch(job, w).done;
-          }
-        }
-        if (ran === 0) break;
-        n += ran;
-      }
+      const n = await drainEach(
+        workers.values(),
+        (w) => claim(w.queue, 1),
+        (job, w) => launch(job, w).done,
+        limit,
+      );
       lastTick = clock.now();
       return n;
     },
@@ -462,31 +455,16 @@ export function createTableQueue(
       running = false;
       if (scheduler) clearInterval(scheduler);
       scheduler = null;
-      for (const w of workers.values()) w.wake();
-      await Promise.all([...workers.values()].map((w) => w.loop));
-      for (const w of workers.values()) w.loop = null;
+      await endLoops(workers.values());
       await schedulerRun;
-      const grace = opts.graceMs ?? graceMs;
-      const pending = [...inFlight.values()];
-      if (pending.length > 0) {
-        let timer: NodeJS.Timeout | undefined;
-        await Promise.race([
-          Promise.all(pending.map((p) => p.done)),
-          new Promise((resolve) => (timer = setTimeout(resolve, grace))),
-        ]);
-        clearTimeout(timer);
-        // Still running: abort them; their runs hand the jobs back to the queue.
-        const late = [...inFlight.values()];
-        for (const p of late) p.controller.abort(new HandBack('worker stopping'));
-        await Promise.race([
-          Promise.all(late.map((p) => p.done)),
-          new Promise((resolve) => (timer = setTimeout(resolve, 1000))),
-        ]);
-        clearTimeout(timer);
-        // A handler that ignores its signal: hand its job back anyway (its late finish then
-        // finds no owner and changes nothing).
-        for (const p of [...inFlight.values()]) await handBack(p.job, clock.now(), null);
-      }
+      const stragglers = await finishOrAbort(
+        () => [...inFlight.values()],
+        opts.graceMs ?? graceMs,
+        new HandBack('worker stopping'),
+      );
+      // A handler that ignores its signal: hand its job back anyway (its late finish then finds
+      // no owner and changes nothing).
+      for (const p of stragglers) await handBack(p.job, clock.now(), null);
       if (heartbeat) clearInterval(heartbeat);
       heartbeat = null;
       if (wasRunning) log.info({ worker: workerId }, 'job worker stopped');
