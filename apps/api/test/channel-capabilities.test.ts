@@ -12,7 +12,13 @@ import {
 } from '../src/modules/publisher/publisher.service';
 import { decrypt } from '../src/lib/tokens';
 import { buildTestApp, call, json, login, storedCredentials, type TestApp } from './helpers';
-import { consent, startSandbox, type RunningSandbox } from './sandbox';
+import {
+  connectThroughConsent,
+  consent,
+  startSandbox,
+  X_USER,
+  type RunningSandbox,
+} from './sandbox';
 
 /**
  * The channel capabilities (ADR 0022) against the emulators on a free port: each "process" is
@@ -23,7 +29,6 @@ let sb: RunningSandbox;
 let t: TestApp;
 let second: DbHandle;
 const ids: Record<string, number> = {};
-const X_USER = '1701234567890123456';
 
 /** A publisher service as one process builds it, with a short time-out for the tests. */
 const processOn = (database: DbHandle): PublisherService =>
@@ -68,15 +73,10 @@ beforeEach(async () => {
 async function connectX(): Promise<number> {
   const userId = ids['shop@tenpo.example'] as number;
   const token = await login(t.app, 'shop@tenpo.example');
-  const res = await call(t.app, {
-    method: 'GET',
-    url: `/api/publisher/connect?publisher_key=twitter&user_id=${userId}`,
-    token,
+  await connectThroughConsent(t.app, token, userId, 'twitter', {
+    user_id: X_USER,
+    decision: 'allow',
   });
-  const urlAuth = json<{ data: { urlAuth: string } }>(res).data.urlAuth;
-  const back = await consent(urlAuth, { user_id: X_USER, decision: 'allow' });
-  const ret = await t.app.inject({ method: 'GET', url: `${back.pathname}${back.search}` });
-  expect(ret.statusCode).toBe(302);
   return userId;
 }
 

@@ -8,9 +8,9 @@ import {
   type PublisherService,
 } from '../src/modules/publisher/publisher.service';
 import { createPublisherRepo } from '../src/modules/publisher/publisher.repo';
-import { buildTestApp, call, json, login, type TestApp } from './helpers';
+import { buildTestApp, login, type TestApp } from './helpers';
 import { startMediaServer, type MediaServer } from './media-server';
-import { consent, startSandbox, type RunningSandbox } from './sandbox';
+import { connectThroughConsent, startSandbox, X_USER, type RunningSandbox } from './sandbox';
 
 /**
  * Each channel's publish with media, against the emulators on a free port: the providers that
@@ -23,7 +23,6 @@ let t: TestApp;
 let media: MediaServer;
 let p: PublisherService;
 let shop: number;
-const X_USER = '1701234567890123456';
 
 type Fetch = {
   provider: string;
@@ -297,14 +296,9 @@ describe('X: the image is uploaded, then the post names it', () => {
 /** The shop connects its X account through the API, as the browser does. */
 async function connectX(): Promise<number> {
   const token = await login(t.app, 'shop@tenpo.example');
-  const res = await call(t.app, {
-    method: 'GET',
-    url: `/api/publisher/connect?publisher_key=twitter&user_id=${shop}`,
-    token,
+  await connectThroughConsent(t.app, token, shop, 'twitter', {
+    user_id: X_USER,
+    decision: 'allow',
   });
-  const urlAuth = json<{ data: { urlAuth: string } }>(res).data.urlAuth;
-  const back = await consent(urlAuth, { user_id: X_USER, decision: 'allow' });
-  const ret = await t.app.inject({ method: 'GET', url: `${back.pathname}${back.search}` });
-  expect(ret.statusCode).toBe(302);
   return shop;
 }

@@ -12,7 +12,7 @@ import {
   type PublisherService,
 } from '../src/modules/publisher/publisher.service';
 import { buildTestApp, call, json, login, multipart, type TestApp } from './helpers';
-import { consent, startSandbox, type RunningSandbox } from './sandbox';
+import { connectThroughConsent, startSandbox, X_USER, type RunningSandbox } from './sandbox';
 
 /**
  * Posts end to end (issue 9, parts 2 and 3): the API and its job engine against the emulators
@@ -27,7 +27,6 @@ let shop = 0;
 /** Reads the providers' lists (the providers' own state) with the demo shop's grants. */
 let reader: PublisherService;
 const ALL: PublisherKey[] = ['google_my_business', 'facebook', 'instagram', 'twitter'];
-const X_USER = '1701234567890123456';
 
 const freePort = (): Promise<number> =>
   new Promise((resolve, reject) => {
@@ -163,17 +162,8 @@ beforeAll(async () => {
 });
 
 /** The shop connects X as the browser does (the demo data leaves it to connect). */
-async function connectX(): Promise<void> {
-  const res = await call(t.app, {
-    method: 'GET',
-    url: `/api/publisher/connect?publisher_key=twitter&user_id=${shop}`,
-    token,
-  });
-  const urlAuth = json<{ data: { urlAuth: string } }>(res).data.urlAuth;
-  const back = await consent(urlAuth, { user_id: X_USER, decision: 'allow' });
-  const ret = await t.app.inject({ method: 'GET', url: `${back.pathname}${back.search}` });
-  expect(ret.statusCode).toBe(302);
-}
+const connectX = () =>
+  connectThroughConsent(t.app, token, shop, 'twitter', { user_id: X_USER, decision: 'allow' });
 afterAll(async () => {
   await t?.close();
   await sb?.close();

@@ -3,7 +3,9 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { PublisherKey } from '@tenpo/domain';
 import { createMailbox, sandboxPlugin } from '@tenpo/sandbox';
+import { call, json } from './helpers';
 
 /** The emulators on a free port of this machine, as the product mounts them (under /sandbox). */
 export type RunningSandbox = {
@@ -81,4 +83,29 @@ export async function consent(
   if (res.status !== 302 || !location)
     throw new Error(`consent answered ${res.status}: ${await res.text()}`);
   return new URL(location);
+}
+
+/** The sandbox's demo X account, which the demo data leaves for the shop to connect. */
+export const X_USER = '1701234567890123456';
+
+/**
+ * Connects `key` for the store as the browser does: the API's connect URL, the provider's
+ * consent page, and the callback, which must redirect.
+ */
+export async function connectThroughConsent(
+  app: FastifyInstance,
+  token: string,
+  storeId: number,
+  key: PublisherKey,
+  choice: Record<string, string | string[]>,
+): Promise<void> {
+  const res = await call(app, {
+    method: 'GET',
+    url: `/api/publisher/connect?publisher_key=${key}&user_id=${storeId}`,
+    token,
+  });
+  const urlAuth = json<{ data: { urlAuth: string } }>(res).data.urlAuth;
+  const back = await consent(urlAuth, choice);
+  const ret = await app.inject({ method: 'GET', url: `${back.pathname}${back.search}` });
+  if (ret.statusCode !== 302) throw new Error(`callback answered ${ret.statusCode}: ${ret.body}`);
 }
