@@ -236,3 +236,120 @@ describe('the button reaches the providers', () => {
     expect(live.body.callToAction).toEqual({ actionType: 'CALL' });
   });
 });
+
+describe('offers, events and news are Google local posts of their type', () => {
+  it('an offer: OFFER with its fields at Google; edited there by PATCH; deleted there', async () => {
+    const text = `春の特典 ${Date.now()}`;
+    const res = await call(t.app, {
+      method: 'POST',
+      url: '/api/posts/offers',
+      token,
+      ...multipart({
+        user_id: String(shop),
+        content: text,
+        title: '10%オフ',
+        start_date: tokyoIn(60_000),
+        end_date: tokyoIn(7 * 86_400_000),
+        coupon_code: 'SPRING10',
+        redeem_link: 'https://shop.example/offer',
+        terms: '店頭のみ',
+      }),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const post = json<Created>(res).data.posts[0] as PostView;
+    expect(post.post_type).toBe('offer');
+    await drainUntil(async () => (await stateOf(post.id)).google_my_business === 'published');
+    const name = (await targetsOf(post.id)).targets[0]?.external_id as string;
+    expect((await googlePost(name)).body).toMatchObject({
+      topicType: 'OFFER',
+      event: { title: '10%オフ' },
+      offer: {
+        couponCode: 'SPRING10',
+        redeemOnlineUrl: 'https://shop.example/offer',
+        termsConditions: '店頭のみ',
+      },
+    });
+
+    const edit = await call(t.app, {
+      method: 'POST',
+      url: `/api/posts/offers/${post.id}`,
+      token,
+      ...multipart({ user_id: String(shop), title: '20%オフ', coupon_code: 'SPRING20' }),
+    });
+    expect(edit.statusCode, edit.body).toBe(200);
+    expect(await countOf('PATCH', /\/localPosts\/\d+$/)).toBe(1);
+    expect((await googlePost(name)).body).toMatchObject({
+      summary: text,
+      event: { title: '20%オフ' },
+      offer: { couponCode: 'SPRING20' },
+    });
+
+    const list = await call(t.app, {
+      method: 'GET',
+      url: `/api/posts/offers?user_id=${shop}`,
+      token,
+    });
+    const page = json<{ data: { data: { data: PostView[]; per_page: number } } }>(list).data.data;
+    expect(page.per_page).toBe(10);
+    expect(page.data.every((p) => p.post_type === 'offer')).toBe(true);
+    const events = await call(t.app, {
+      method: 'GET',
+      url: `/api/posts/events/${post.id}?user_id=${shop}`,
+      token,
+    });
+    expect(events.statusCode).toBe(404);
+
+    const del = await call(t.app, {
+      method: 'DELETE',
+      url: `/api/posts/offers/${post.id}?user_id=${shop}`,
+      token,
+    });
+    expect(del.statusCode, del.body).toBe(200);
+    expect((await googlePost(name)).status).toBe(404);
+  });
+
+  it('an event: EVENT with its schedule; a bad redeem link or an end before the start is 422', async () => {
+    const bad = await call(t.app, {
+      method: 'POST',
+      url: '/api/posts/events',
+      token,
+      ...multipart({
+        user_id: String(shop),
+        content: 'x',
+        title: '夏祭り',
+        start_date: tokyoIn(86_400_000),
+        end_date: tokyoIn(3_600_000),
+      }),
+    });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.body).toContain(ja.topicEndBeforeStart);
+    const res = await call(t.app, {
+      method: 'POST',
+      url: '/api/posts/events',
+      token,
+      ...multipart({
+        user_id: String(shop),
+        content: `夏祭り ${Date.now()}`,
+        title: '夏祭り',
+        start_date: tokyoIn(3_600_000),
+        end_date: tokyoIn(86_400_000),
+      }),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const post = json<Created>(res).data.posts[0] as PostView;
+    await drainUntil(async () => (await stateOf(post.id)).google_my_business === 'published');
+    const name = (await targetsOf(post.id)).targets[0]?.external_id as string;
+    expect((await googlePost(name)).body).toMatchObject({
+      topicType: 'EVENT',
+      event: { title: '夏祭り', schedule: { startDate: expect.any(Object) } },
+    });
+    const filtered = await call(t.app, {
+      method: 'GET',
+      url: `/api/posts?user_id=${shop}&post_type=event&limit=50`,
+      token,
+    });
+    const rows = json<{ data: { data: { data: PostView[] } } }>(filtered).data.data.data;
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((p) => p.post_type === 'event')).toBe(true);
+  });
+});

@@ -46,11 +46,11 @@ export function textFor(
 
 /** The draft a channel is sent for one post (button and kind where the channel has them). */
 export function draftFor(
-  post: Pick<PostRow, 'content' | 'button_type' | 'button_link'>,
+  post: Pick<PostRow, 'content' | 'button_type' | 'button_link' | 'post_type' | 'topic'>,
   key: PublisherKey,
   media: MediaItem[],
-  topic?: PostTopic | null,
 ): PostDraft {
+  const topic = topicOf(post);
   const button = buttonOf(post);
   const draft: PostDraft = {
     text: textFor(post, key, media.length),
@@ -62,4 +62,41 @@ export function draftFor(
     if (topic) draft.topic = topic;
   }
   return draft;
+}
+
+/** A post's kind as stored (posts.topic JSON): instants in ISO, null where not given. */
+export type StoredTopic = {
+  title: string | null;
+  start: string | null;
+  end: string | null;
+  coupon_code: string | null;
+  redeem_link: string | null;
+  terms: string | null;
+};
+
+const TOKYO_MS = 9 * 3_600_000;
+/** An instant as Google takes event dates: the store's local (Tokyo) day and time. */
+export const tokyoLocal = (iso: string) => {
+  const d = new Date(new Date(iso).getTime() + TOKYO_MS);
+  return {
+    date: { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() },
+    time: { hours: d.getUTCHours(), minutes: d.getUTCMinutes() },
+  };
+};
+
+/** The stored kind as the channel's PostTopic (news → undefined: a plain STANDARD post). */
+export function topicOf(post: Pick<PostRow, 'post_type' | 'topic'>): PostTopic | undefined {
+  if (post.post_type === 'news' || !post.topic) return undefined;
+  const t = JSON.parse(post.topic) as StoredTopic;
+  if (!t.start || !t.end) return undefined;
+  const base = { title: t.title ?? '', start: tokyoLocal(t.start), end: tokyoLocal(t.end) };
+  return post.post_type === 'event'
+    ? { type: 'event', ...base }
+    : {
+        type: 'offer',
+        ...base,
+        couponCode: t.coupon_code,
+        redeemUrl: t.redeem_link,
+        terms: t.terms,
+      };
 }
