@@ -183,6 +183,12 @@ export interface Removes {
   remove(handle: CredentialHandle, postId: string): Promise<void>;
 }
 
+/** Edits a live post in place (Google: PATCH localPosts with an updateMask; ADR 0030). */
+export interface UpdatesPost {
+  /** Repeatable: whole fields named by the mask replace the stored ones. */
+  update(handle: CredentialHandle, postId: string, draft: PostDraft): Promise<PublishedPost>;
+}
+
 export type MediaUpload = { kind: 'photo' | 'video'; contentType: string; bytes: Uint8Array };
 
 export interface UploadsMedia {
@@ -250,6 +256,7 @@ export interface PicksPage {
 export type Capabilities = {
   publish?: Publishes;
   remove?: Removes;
+  update?: UpdatesPost;
   uploadMedia?: UploadsMedia;
   listRecent?: ListsRecentPosts;
   fetchMetrics?: FetchesMetrics;

@@ -6,6 +6,7 @@ import { oauthReturnOrigin } from './migrations/0003-oauth-return-origin';
 import { jobsV2 } from './migrations/0004-jobs-v2';
 import { grantRefreshLease } from './migrations/0005-grant-refresh-lease';
 import { posts } from './migrations/0006-posts';
+import { postTopics } from './migrations/0007-post-topics';
 
 /** Migrations are listed here in order; each runs on SQLite and PostgreSQL alike. */
 const migrations = (dialect: Dialect): Record<string, Migration> => ({
@@ -15,6 +16,7 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   '0004-jobs-v2': jobsV2(dialect),
   '0005-grant-refresh-lease': grantRefreshLease(),
   '0006-posts': posts(dialect),
+  '0007-post-topics': postTopics(),
 });
 
 const migratorOf = ({ db, dialect, schema }: DbHandle): Migrator => {

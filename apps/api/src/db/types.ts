@@ -200,6 +200,10 @@ export type PostsTable = {
   delete_at: string | null;
   created_at: string;
   updated_at: string;
+  /** ADR 0030: news | event | offer (migration 0007). */
+  post_type: Generated<'news' | 'event' | 'offer'>;
+  /** JSON StoredTopic, null for a plain post. */
+  topic: string | null;
 };
 
 export type PostMediaTable = {

@@ -165,4 +165,22 @@ export const ja = {
   postRemoveFailed: (label: string) => `${label}の投稿の削除に失敗しました。`,
   postRetryAccepted: '再送信を受け付けました。',
   postRetryNotFailed: '失敗した投稿先のみ再送信できます。',
+  // Offers, events and news (issue 9, spec 2 §7; ADR 0030).
+  topicCreated: '投稿を受け付けました。',
+  topicUpdated: '投稿を更新しました。',
+  topicDeleted: '投稿を削除しました。',
+  topicTitleRequired: 'タイトルを入力してください。',
+  topicTitleTooLong: (max: number) => `タイトルは${max}文字以内で入力してください。`,
+  topicStartRequired: '開始日時を入力してください。',
+  topicEndRequired: '終了日時を入力してください。',
+  topicEndBeforeStart: '終了日時は開始日時より後の日時を指定してください。',
+  topicEndPast: '終了日時は現在以降の日時を指定してください。',
+  topicRedeemLinkInvalid:
+    '特典利用のリンクには http:// または https:// で始まる URL を入力してください。',
+  topicCouponTooLong: (max: number) => `クーポンコードは${max}文字以内で入力してください。`,
+  topicTermsTooLong: (max: number) => `利用規約は${max}文字以内で入力してください。`,
+  topicGoogleOnly: '特典・イベント・最新情報はGoogleビジネスプロフィールにのみ投稿できます。',
+  topicRemoved: 'この投稿は削除済みです。',
+  topicBusy: 'この投稿は送信中です。しばらくしてからもう一度お試しください。',
+  topicProviderFailed: 'Googleビジネスプロフィールでの処理に失敗しました。',
 } as const;

@@ -99,6 +99,23 @@ export const postMediaSchema = z.object({
   bytes: z.number().int(),
 });
 
+/** Kinds of Google post (spec 2 §3 post types; ADR 0030): `whatNew` is news. */
+export const POST_TOPIC_TYPES = ['news', 'event', 'offer'] as const;
+export type PostTopicType = (typeof POST_TOPIC_TYPES)[number];
+/** The spec's post-type filter of GET /posts (§3: all, offer, whatNew, event). */
+export const POST_TYPE_FILTERS = ['all', 'offer', 'whatNew', 'event'] as const;
+/** The path segment of the offers, events and news calls (spec 2 §7). */
+export const POST_TOPIC_PATHS = { offers: 'offer', events: 'event', news: 'news' } as const;
+export const postTopicSchema = z.object({
+  title: z.string().nullable(),
+  start_date: z.string().nullable(),
+  end_date: z.string().nullable(),
+  coupon_code: z.string().nullable(),
+  redeem_link: z.string().nullable(),
+  terms: z.string().nullable(),
+});
+export type PostTopicView = z.infer<typeof postTopicSchema>;
+
 export const postSchema = z.object({
   id: z.number().int(),
   submission_id: z.string(),
@@ -115,6 +132,9 @@ export const postSchema = z.object({
   medias: z.array(postMediaSchema),
   state: z.enum(POST_STATES),
   targets: z.array(postTargetSchema),
+  /** ADR 0030: news (what's new, a plain post), event or offer; the topic's fields or null. */
+  post_type: z.enum(['news', 'event', 'offer']).optional(),
+  topic: postTopicSchema.nullable().optional(),
 });
 export type PostView = z.infer<typeof postSchema>;
 
@@ -139,6 +159,15 @@ export const postListQuery = z.object({
     .default(POSTS_DEFAULT_PER_PAGE),
   page: z.coerce.number().int().min(1).default(1),
   post_key_search: z.string().max(200).optional(),
+  post_type: z.enum(POST_TYPE_FILTERS).default('all'),
+});
+/** GET /posts/{offers|events|news}: 10 a page by default (spec 2 §9). */
+export const postTopicListQuery = postListQuery.omit({ post_type: true }).extend({
+  limit: z.coerce
+    .number()
+    .int()
+    .refine((n) => (PAGE_SIZE_OPTIONS as readonly number[]).includes(n))
+    .default(10),
 });
 
 export const postOneQuery = z.object({ user_id: storeIds });

@@ -147,6 +147,18 @@ export function createGoogleCapabilities(client: GoogleClient, access: GrantAcce
           return postOf(await client.createLocalPost(g.accessToken, await parentOf(g), body));
         }),
     },
+    update: {
+      // Media are left as they are: the mask names the text, the kind's fields and the button.
+      update: (h, postId, draft) =>
+        access.use(h, async (g) => {
+          const name = postId.includes('/') ? postId : `${await parentOf(g)}/localPosts/${postId}`;
+          const body = localPostOf({ ...draft, media: [] });
+          const mask = ['summary', 'event', 'offer', 'callToAction'].filter(
+            (k) => body[k] !== undefined || (k === 'offer' && draft.topic?.type === 'offer'),
+          );
+          return postOf(await client.patchLocalPost(g.accessToken, name, body, mask.join(',')));
+        }),
+    },
     remove: {
       remove: (h, postId) =>
         access.use(h, async (g) => {

@@ -179,6 +179,24 @@ export function createGoogleClient(cfg: ChannelsConfig['google'], http: HttpDeps
         { repeatable: false },
       ),
 
+    /** v4 localPosts patch (§1.6): the masked fields replace the stored ones, repeatable. */
+    patchLocalPost: (
+      accessToken: string,
+      postName: string,
+      post: Record<string, unknown>,
+      updateMask: string,
+    ) =>
+      requestJson<GoogleLocalPost>(
+        http,
+        withQuery(`${v4}/${postName}`, { updateMask }),
+        {
+          method: 'PATCH',
+          headers: { ...bearer(accessToken), 'content-type': 'application/json' },
+          body: JSON.stringify(post),
+        },
+        classifyGoogle,
+      ),
+
     listLocalPosts: (accessToken: string, parent: string, pageSize: number) =>
       requestJson<{ localPosts?: GoogleLocalPost[]; nextPageToken?: string }>(
         http,

@@ -11,7 +11,6 @@ import {
   type ChannelRegistry,
   type CredentialHandle,
   type MediaItem,
-  type PostDraft,
   type PublishedPost,
 } from '../../channels/channel';
 import { settle } from '../../channels/settle';
@@ -20,6 +19,7 @@ import type { JobContext, Queue, RateLimit } from '../../jobs/engine';
 import { iso, type Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import type { MediaStorage } from '../../storage';
+import { draftFor, textFor } from './posts.draft';
 import { failureLines, labelOf } from './posts.present';
 import type { PostBundle, PostsRepo, TargetPatch } from './posts.repo';
 
@@ -82,8 +82,6 @@ export function registerPostJobs(queue: Queue, deps: PostJobDeps): void {
   const wallNow = deps.wallNow ?? (() => new Date());
   const now = () => clock.now();
   const stamp = () => iso(now());
-
-  const textOf = (b: PostBundle): string => b.post.content;
 
   /** Media as the channel takes them: a URL it fetches, uploaded first where it uploads. */
   async function mediaFor(b: PostBundle, handle: CredentialHandle): Promise<MediaItem[]> {
@@ -214,7 +212,7 @@ export function registerPostJobs(queue: Queue, deps: PostJobDeps): void {
       if (!b) return;
       const key = t.publisher_key as PublisherKey;
       const handle = credentialHandle(t.store_id, key);
-      const text = textOf(b);
+      const text = textFor(b.post, key, b.media.length);
 
       // A send that may have taken effect (no answer, or a worker that died mid-call) is
       // settled with the provider's recent posts before anything is sent again.
@@ -251,11 +249,7 @@ export function registerPostJobs(queue: Queue, deps: PostJobDeps): void {
       const fresh = { ...t, state: 'publishing' as const, attempts: t.attempts + 1 };
       try {
         const publisher = registry.require(key, 'publish');
-        const draft: PostDraft = {
-          text,
-          media: await mediaFor(b, handle),
-          link: b.post.button_link,
-        };
+        const draft = draftFor(b.post, key, await mediaFor(b, handle));
         ctx.signal.throwIfAborted();
         await repo.updateTarget(t.id, { sent_at: iso(wallNow()) });
         const post = await publisher.publish(handle, draft);

@@ -1,3 +1,4 @@
+import type { StoredTopic } from './posts.draft';
 import {
   formatPostDate,
   ja,
@@ -71,6 +72,20 @@ export const overallState = (
 };
 
 /** A post as the screens read it: Tokyo times, media URLs from storage, one entry per target. */
+/** The stored kind's fields as the screens read them (dates in the form's Tokyo format). */
+const topicView = (json: string | null) => {
+  if (!json) return null;
+  const t = JSON.parse(json) as StoredTopic;
+  return {
+    title: t.title,
+    start_date: tokyo(t.start),
+    end_date: tokyo(t.end),
+    coupon_code: t.coupon_code,
+    redeem_link: t.redeem_link,
+    terms: t.terms,
+  };
+};
+
 export async function presentPost(b: PostBundle, storage: MediaStorage): Promise<PostView> {
   const medias = await Promise.all(
     b.media.map(async (m) => ({
@@ -96,6 +111,8 @@ export async function presentPost(b: PostBundle, storage: MediaStorage): Promise
     media_url: medias.map((m) => m.url),
     medias,
     state: overallState(b.targets),
+    post_type: b.post.post_type,
+    topic: topicView(b.post.topic),
     targets: b.targets.map((t) => ({
       id: t.id,
       user_id: t.store_id,

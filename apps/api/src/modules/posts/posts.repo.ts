@@ -70,8 +70,15 @@ const queries = (db: Db) => {
 
     bundles,
 
-    async page(storeIds: number[], search: string | undefined, page: number, perPage: number) {
+    async page(
+      storeIds: number[],
+      search: string | undefined,
+      page: number,
+      perPage: number,
+      postType?: PostRow['post_type'],
+    ) {
       let q = db.selectFrom('posts').where('store_id', 'in', storeIds);
+      if (postType) q = q.where('post_type', '=', postType);
       // A literal search: % and _ in it are escaped (ESCAPE works alike on both databases).
       if (search)
         q = q.where(
@@ -93,6 +100,10 @@ const queries = (db: Db) => {
     async one(id: number): Promise<PostBundle | undefined> {
       const post = await db.selectFrom('posts').selectAll().where('id', '=', id).executeTakeFirst();
       return post ? (await bundles([post]))[0] : undefined;
+    },
+
+    async updatePost(id: number, patch: Updateable<PostsTable>): Promise<void> {
+      await db.updateTable('posts').set(patch).where('id', '=', id).execute();
     },
 
     target: (id: number): Promise<PostTargetRow | undefined> =>

@@ -1,8 +1,12 @@
-import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { z } from 'zod';
 import {
   checkPost,
+  formatPostDate,
   ja,
+  POST_TOPIC_PATHS,
+  postTopicListQuery,
+  type PostTopicType,
   ok,
   POST_MAX_FILES,
   type MediaMeta,
@@ -20,7 +24,13 @@ import { actorOf } from '../../plugins/auth';
 import { isMediaKey, MEDIA_PATH_PREFIX, type MediaStorage } from '../../storage';
 import type { StoreAccess } from '../stores/access';
 import type { PostsService, ResolvedMedium } from './posts.service';
-import { validatePostRequest, type PostRequest, type RequestMedium } from './posts.validate';
+import {
+  validatePostRequest,
+  validateTopic,
+  type PostRequest,
+  type RequestMedium,
+} from './posts.validate';
+import type { StoredTopic } from './posts.draft';
 import { inspectMedia } from '../../media/inspect';
 
 /** Files of a post are stored here (ADR 0021 key layout). */
@@ -52,6 +62,7 @@ export function registerPostRoutes(
   },
 ): void {
   const r = withZod(app);
+  const idParams = z.object({ id: z.coerce.number().int().positive() });
   const { posts, access, storage, clock } = deps;
   const pre = { preHandler: deps.authenticate };
 
@@ -115,76 +126,209 @@ export function registerPostRoutes(
           response: { 200: ok(postCreatedSchema) },
         },
       },
-      async (req) => {
-        const actor = actorOf(req);
-        const result = await withMultipart(
-          req,
-          storage,
-          rules,
-          async ({ fields, files }) => {
-            const media: RequestMedium[] = [];
-            let order = 1000;
-            for (const [name, part] of Object.entries(files)) {
-              const m = MEDIA_FIELD.exec(name);
-              if (m && part)
-                media.push({ from: 'file', index: m[1] ? Number(m[1]) : order++, part });
-            }
-            for (const [name, value] of Object.entries(fields)) {
-              const m = MEDIA_FIELD.exec(name);
-              if (m && value.trim())
-                for (const url of value.split(/\s*,\s*(?=\/|https?:)/))
-                  media.push({ from: 'url', index: m[1] ? Number(m[1]) : order++, url });
-            }
-            // Who may act for the stores comes first: a foreign store is 404 before any 422.
-            const ids = (fields.user_id ?? '')
-              .split(',')
-              .map((s) => Number(s.trim()))
-              .filter((n) => Number.isInteger(n) && n > 0);
-            const stores = ids.length ? await access.storesFor(actor, ids, 'write') : [];
-            const input = validatePostRequest(fields, media, clock.now());
-            await posts.checkConnected(stores, input.channels);
-            const resolved: ResolvedMedium[] = [];
-            const names: string[] = [];
-            for (const m of input.media) {
-              if (m.from === 'file') {
-                if (!m.part.ok) throw m.part.error;
-                const u = m.part.upload;
-                names.push(u.filename);
-                resolved.push({
-                  storage_key: u.key,
-                  kind: u.kind,
-                  mime: u.contentType,
-                  bytes: u.size,
-                  width: null,
-                  height: null,
-                  duration_ms: null,
-                });
-                continue;
-              }
-              const key = keyOfUrl(m.url, deps.publicUrl);
-              const stat = key ? await storage.stat(key) : null;
-              if (!key || !stat)
-                throw validationError({ [`medias.${m.index}`]: [ja.postMediaNotFound] });
-              names.push(key.split('/').pop() ?? key);
+      (req) => create(req),
+    );
+    const create = async (req: FastifyRequest, kind?: PostTopicType) => {
+      const actor = actorOf(req);
+      const result = await withMultipart(
+        req,
+        storage,
+        rules,
+        async ({ fields, files }) => {
+          const media: RequestMedium[] = [];
+          let order = 1000;
+          for (const [name, part] of Object.entries(files)) {
+            const m = MEDIA_FIELD.exec(name);
+            if (m && part) media.push({ from: 'file', index: m[1] ? Number(m[1]) : order++, part });
+          }
+          for (const [name, value] of Object.entries(fields)) {
+            const m = MEDIA_FIELD.exec(name);
+            if (m && value.trim())
+              for (const url of value.split(/\s*,\s*(?=\/|https?:)/))
+                media.push({ from: 'url', index: m[1] ? Number(m[1]) : order++, url });
+          }
+          // Who may act for the stores comes first: a foreign store is 404 before any 422.
+          const ids = (fields.user_id ?? '')
+            .split(',')
+            .map((s) => Number(s.trim()))
+            .filter((n) => Number.isInteger(n) && n > 0);
+          const stores = ids.length ? await access.storesFor(actor, ids, 'write') : [];
+          if (kind && (fields.shared_sns_type ?? 'google_my_business') !== 'google_my_business')
+            throw validationError({ shared_sns_type: [ja.topicGoogleOnly] });
+          if (kind) fields.shared_sns_type = 'google_my_business';
+          const input = validatePostRequest(fields, media, clock.now());
+          const topic = kind ? validateTopic(kind, fields, clock.now()) : null;
+          await posts.checkConnected(stores, input.channels);
+          const resolved: ResolvedMedium[] = [];
+          const names: string[] = [];
+          for (const m of input.media) {
+            if (m.from === 'file') {
+              if (!m.part.ok) throw m.part.error;
+              const u = m.part.upload;
+              names.push(u.filename);
               resolved.push({
-                storage_key: key,
-                kind: stat.contentType.startsWith('video/') ? 'video' : 'photo',
-                mime: stat.contentType,
-                bytes: stat.size,
+                storage_key: u.key,
+                kind: u.kind,
+                mime: u.contentType,
+                bytes: u.size,
                 width: null,
                 height: null,
                 duration_ms: null,
               });
+              continue;
             }
-            await inspectAndCheck(fields, input, resolved, names);
-            return posts.create(actor.user, stores, input, resolved);
+            const key = keyOfUrl(m.url, deps.publicUrl);
+            const stat = key ? await storage.stat(key) : null;
+            if (!key || !stat)
+              throw validationError({ [`medias.${m.index}`]: [ja.postMediaNotFound] });
+            names.push(key.split('/').pop() ?? key);
+            resolved.push({
+              storage_key: key,
+              kind: stat.contentType.startsWith('video/') ? 'video' : 'photo',
+              mime: stat.contentType,
+              bytes: stat.size,
+              width: null,
+              height: null,
+              duration_ms: null,
+            });
+          }
+          await inspectAndCheck(fields, input, resolved, names);
+          return posts.create(
+            actor.user,
+            stores,
+            input,
+            resolved,
+            kind ? { type: kind, topic } : undefined,
+          );
+        },
+        { repeated: ['user_id'] },
+      );
+      return okData(result, kind ? ja.topicCreated : ja.postCreated);
+    };
+    for (const [path, kind] of Object.entries(POST_TOPIC_PATHS)) {
+      u.post(
+        `/posts/${path}`,
+        {
+          ...pre,
+          schema: {
+            tags: ['posts'],
+            summary: `Create ${kind === 'news' ? 'a news post' : `an ${kind}`} for Google (multipart: as POST /posts, Google only${kind === 'news' ? '' : kind === 'event' ? '; title, start_date, end_date (yyyy-MM-dd HH:mm:ss, Tokyo)' : '; title, start_date, end_date, coupon_code, redeem_link, terms'}). A Google local post of type ${kind === 'news' ? 'STANDARD' : kind.toUpperCase()} (ADR 0030).`,
+            consumes: ['multipart/form-data'],
+            response: { 200: ok(postCreatedSchema) },
           },
-          { repeated: ['user_id'] },
-        );
-        return okData(result, ja.postCreated);
+        },
+        (req) => create(req, kind),
+      );
+      u.post(
+        `/posts/${path}/:id`,
+        {
+          ...pre,
+          schema: {
+            tags: ['posts'],
+            summary: `Edit ${path} (multipart: user_id, content and the type's fields; media are kept). A live post is patched at Google (updateMask); a scheduled one is sent as edited.`,
+            consumes: ['multipart/form-data'],
+            params: idParams,
+            response: { 200: ok(z.array(postSchema)) },
+          },
+        },
+        async (req) => {
+          const actor = actorOf(req);
+          const view = await withMultipart(req, storage, {}, async ({ fields }) => {
+            const ids = (fields.user_id ?? '').split(',').map((x) => Number(x.trim()));
+            const stores = await access.storesFor(
+              actor,
+              ids.filter((n) => n > 0),
+              'write',
+            );
+            const b = await posts.topicPost(
+              req.params.id,
+              kind,
+              stores.map((x) => x.id),
+            );
+            const old = b.post.topic ? (JSON.parse(b.post.topic) as StoredTopic) : null;
+            const was = (k: keyof StoredTopic) => {
+              const v = old?.[k];
+              return v && (k === 'start' || k === 'end')
+                ? formatPostDate(new Date(v))
+                : (v ?? undefined);
+            };
+            const merged = {
+              title: fields.title ?? was('title'),
+              start_date: fields.start_date ?? was('start'),
+              end_date: fields.end_date ?? was('end'),
+              coupon_code: fields.coupon_code ?? was('coupon_code'),
+              redeem_link: fields.redeem_link ?? was('redeem_link'),
+              terms: fields.terms ?? was('terms'),
+            };
+            const content = (fields.content ?? b.post.content).trim();
+            if (!content) throw validationError({ content: [ja.postContentRequired] });
+            const topic = validateTopic(kind, merged, clock.now());
+            return posts.updateTopic(b, { content, topic });
+          });
+          return okData([view], ja.topicUpdated);
+        },
+      );
+    }
+  });
+
+  for (const [path, kind] of Object.entries(POST_TOPIC_PATHS)) {
+    r.get(
+      `/posts/${path}`,
+      {
+        ...pre,
+        schema: {
+          tags: ['posts'],
+          summary: `The ${path} of one store or several, newest first (paged, 10 a page by default).`,
+          querystring: postTopicListQuery,
+          response: { 200: ok(postListResponse) },
+        },
+      },
+      async (req) => {
+        const q = req.query;
+        const stores = await access.storesFor(actorOf(req), q.user_id, 'read');
+        const ids = stores.map((x) => x.id);
+        return okData({ data: await posts.page(ids, q.post_key_search, q.page, q.limit, kind) });
       },
     );
-  });
+    r.get(
+      `/posts/${path}/:id`,
+      {
+        ...pre,
+        schema: {
+          tags: ['posts'],
+          summary: `One of the ${path} (data[0])`,
+          params: idParams,
+          querystring: postOneQuery,
+          response: { 200: ok(z.array(postSchema)) },
+        },
+      },
+      async (req) => {
+        const stores = await access.storesFor(actorOf(req), req.query.user_id, 'read');
+        const ids = stores.map((x) => x.id);
+        const b = await posts.topicPost(req.params.id, kind, ids);
+        return okData([await posts.one(b.post.id, ids)]);
+      },
+    );
+    r.delete(
+      `/posts/${path}/:id`,
+      {
+        ...pre,
+        schema: {
+          tags: ['posts'],
+          summary: `Delete one of the ${path}: removed at Google now (a scheduled one is never sent)`,
+          params: idParams,
+          querystring: postOneQuery,
+          response: { 200: ok(z.array(postSchema)) },
+        },
+      },
+      async (req) => {
+        const stores = await access.storesFor(actorOf(req), req.query.user_id, 'write');
+        const ids = stores.map((x) => x.id);
+        const b = await posts.topicPost(req.params.id, kind, ids);
+        return okData([await posts.removeTopic(b)], ja.topicDeleted);
+      },
+    );
+  }
 
   r.get(
     '/posts',
@@ -201,11 +345,11 @@ export function registerPostRoutes(
       const q = req.query;
       const stores = await access.storesFor(actorOf(req), q.user_id, 'read');
       const ids = stores.map((s) => s.id);
-      return okData({ data: await posts.page(ids, q.post_key_search, q.page, q.limit) });
+      const type =
+        q.post_type === 'all' ? undefined : q.post_type === 'whatNew' ? 'news' : q.post_type;
+      return okData({ data: await posts.page(ids, q.post_key_search, q.page, q.limit, type) });
     },
   );
-
-  const idParams = z.object({ id: z.coerce.number().int().positive() });
 
   r.get(
     '/posts/:id',

@@ -4,10 +4,12 @@ import {
   ja,
   mayUsePublisher,
   pageOf,
+  type PostTopicType,
   type PostView,
   type PublisherKey,
 } from '@tenpo/domain';
-import type { ChannelRegistry } from '../../channels/channel';
+import { ChannelError, credentialHandle, type ChannelRegistry } from '../../channels/channel';
+import { draftFor, type StoredTopic } from './posts.draft';
 import type { UserRow } from '../../db/types';
 import type { Queue } from '../../jobs/engine';
 import { iso, type Clock } from '../../lib/clock';
@@ -16,7 +18,7 @@ import type { MediaStorage } from '../../storage';
 import type { PublisherService } from '../publisher/publisher.service';
 import { PUBLISH_QUEUE, REMOVE_QUEUE, removeKeyOf, retryKeyOf, type TargetJob } from './posts.jobs';
 import { isRetryable, labelOf, presentPost } from './posts.present';
-import type { NewPostMedia, PostsRepo } from './posts.repo';
+import type { NewPostMedia, PostBundle, PostsRepo } from './posts.repo';
 import type { PostRequest } from './posts.validate';
 
 /** A medium ready to be attached to every post of a submission. */
@@ -69,6 +71,7 @@ export function createPostsService(deps: {
       stores: UserRow[],
       input: PostRequest,
       media: ResolvedMedium[],
+      kind?: { type: PostTopicType; topic: StoredTopic | null },
     ): Promise<{ submission_id: string; posts: PostView[]; notes: string[] }> {
       const submission = randomUUID();
       const at = iso(now());
@@ -91,6 +94,8 @@ export function createPostsService(deps: {
               channels: JSON.stringify(input.channels),
               publish_at: iso(input.publishAt),
               delete_at: input.deleteAt ? iso(input.deleteAt) : null,
+              post_type: kind?.type ?? 'news',
+              topic: kind?.topic ? JSON.stringify(kind.topic) : null,
               created_at: at,
               updated_at: at,
             },
@@ -144,8 +149,14 @@ export function createPostsService(deps: {
       };
     },
 
-    async page(storeIds: number[], search: string | undefined, page: number, perPage: number) {
-      const { total, rows } = await repo.page(storeIds, search, page, perPage);
+    async page(
+      storeIds: number[],
+      search: string | undefined,
+      page: number,
+      perPage: number,
+      postType?: PostTopicType,
+    ) {
+      const { total, rows } = await repo.page(storeIds, search, page, perPage, postType);
       return pageOf(await Promise.all(rows.map(present)), total, page, perPage);
     },
 
@@ -154,6 +165,79 @@ export function createPostsService(deps: {
       const b = await repo.one(id);
       if (!b || !storeIds.includes(b.post.store_id)) throw notFound();
       return present(b);
+    },
+
+    /** An offer, event or news post of one of these stores (404 for any other post). */
+    async topicPost(id: number, type: PostTopicType, storeIds: readonly number[]) {
+      const b = await repo.one(id);
+      if (!b || b.post.post_type !== type || !storeIds.includes(b.post.store_id)) throw notFound();
+      return b;
+    },
+
+    /**
+     * Edits an offer, event or news post (ADR 0030): the row always; at Google too when it is
+     * live (PATCH with an updateMask). One still scheduled is sent as edited when due; one on
+     * its way (publishing, unknown) is refused until it settles.
+     */
+    async updateTopic(
+      b: PostBundle,
+      patch: { content: string; topic: StoredTopic | null },
+    ): Promise<PostView> {
+      const t = b.targets.find((x) => x.publisher_key === 'google_my_business');
+      if (t?.state === 'removed' || t?.state === 'removing')
+        throw new AppError(422, 'removed', ja.topicRemoved);
+      if (t && ['publishing', 'unknown'].includes(t.state))
+        throw new AppError(409, 'busy', ja.topicBusy);
+      const row = {
+        content: patch.content,
+        topic: patch.topic ? JSON.stringify(patch.topic) : null,
+        updated_at: iso(now()),
+      };
+      if (t?.state === 'published' && t.external_id) {
+        const post = { ...b.post, ...row };
+        try {
+          await registry
+            .require('google_my_business', 'update')
+            .update(
+              credentialHandle(t.store_id, 'google_my_business'),
+              t.external_id,
+              draftFor(post, 'google_my_business', []),
+            );
+        } catch (err) {
+          if (err instanceof ChannelError)
+            throw new AppError(502, 'provider_failed', ja.topicProviderFailed);
+          throw err;
+        }
+      }
+      await repo.updatePost(b.post.id, row);
+      return this.one(b.post.id, [b.post.store_id]);
+    },
+
+    /** Removes an offer, event or news post at Google now (or stops one not yet sent). */
+    async removeTopic(b: PostBundle): Promise<PostView> {
+      for (const t of b.targets) {
+        if (t.state === 'removed') continue;
+        if (['publishing', 'unknown', 'removing'].includes(t.state))
+          throw new AppError(409, 'busy', ja.topicBusy);
+        if (t.state === 'published' && t.external_id) {
+          try {
+            await registry
+              .require(t.publisher_key as PublisherKey, 'remove')
+              .remove(credentialHandle(t.store_id, t.publisher_key as PublisherKey), t.external_id);
+          } catch (err) {
+            if (err instanceof ChannelError)
+              throw new AppError(502, 'provider_failed', ja.topicProviderFailed);
+            throw err;
+          }
+        }
+        // A scheduled or failed target is stopped: its job skips a removed target.
+        await repo.updateTarget(t.id, {
+          state: 'removed',
+          removed_at: iso(now()),
+          updated_at: iso(now()),
+        });
+      }
+      return this.one(b.post.id, [b.post.store_id]);
     },
 
     storeOf: async (postId: number): Promise<number> => {
