@@ -180,6 +180,9 @@ export function registerPostJobs(queue: Queue, deps: PostJobDeps): void {
         const wait = err.retryAfterMs ?? (err.kind === 'quota' ? QUOTA_WAIT_MS : RATE_WAIT_MS);
         await set({
           ...(what === 'settle' ? {} : { state: pending, sent_at: null }),
+          // A publish the provider refused for its limits was not sent: it does not count
+          // towards MAX_SENDS (else a busy day's 429s would fail a target that only had to wait).
+          ...(what === 'publish' ? { attempts: Math.max(0, t.attempts - 1) } : {}),
           error_kind: err.kind,
           error_lines: errorLines,
         });
