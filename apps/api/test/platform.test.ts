@@ -187,6 +187,10 @@ describe('OpenAPI', () => {
       '/api/posts',
       '/api/posts/{id}',
       '/api/posts/{id}/targets/{targetId}/retry',
+      ...['offers', 'events', 'news'].flatMap((type) => [
+        `/api/posts/${type}`,
+        `/api/posts/${type}/{id}`,
+      ]),
     ]) {
       expect(doc.paths).toHaveProperty([p]);
     }

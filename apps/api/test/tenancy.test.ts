@@ -133,11 +133,12 @@ const id = (email: string): number => {
 };
 
 describe("a session cannot read or change another tenant's store (404)", () => {
-  const cases: [
-    string,
-    string,
-    () => { method: 'GET' | 'POST'; url: string; body?: ReturnType<typeof multipart> },
-  ][] = [
+  type Attempt = {
+    method: 'GET' | 'POST' | 'DELETE';
+    url: string;
+    body?: ReturnType<typeof multipart>;
+  };
+  const cases: [string, string, () => Attempt][] = [
     [
       'agency',
       "upload a logo for another agency's store",
@@ -226,6 +227,65 @@ describe("a session cannot read or change another tenant's store (404)", () => {
       "retry a target of another agency's post",
       () => ({ method: 'POST', url: `/api/posts/${otherPost}/targets/${otherTarget}/retry` }),
     ],
+    // Offers, events and news (spec 2 §7): every call, for each type.
+    ...(['offers', 'events', 'news'] as const).flatMap(
+      (type): [string, string, () => Attempt][] => [
+        [
+          'agency',
+          `create ${type} for another agency's store`,
+          () => ({
+            method: 'POST',
+            url: `/api/posts/${type}`,
+            body: multipart({
+              user_id: String(id('other-store@tenpo.example')),
+              content: '本文',
+              title: 'タイトル',
+            }),
+          }),
+        ],
+        [
+          'agency',
+          `update another agency's ${type}`,
+          () => ({
+            method: 'POST',
+            url: `/api/posts/${type}/${otherPost}`,
+            body: multipart({ user_id: String(id('other-store@tenpo.example')), content: '本文' }),
+          }),
+        ],
+        [
+          'agency',
+          `delete another agency's ${type}`,
+          () => ({
+            method: 'DELETE',
+            url: `/api/posts/${type}/${otherPost}?user_id=${id('other-store@tenpo.example')}`,
+          }),
+        ],
+        [
+          'agency',
+          `delete another agency's ${type} through one of its own stores`,
+          () => ({
+            method: 'DELETE',
+            url: `/api/posts/${type}/${otherPost}?user_id=${id('store02@tenpo.example')}`,
+          }),
+        ],
+        [
+          'agency',
+          `list another agency's store's ${type}`,
+          () => ({
+            method: 'GET',
+            url: `/api/posts/${type}?user_id=${id('other-store@tenpo.example')}`,
+          }),
+        ],
+        [
+          'agency',
+          `read another agency's ${type}`,
+          () => ({
+            method: 'GET',
+            url: `/api/posts/${type}/${otherPost}?user_id=${id('other-store@tenpo.example')}`,
+          }),
+        ],
+      ],
+    ),
     [
       'shop',
       "list an agency store's posts",
