@@ -12,7 +12,7 @@ import {
   type PublisherService,
 } from '../src/modules/publisher/publisher.service';
 import { API_KEY, buildTestApp, call, json, login, multipart, type TestApp } from './helpers';
-import { consent, startSandbox, type RunningSandbox } from './sandbox';
+import { connectThroughConsent, startSandbox, X_USER, type RunningSandbox } from './sandbox';
 
 /**
  * Issue 9, "Bad input and faults": 50 posts × 4 channels (200 targets) of the demo shop, with
@@ -25,7 +25,6 @@ import { consent, startSandbox, type RunningSandbox } from './sandbox';
  */
 const POSTS = 50;
 const ALL: PublisherKey[] = ['google_my_business', 'facebook', 'instagram', 'twitter'];
-const X_USER = '1701234567890123456';
 const IG_QUOTA = 25;
 const DAY = 24 * 3600_000;
 
@@ -109,18 +108,10 @@ beforeAll(async () => {
   ).id;
   token = await login(t.app, 'shop@tenpo.example');
   // X is left to connect in the demo data: the shop connects it as the browser does.
-  const res = await call(t.app, {
-    method: 'GET',
-    url: `/api/publisher/connect?publisher_key=twitter&user_id=${shop}`,
-    token,
-  });
-  const back = await consent(json<{ data: { urlAuth: string } }>(res).data.urlAuth, {
+  await connectThroughConsent(t.app, token, shop, 'twitter', {
     user_id: X_USER,
     decision: 'allow',
   });
-  expect(
-    (await t.app.inject({ method: 'GET', url: `${back.pathname}${back.search}` })).statusCode,
-  ).toBe(302);
 }, 60_000);
 
 afterAll(async () => {

@@ -1,7 +1,4 @@
-import fs from 'node:fs';
 import net from 'node:net';
-import path from 'node:path';
-import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { formatPostDate, ja, type PostView, type PublisherKey } from '@tenpo/domain';
 import { createChannels } from '../src/channels';
@@ -12,7 +9,7 @@ import {
   type PublisherService,
 } from '../src/modules/publisher/publisher.service';
 import { buildTestApp, call, json, login, multipart, type TestApp } from './helpers';
-import { consent, startSandbox, type RunningSandbox } from './sandbox';
+import { connectThroughConsent, startSandbox, X_USER, type RunningSandbox } from './sandbox';
 
 /**
  * Buttons, offers, events and news at the providers (ADR 0030), after posts.test.ts's harness
@@ -27,8 +24,6 @@ let token = '';
 let shop = 0;
 /** Reads the providers' lists (the providers' own state) with the demo shop's grants. */
 let reader: PublisherService;
-const ALL: PublisherKey[] = ['google_my_business', 'facebook', 'instagram', 'twitter'];
-const X_USER = '1701234567890123456';
 
 const freePort = (): Promise<number> =>
   new Promise((resolve, reject) => {
@@ -40,9 +35,6 @@ const freePort = (): Promise<number> =>
       srv.close(() => resolve(port));
     });
   });
-
-/** A photo every channel takes: 1200×900 (one of X's sizes), noisy so it weighs over 10 KB. */
-let photo: Buffer;
 
 const calls = async (): Promise<Record<string, number>> =>
   ((await (await fetch(`${sb.url}/control/calls`)).json()) as { data: Record<string, number> })
@@ -101,40 +93,7 @@ const stateOf = async (postId: number) =>
 
 const tokyoIn = (ms: number) => formatPostDate(new Date(t.clock.now().getTime() + ms));
 
-const rows = async () => {
-  const db = t.database.db;
-  const n = async (table: 'posts' | 'post_media' | 'post_targets' | 'jobs') =>
-    Number(
-      (
-        await db
-          .selectFrom(table)
-          .select((e) => e.fn.countAll<number>().as('n'))
-          .executeTakeFirst()
-      )?.n ?? 0,
-    );
-  const dir = path.join(t.config.dataDir, 'uploads', 'media');
-  const files = fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true }).length : 0;
-  return {
-    posts: await n('posts'),
-    media: await n('post_media'),
-    targets: await n('post_targets'),
-    jobs: await n('jobs'),
-    files,
-  };
-};
-
 beforeAll(async () => {
-  photo = await sharp({
-    create: {
-      width: 1200,
-      height: 900,
-      channels: 3,
-      background: { r: 128, g: 128, b: 128 },
-      noise: { type: 'gaussian', mean: 128, sigma: 40 },
-    },
-  })
-    .jpeg({ quality: 70 })
-    .toBuffer();
   sb = await startSandbox();
   const port = await freePort();
   t = await buildTestApp(
@@ -164,17 +123,8 @@ beforeAll(async () => {
 });
 
 /** The shop connects X as the browser does (the demo data leaves it to connect). */
-async function connectX(): Promise<void> {
-  const res = await call(t.app, {
-    method: 'GET',
-    url: `/api/publisher/connect?publisher_key=twitter&user_id=${shop}`,
-    token,
-  });
-  const urlAuth = json<{ data: { urlAuth: string } }>(res).data.urlAuth;
-  const back = await consent(urlAuth, { user_id: X_USER, decision: 'allow' });
-  const ret = await t.app.inject({ method: 'GET', url: `${back.pathname}${back.search}` });
-  expect(ret.statusCode).toBe(302);
-}
+const connectX = () =>
+  connectThroughConsent(t.app, token, shop, 'twitter', { user_id: X_USER, decision: 'allow' });
 afterAll(async () => {
   await t?.close();
   await sb?.close();
