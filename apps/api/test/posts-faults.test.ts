@@ -1,18 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PostView, PublisherKey } from '@tenpo/domain';
-import { createChannels } from '../src/channels';
+import type { PostView } from '@tenpo/domain';
 import { credentialHandle } from '../src/channels/channel';
-import { createPublisherRepo } from '../src/modules/publisher/publisher.repo';
-import {
-  createPublisherService,
-  type PublisherService,
-} from '../src/modules/publisher/publisher.service';
-import { API_KEY, buildTestApp, call, json, login, multipart, type TestApp } from './helpers';
-import { connectThroughConsent, startSandbox, X_USER, type RunningSandbox } from './sandbox';
+import { API_KEY, call, json, multipart, type TestApp } from './helpers';
+import { ALL, postsHelpers, startPostsWorld, type PostsWorld } from './posts-harness';
+import { type RunningSandbox } from './sandbox';
 
 /**
  * Issue 9, "Bad input and faults": 50 posts × 4 channels (200 targets) of the demo shop, with
@@ -24,36 +18,16 @@ import { connectThroughConsent, startSandbox, X_USER, type RunningSandbox } from
  * publishes per 24 h are never exceeded (counted on the sandbox's media_publish calls per day).
  */
 const POSTS = 50;
-const ALL: PublisherKey[] = ['google_my_business', 'facebook', 'instagram', 'twitter'];
 const IG_QUOTA = 25;
 const DAY = 24 * 3600_000;
 
+let w: PostsWorld;
 let sb: RunningSandbox;
 let t: TestApp;
 let token = '';
 let shop = 0;
-let reader: PublisherService;
 let worker: ChildProcess | null = null;
-let port = 0;
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const a = srv.address();
-      const p = typeof a === 'object' && a ? a.port : 0;
-      srv.close(() => resolve(p));
-    });
-  });
-
-const calls = async (): Promise<Record<string, number>> =>
-  ((await (await fetch(`${sb.url}/control/calls`)).json()) as { data: Record<string, number> })
-    .data;
-const countOf = async (method: string, pathEnd: RegExp): Promise<number> =>
-  Object.entries(await calls())
-    .filter(([k]) => k.startsWith(`${method} `) && pathEnd.test(k))
-    .reduce((n, [, v]) => n + v, 0);
+const { countOf } = postsHelpers(() => w);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -86,32 +60,8 @@ const targets = (): Promise<TargetRow[]> =>
 const TERMINAL = new Set(['published', 'failed']);
 
 beforeAll(async () => {
-  sb = await startSandbox();
-  port = await freePort();
-  t = await buildTestApp({ SANDBOX_URL: sb.url, PUBLIC_URL: `http://127.0.0.1:${port}` });
-  await t.app.listen({ port, host: '127.0.0.1' });
-  reader = createPublisherService({
-    repo: createPublisherRepo(t.database.db),
-    channels: createChannels(t.config, t.clock),
-    clock: t.clock,
-    secretKey: t.config.secretKey,
-    publicUrl: t.config.publicUrl,
-    isAgencyPrefix: async () => false,
-    log: { warn: () => undefined },
-  });
-  shop = (
-    await t.database.db
-      .selectFrom('users')
-      .select('id')
-      .where('email', '=', 'shop@tenpo.example')
-      .executeTakeFirstOrThrow()
-  ).id;
-  token = await login(t.app, 'shop@tenpo.example');
-  // X is left to connect in the demo data: the shop connects it as the browser does.
-  await connectThroughConsent(t.app, token, shop, 'twitter', {
-    user_id: X_USER,
-    decision: 'allow',
-  });
+  w = await startPostsWorld();
+  ({ sb, t, token, shop } = w);
 }, 60_000);
 
 afterAll(async () => {
@@ -273,7 +223,7 @@ describe('a worker killed mid-publish, with a fifth of provider calls failing', 
 
     // Exactly once, on the providers' own lists.
     for (const key of ALL) {
-      const listed = await reader.registry
+      const listed = await w.reader.registry
         .require(key, 'listRecent')
         .listRecent(credentialHandle(shop, key), {
           since: new Date(Date.now() - 7 * DAY),

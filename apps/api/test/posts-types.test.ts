@@ -1,130 +1,35 @@
-import net from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { formatPostDate, ja, type PostView, type PublisherKey } from '@tenpo/domain';
-import { createChannels } from '../src/channels';
+import { ja, type PostView } from '@tenpo/domain';
 import { credentialHandle } from '../src/channels/channel';
-import { createPublisherRepo } from '../src/modules/publisher/publisher.repo';
+import { call, json, multipart, type TestApp } from './helpers';
 import {
-  createPublisherService,
-  type PublisherService,
-} from '../src/modules/publisher/publisher.service';
-import { buildTestApp, call, json, login, multipart, type TestApp } from './helpers';
-import { connectThroughConsent, startSandbox, X_USER, type RunningSandbox } from './sandbox';
+  CREATE,
+  postsHelpers,
+  startPostsWorld,
+  type Created,
+  type PostsWorld,
+} from './posts-harness';
+import { type RunningSandbox } from './sandbox';
 
 /**
- * Buttons, offers, events and news at the providers (ADR 0030), after posts.test.ts's harness
- * (issue 9, parts 2 and 3): the API and its job engine against the emulators
- * on a free port. The API listens on a port of its own too, because the providers fetch the
- * media from its public URL as the real ones do. What reached a provider is counted on the
- * sandbox's side: its call counters and its own post lists.
+ * Buttons, offers, events and news at the providers (ADR 0030), in the posts suites' world
+ * (posts-harness.ts): what reached a provider is counted on the sandbox's side.
  */
+let w: PostsWorld;
 let sb: RunningSandbox;
 let t: TestApp;
 let token = '';
 let shop = 0;
-/** Reads the providers' lists (the providers' own state) with the demo shop's grants. */
-let reader: PublisherService;
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const a = srv.address();
-      const port = typeof a === 'object' && a ? a.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-
-const calls = async (): Promise<Record<string, number>> =>
-  ((await (await fetch(`${sb.url}/control/calls`)).json()) as { data: Record<string, number> })
-    .data;
-const countOf = async (method: string, pathEnd: RegExp): Promise<number> =>
-  Object.entries(await calls())
-    .filter(([k]) => k.startsWith(`${method} `) && pathEnd.test(k))
-    .reduce((n, [, v]) => n + v, 0);
-
-/** The create calls that make a post at each provider. */
-const CREATE: Record<PublisherKey, RegExp> = {
-  google_my_business: /\/localPosts$/,
-  facebook: /\/(feed|photos|videos)$/,
-  instagram: /\/media_publish$/,
-  twitter: /\/2\/tweets$/,
-};
-
-/** The posts the provider lists for the shop whose text is `text`. */
-const atProvider = async (key: PublisherKey, text: string) =>
-  (
-    await reader.registry
-      .require(key, 'listRecent')
-      .listRecent(credentialHandle(shop, key), { since: new Date(Date.now() - 3600_000) })
-  ).filter((p) => p.text === text || p.text.startsWith(`${text} https://t.co/`));
-
-const submit = (
-  fields: Record<string, string>,
-  files: Record<string, { filename: string; type: string; data: Buffer }> = {},
-  as = token,
-) => call(t.app, { method: 'POST', url: '/api/posts', token: as, ...multipart(fields, files) });
-
-type Created = { data: { submission_id: string; posts: PostView[]; notes: string[] } };
-
-const targetsOf = async (postId: number, storeId = shop) => {
-  const res = await call(t.app, {
-    method: 'GET',
-    url: `/api/posts/${postId}?user_id=${storeId}`,
-    token,
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return json<{ data: PostView[] }>(res).data[0] as PostView;
-};
-
-/** Runs due jobs until `done` holds (no fixed sleeps: the engine is driven, then looked at). */
-async function drainUntil(done: () => Promise<boolean>, rounds = 50): Promise<void> {
-  for (let i = 0; i < rounds; i++) {
-    await t.app.queue.drain();
-    if (await done()) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error('drainUntil: never done');
-}
-
-const stateOf = async (postId: number) =>
-  Object.fromEntries((await targetsOf(postId)).targets.map((x) => [x.publisher_key, x.state]));
-
-const tokyoIn = (ms: number) => formatPostDate(new Date(t.clock.now().getTime() + ms));
+const { countOf, atProvider, submit, targetsOf, drainUntil, stateOf, tokyoIn } = postsHelpers(
+  () => w,
+);
 
 beforeAll(async () => {
-  sb = await startSandbox();
-  const port = await freePort();
-  t = await buildTestApp(
-    { SANDBOX_URL: sb.url, PUBLIC_URL: `http://127.0.0.1:${port}` },
-    // A short time-out (1.5 s, room for a loaded machine), so a slow provider ends `outcome_unknown`.
-    { channels: (config, clock) => createChannels(config, clock, { timeoutMs: 1500 }) },
-  );
-  await t.app.listen({ port, host: '127.0.0.1' });
-  reader = createPublisherService({
-    repo: createPublisherRepo(t.database.db),
-    channels: createChannels(t.config, t.clock),
-    clock: t.clock,
-    secretKey: t.config.secretKey,
-    publicUrl: t.config.publicUrl,
-    isAgencyPrefix: async () => false,
-    log: { warn: () => undefined },
-  });
-  shop = (
-    await t.database.db
-      .selectFrom('users')
-      .select('id')
-      .where('email', '=', 'shop@tenpo.example')
-      .executeTakeFirstOrThrow()
-  ).id;
-  token = await login(t.app, 'shop@tenpo.example');
-  await connectX();
+  // A short provider time-out (1.5 s, room for a loaded machine): a slow one ends `outcome_unknown`.
+  w = await startPostsWorld({ channelTimeoutMs: 1500 });
+  ({ sb, t, token, shop } = w);
 });
 
-/** The shop connects X as the browser does (the demo data leaves it to connect). */
-const connectX = () =>
-  connectThroughConsent(t.app, token, shop, 'twitter', { user_id: X_USER, decision: 'allow' });
 afterAll(async () => {
   await t?.close();
   await sb?.close();
@@ -136,7 +41,7 @@ beforeEach(async () => {
 
 /** The Google local post a target became, read from the sandbox with the shop's grant. */
 const googlePost = (name: string) =>
-  reader.grants.use(credentialHandle(shop, 'google_my_business'), async (g) => {
+  w.reader.grants.use(credentialHandle(shop, 'google_my_business'), async (g) => {
     const res = await fetch(`${t.config.channels.google.myBusinessUrl}/v4/${name}`, {
       headers: { authorization: `Bearer ${g.accessToken}` },
     });

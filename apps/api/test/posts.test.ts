@@ -1,18 +1,19 @@
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { formatPostDate, ja, type PostView, type PublisherKey } from '@tenpo/domain';
-import { createChannels } from '../src/channels';
+import { ja, type PostView } from '@tenpo/domain';
 import { credentialHandle } from '../src/channels/channel';
-import { createPublisherRepo } from '../src/modules/publisher/publisher.repo';
+import { call, json, login, type TestApp } from './helpers';
 import {
-  createPublisherService,
-  type PublisherService,
-} from '../src/modules/publisher/publisher.service';
-import { buildTestApp, call, json, login, multipart, type TestApp } from './helpers';
-import { connectThroughConsent, startSandbox, X_USER, type RunningSandbox } from './sandbox';
+  ALL,
+  CREATE,
+  postsHelpers,
+  startPostsWorld,
+  type Created,
+  type PostsWorld,
+} from './posts-harness';
+import { connectThroughConsent, X_USER, type RunningSandbox } from './sandbox';
 
 /**
  * Posts end to end (issue 9, parts 2 and 3): the API and its job engine against the emulators
@@ -20,84 +21,17 @@ import { connectThroughConsent, startSandbox, X_USER, type RunningSandbox } from
  * media from its public URL as the real ones do. What reached a provider is counted on the
  * sandbox's side: its call counters and its own post lists.
  */
+let w: PostsWorld;
 let sb: RunningSandbox;
 let t: TestApp;
 let token = '';
 let shop = 0;
-/** Reads the providers' lists (the providers' own state) with the demo shop's grants. */
-let reader: PublisherService;
-const ALL: PublisherKey[] = ['google_my_business', 'facebook', 'instagram', 'twitter'];
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const a = srv.address();
-      const port = typeof a === 'object' && a ? a.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
+const { countOf, atProvider, submit, targetsOf, drainUntil, stateOf, tokyoIn } = postsHelpers(
+  () => w,
+);
 
 /** A photo every channel takes: 1200×900 (one of X's sizes), noisy so it weighs over 10 KB. */
 let photo: Buffer;
-
-const calls = async (): Promise<Record<string, number>> =>
-  ((await (await fetch(`${sb.url}/control/calls`)).json()) as { data: Record<string, number> })
-    .data;
-const countOf = async (method: string, pathEnd: RegExp): Promise<number> =>
-  Object.entries(await calls())
-    .filter(([k]) => k.startsWith(`${method} `) && pathEnd.test(k))
-    .reduce((n, [, v]) => n + v, 0);
-
-/** The create calls that make a post at each provider. */
-const CREATE: Record<PublisherKey, RegExp> = {
-  google_my_business: /\/localPosts$/,
-  facebook: /\/(feed|photos|videos)$/,
-  instagram: /\/media_publish$/,
-  twitter: /\/2\/tweets$/,
-};
-
-/** The posts the provider lists for the shop whose text is `text`. */
-const atProvider = async (key: PublisherKey, text: string) =>
-  (
-    await reader.registry
-      .require(key, 'listRecent')
-      .listRecent(credentialHandle(shop, key), { since: new Date(Date.now() - 3600_000) })
-  ).filter((p) => p.text === text || p.text.startsWith(`${text} https://t.co/`));
-
-const submit = (
-  fields: Record<string, string>,
-  files: Record<string, { filename: string; type: string; data: Buffer }> = {},
-  as = token,
-) => call(t.app, { method: 'POST', url: '/api/posts', token: as, ...multipart(fields, files) });
-
-type Created = { data: { submission_id: string; posts: PostView[]; notes: string[] } };
-
-const targetsOf = async (postId: number, storeId = shop) => {
-  const res = await call(t.app, {
-    method: 'GET',
-    url: `/api/posts/${postId}?user_id=${storeId}`,
-    token,
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return json<{ data: PostView[] }>(res).data[0] as PostView;
-};
-
-/** Runs due jobs until `done` holds (no fixed sleeps: the engine is driven, then looked at). */
-async function drainUntil(done: () => Promise<boolean>, rounds = 50): Promise<void> {
-  for (let i = 0; i < rounds; i++) {
-    await t.app.queue.drain();
-    if (await done()) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error('drainUntil: never done');
-}
-
-const stateOf = async (postId: number) =>
-  Object.fromEntries((await targetsOf(postId)).targets.map((x) => [x.publisher_key, x.state]));
-
-const tokyoIn = (ms: number) => formatPostDate(new Date(t.clock.now().getTime() + ms));
 
 const rows = async () => {
   const db = t.database.db;
@@ -133,37 +67,11 @@ beforeAll(async () => {
   })
     .jpeg({ quality: 70 })
     .toBuffer();
-  sb = await startSandbox();
-  const port = await freePort();
-  t = await buildTestApp(
-    { SANDBOX_URL: sb.url, PUBLIC_URL: `http://127.0.0.1:${port}` },
-    // A short time-out (1.5 s, room for a loaded machine), so a slow provider ends `outcome_unknown`.
-    { channels: (config, clock) => createChannels(config, clock, { timeoutMs: 1500 }) },
-  );
-  await t.app.listen({ port, host: '127.0.0.1' });
-  reader = createPublisherService({
-    repo: createPublisherRepo(t.database.db),
-    channels: createChannels(t.config, t.clock),
-    clock: t.clock,
-    secretKey: t.config.secretKey,
-    publicUrl: t.config.publicUrl,
-    isAgencyPrefix: async () => false,
-    log: { warn: () => undefined },
-  });
-  shop = (
-    await t.database.db
-      .selectFrom('users')
-      .select('id')
-      .where('email', '=', 'shop@tenpo.example')
-      .executeTakeFirstOrThrow()
-  ).id;
-  token = await login(t.app, 'shop@tenpo.example');
-  await connectX();
+  // A short provider time-out (1.5 s, room for a loaded machine): a slow one ends `outcome_unknown`.
+  w = await startPostsWorld({ channelTimeoutMs: 1500 });
+  ({ sb, t, token, shop } = w);
 });
 
-/** The shop connects X as the browser does (the demo data leaves it to connect). */
-const connectX = () =>
-  connectThroughConsent(t.app, token, shop, 'twitter', { user_id: X_USER, decision: 'allow' });
 afterAll(async () => {
   await t?.close();
   await sb?.close();
@@ -456,7 +364,7 @@ describe('faults on the way', () => {
       .set({ state: 'publishing', attempts: 1, sent_at: new Date().toISOString() })
       .where('id', '=', target?.id as number)
       .execute();
-    const sent = await reader.registry
+    const sent = await w.reader.registry
       .require('facebook', 'publish')
       .publish(credentialHandle(shop, 'facebook'), { text, media: [] });
     await sb.control('DELETE', '/control/calls');
@@ -492,7 +400,11 @@ describe('faults on the way', () => {
       ]);
       expect(await countOf('POST', CREATE.twitter)).toBe(0);
     } finally {
-      await connectX();
+      // X back as before, connected as the browser does.
+      await connectThroughConsent(t.app, token, shop, 'twitter', {
+        user_id: X_USER,
+        decision: 'allow',
+      });
     }
   });
 });

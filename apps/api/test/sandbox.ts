@@ -17,7 +17,7 @@ export type RunningSandbox = {
 };
 
 /** A port free right now (the sandbox must know its own URL before it starts). */
-const freePort = (): Promise<number> =>
+export const freePort = (): Promise<number> =>
   new Promise((resolve, reject) => {
     const srv = net.createServer();
     srv.once('error', reject);

@@ -1,0 +1,141 @@
+import { expect } from 'vitest';
+import { formatPostDate, type PostView, type PublisherKey } from '@tenpo/domain';
+import { createChannels } from '../src/channels';
+import { credentialHandle } from '../src/channels/channel';
+import { createPublisherRepo } from '../src/modules/publisher/publisher.repo';
+import {
+  createPublisherService,
+  type PublisherService,
+} from '../src/modules/publisher/publisher.service';
+import { buildTestApp, call, json, login, multipart, type TestApp } from './helpers';
+import {
+  connectThroughConsent,
+  freePort,
+  startSandbox,
+  X_USER,
+  type RunningSandbox,
+} from './sandbox';
+
+/**
+ * The posts suites' world: the API and its job engine against the emulators on a free port. The
+ * API listens on a port of its own too, because the providers fetch the media from its public
+ * URL as the real ones do. What reached a provider is counted on the sandbox's side: its call
+ * counters and its own post lists, read with the demo shop's grants.
+ */
+export type PostsWorld = {
+  sb: RunningSandbox;
+  t: TestApp;
+  port: number;
+  /** The demo shop (shop@tenpo.example), signed in, with X connected as the browser does. */
+  shop: number;
+  token: string;
+  /** Reads the providers' lists (the providers' own state) with the demo shop's grants. */
+  reader: PublisherService;
+};
+
+export const ALL: PublisherKey[] = ['google_my_business', 'facebook', 'instagram', 'twitter'];
+
+/** The create calls that make a post at each provider. */
+export const CREATE: Record<PublisherKey, RegExp> = {
+  google_my_business: /\/localPosts$/,
+  facebook: /\/(feed|photos|videos)$/,
+  instagram: /\/media_publish$/,
+  twitter: /\/2\/tweets$/,
+};
+
+export type Created = { data: { submission_id: string; posts: PostView[]; notes: string[] } };
+
+/** `channelTimeoutMs`: a short provider time-out, so a slow provider ends `outcome_unknown`. */
+export async function startPostsWorld(
+  opts: { channelTimeoutMs?: number } = {},
+): Promise<PostsWorld> {
+  const sb = await startSandbox();
+  const port = await freePort();
+  const timeoutMs = opts.channelTimeoutMs;
+  const t = await buildTestApp(
+    { SANDBOX_URL: sb.url, PUBLIC_URL: `http://127.0.0.1:${port}` },
+    timeoutMs === undefined
+      ? {}
+      : { channels: (config, clock) => createChannels(config, clock, { timeoutMs }) },
+  );
+  await t.app.listen({ port, host: '127.0.0.1' });
+  const reader = createPublisherService({
+    repo: createPublisherRepo(t.database.db),
+    channels: createChannels(t.config, t.clock),
+    clock: t.clock,
+    secretKey: t.config.secretKey,
+    publicUrl: t.config.publicUrl,
+    isAgencyPrefix: async () => false,
+    log: { warn: () => undefined },
+  });
+  const shop = (
+    await t.database.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', 'shop@tenpo.example')
+      .executeTakeFirstOrThrow()
+  ).id;
+  const token = await login(t.app, 'shop@tenpo.example');
+  // X is left to connect in the demo data: the shop connects it as the browser does.
+  await connectThroughConsent(t.app, token, shop, 'twitter', {
+    user_id: X_USER,
+    decision: 'allow',
+  });
+  return { sb, t, port, shop, token, reader };
+}
+
+/** The suites' reads and actions, on the world `get` returns when they run. */
+export function postsHelpers(get: () => PostsWorld) {
+  const calls = async (): Promise<Record<string, number>> =>
+    (
+      (await (await fetch(`${get().sb.url}/control/calls`)).json()) as {
+        data: Record<string, number>;
+      }
+    ).data;
+  const countOf = async (method: string, pathEnd: RegExp): Promise<number> =>
+    Object.entries(await calls())
+      .filter(([k]) => k.startsWith(`${method} `) && pathEnd.test(k))
+      .reduce((n, [, v]) => n + v, 0);
+  /** The posts the provider lists for the shop whose text is `text`. */
+  const atProvider = async (key: PublisherKey, text: string) => {
+    const { reader, shop } = get();
+    return (
+      await reader.registry
+        .require(key, 'listRecent')
+        .listRecent(credentialHandle(shop, key), { since: new Date(Date.now() - 3600_000) })
+    ).filter((p) => p.text === text || p.text.startsWith(`${text} https://t.co/`));
+  };
+  const submit = (
+    fields: Record<string, string>,
+    files: Record<string, { filename: string; type: string; data: Buffer }> = {},
+    as = get().token,
+  ) =>
+    call(get().t.app, {
+      method: 'POST',
+      url: '/api/posts',
+      token: as,
+      ...multipart(fields, files),
+    });
+  const targetsOf = async (postId: number, storeId = get().shop) => {
+    const res = await call(get().t.app, {
+      method: 'GET',
+      url: `/api/posts/${postId}?user_id=${storeId}`,
+      token: get().token,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return json<{ data: PostView[] }>(res).data[0] as PostView;
+  };
+  /** Runs due jobs until `done` holds (no fixed sleeps: the engine is driven, then looked at). */
+  const drainUntil = async (done: () => Promise<boolean>, rounds = 50): Promise<void> => {
+    for (let i = 0; i < rounds; i++) {
+      await get().t.app.queue.drain();
+      if (await done()) return;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    throw new Error('drainUntil: never done');
+  };
+  const stateOf = async (postId: number) =>
+    Object.fromEntries((await targetsOf(postId)).targets.map((x) => [x.publisher_key, x.state]));
+  const tokyoIn = (ms: number) => formatPostDate(new Date(get().t.clock.now().getTime() + ms));
+  return { calls, countOf, atProvider, submit, targetsOf, drainUntil, stateOf, tokyoIn };
+}
