@@ -12,28 +12,23 @@ import {
   RetryLater,
   type EngineOptions,
   type JobContext,
-  type JobHandler,
   type Queue,
-  type WorkOptions,
 } from './engine';
 import { createLimiter } from './limiter';
-import { drainEach, endLoops, finishOrAbort } from './worker-runtime';
+import {
+  drainEach,
+  endLoops,
+  finishOrAbort,
+  newWorker,
+  pollLoop,
+  type QueueWorker as Worker,
+} from './worker-runtime';
 
 /** What a pg-boss job's `data` holds: the engine's payload (any JSON) and its attempt budget. */
 type Data = { payload: unknown; maxAttempts: number };
 type BossJob = JobWithMetadata<Data>;
 /** What pg-boss 12's settle and touch calls answer (typed there as an empty object). */
 type Settled = { affected?: number; settled?: string[] };
-
-type Worker = {
-  queue: string;
-  handler: JobHandler;
-  concurrency: number;
-  opts: WorkOptions;
-  active: number;
-  wake: () => void;
-  loop: Promise<void> | null;
-};
 
 type InFlight = {
   job: BossJob;
@@ -305,43 +300,19 @@ export async function createPgBossQueue(
     }
   };
 
-  const sleep = (w: Worker, ms: number): Promise<void> =>
-    new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done(): void {
-        clearTimeout(timer);
-        w.wake = () => {};
-        resolve();
-      }
-      w.wake = done;
+  const loop = (w: Worker): Promise<void> =>
+    pollLoop(w, {
+      running: () => running,
+      take: (n) => fetch(w.queue, n),
+      start: (job) => void launch(job, w),
+      // Stopped while the fetch was out: the claims go back at once, not counted.
+      putBack: (job) => requeue(job, clock.now(), true, null),
+      pollMs,
+      onTaken: () => {
+        lastTick = clock.now();
+      },
+      onError: (err) => log.error({ err, queue: w.queue }, 'job fetch failed'),
     });
-
-  const loop = async (w: Worker): Promise<void> => {
-    while (running) {
-      const free = w.concurrency - w.active;
-      let got = 0;
-      if (free > 0) {
-        try {
-          const jobs = await fetch(w.queue, free);
-          got = jobs.length;
-          // Stopped while the fetch was out: the claims go back at once, not counted.
-          for (const job of jobs) {
-            if (running) launch(job, w);
-            else await requeue(job, clock.now(), true, null);
-          }
-          lastTick = clock.now();
-        } catch (err) {
-          log.error({ err, queue: w.queue }, 'job fetch failed');
-        }
-      }
-      if (!running) break;
-      if (got > 0 && got === free) {
-        if (w.active >= w.concurrency) await sleep(w, pollMs);
-        continue;
-      }
-      await sleep(w, pollMs);
-    }
-  };
 
   const queue: Queue = {
     driver: 'pg-boss',
@@ -361,15 +332,7 @@ export async function createPgBossQueue(
       if (w && running) setImmediate(() => w.wake());
     },
     work(name, handler, opts = {}) {
-      const w: Worker = {
-        queue: name,
-        handler: handler as JobHandler,
-        concurrency: Math.max(1, opts.concurrency ?? 1),
-        opts: opts as WorkOptions,
-        active: 0,
-        wake: () => {},
-        loop: null,
-      };
+      const w = newWorker(name, handler, opts);
       workers.set(name, w);
       if (running) w.loop = loop(w);
     },

@@ -13,12 +13,17 @@ import {
   RetryLater,
   type EngineOptions,
   type JobContext,
-  type JobHandler,
   type Queue,
-  type WorkOptions,
 } from './engine';
 import { createLimiter } from './limiter';
-import { drainEach, endLoops, finishOrAbort } from './worker-runtime';
+import {
+  drainEach,
+  endLoops,
+  finishOrAbort,
+  newWorker,
+  pollLoop,
+  type QueueWorker as Worker,
+} from './worker-runtime';
 
 type Claimed = {
   id: number;
@@ -28,16 +33,6 @@ type Claimed = {
   max_attempts: number;
   idempotency_key: string | null;
   owner: string;
-};
-
-type Worker = {
-  queue: string;
-  handler: JobHandler;
-  concurrency: number;
-  opts: WorkOptions;
-  active: number;
-  wake: () => void;
-  loop: Promise<void> | null;
 };
 
 type InFlight = { job: Claimed; controller: AbortController; done: Promise<void> };
@@ -75,17 +70,6 @@ export function createTableQueue(
   let scheduler: NodeJS.Timeout | null = null;
   let schedulerRun: Promise<void> | null = null;
   let lastCleanup = 0;
-
-  const sleep = (w: Worker, ms: number): Promise<void> =>
-    new Promise((resolve) => {
-      const t = setTimeout(done, ms);
-      function done(): void {
-        clearTimeout(t);
-        w.wake = () => {};
-        resolve();
-      }
-      w.wake = done;
-    });
 
   /** Claims up to `n` due jobs of `queue` for a fresh owner token. */
   const claim = async (queue: string, n: number): Promise<Claimed[]> => {
@@ -246,33 +230,17 @@ export function createTableQueue(
     }
   };
 
-  const loop = async (w: Worker): Promise<void> => {
-    while (running) {
-      // SQLite answers synchronously and a finished job wakes this loop through a promise: give
-      // the event loop a turn every time round (timers such as the lease renewal, HTTP).
-      await new Promise((resolve) => setImmediate(resolve));
-      if (!running) break;
-      const free = w.concurrency - w.active;
-      let got = 0;
-      if (free > 0) {
-        try {
-          const jobs = await claim(w.queue, free);
-          got = jobs.length;
-          for (const job of jobs) launch(job, w);
-          lastTick = clock.now();
-        } catch (err) {
-          log.error({ err, queue: w.queue }, 'job claim failed');
-        }
-      }
-      if (!running) break;
-      // A full batch may mean more are due: look again once a slot is free.
-      if (got > 0 && got === free) {
-        if (w.active >= w.concurrency) await sleep(w, pollMs);
-        continue;
-      }
-      await sleep(w, pollMs);
-    }
-  };
+  const loop = (w: Worker): Promise<void> =>
+    pollLoop(w, {
+      running: () => running,
+      take: (n) => claim(w.queue, n),
+      start: (job) => void launch(job, w),
+      pollMs,
+      onTaken: () => {
+        lastTick = clock.now();
+      },
+      onError: (err) => log.error({ err, queue: w.queue }, 'job claim failed'),
+    });
 
   const runSchedules = async (): Promise<void> => {
     const now = clock.now();
@@ -341,15 +309,7 @@ export function createTableQueue(
       if (w && running) setImmediate(() => w.wake());
     },
     work(name, handler, opts = {}) {
-      const w: Worker = {
-        queue: name,
-        handler: handler as JobHandler,
-        concurrency: Math.max(1, opts.concurrency ?? 1),
-        opts: opts as WorkOptions,
-        active: 0,
-        wake: () => {},
-        loop: null,
-      };
+      const w = newWorker(name, handler, opts);
       workers.set(name, w);
       if (running) w.loop = loop(w);
     },
