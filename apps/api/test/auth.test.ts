@@ -275,6 +275,32 @@ describe('sessions', () => {
     }
   });
 
+  it('this process’s own writes count from the very next call, transactions included', async () => {
+    // The app's own connection: what it keeps of a session (ADR 0031) must not outlive a write
+    // made on that connection, inside a transaction or not.
+    const { db } = t.database;
+    const email = 'trial@tenpo.example';
+    const me = (token: string) =>
+      call(t.app, { method: 'GET', url: '/api/account-setting/information', token });
+    const user = () => db.updateTable('users').where('email', '=', email);
+    const token = await login(t.app, email);
+    expect((await me(token)).statusCode).toBe(200);
+    await user().set({ name: '同じプロセス' }).execute();
+    expect(json<{ data: { name: string } }>(await me(token)).data.name).toBe('同じプロセス');
+    await db.transaction().execute(async (trx) => {
+      await trx.updateTable('users').where('email', '=', email).set({ status: 0 }).execute();
+    });
+    expect((await me(token)).statusCode).toBe(401);
+    await user().set({ status: 1 }).execute();
+    expect((await me(token)).statusCode).toBe(200);
+    await db
+      .updateTable('sessions')
+      .where('token_hash', '=', hashToken(token))
+      .set({ revoked_at: t.clock.now().toISOString() })
+      .execute();
+    expect((await me(token)).statusCode).toBe(401);
+  });
+
   it('sessions are stored hashed', async () => {
     const token = await login(t.app, 'shop@tenpo.example');
     const rows = await t.database.db.selectFrom('sessions').select('token_hash').execute();

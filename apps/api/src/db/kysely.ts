@@ -30,6 +30,18 @@ const directReads = new WeakMap<Db, DirectRead>();
 export const directReadOf = (db: Db): DirectRead | undefined => directReads.get(db);
 
 /**
+ * A number that changes whenever anything in the database may have changed since it was last
+ * taken: a statement that may write was run on this connection, or another connection (another
+ * process) committed. null while a transaction is open on the connection: nothing read then may
+ * be kept. What was read under one stamp may be reused while the stamp stays the same (ADR 0031).
+ */
+export type ChangeStamp = () => number | null;
+const changeStamps = new WeakMap<Db, ChangeStamp>();
+
+/** The change stamp of an embedded SQLite handle's `db`; none for PostgreSQL or a transaction. */
+export const changeStampOf = (db: Db): ChangeStamp | undefined => changeStamps.get(db);
+
+/**
  * Opens the database named by DATABASE_URL: `sqlite:<file>` (or `file:`) for the embedded
  * default, `postgres://…` for PostgreSQL. A `schema` query parameter on a PostgreSQL URL
  * sets the search path (the test suite gives each file its own schema).
@@ -57,14 +69,22 @@ export function openDatabase(url: string): DbHandle {
   // prepared statements. better-sqlite3 runs a statement synchronously, so a cached one is only
   // ever in use by an unfinished iterate() (a streamed query): then it is `busy`, and that call
   // gets a fresh statement of its own.
+  //
+  // Every query Kysely runs passes here, so this is also where a write on this connection is
+  // seen: a statement that is not read-only (BEGIN and COMMIT included) moves the change stamp
+  // on before it runs (ADR 0031).
   const statements = new Map<string, Sqlite.Statement>();
+  let epoch = 0;
   const prepare = (text: string): Sqlite.Statement => {
-    const st = statements.get(text);
-    if (st) return st.busy ? database.prepare(text) : st;
-    if (statements.size >= 1000) statements.clear();
-    const fresh = database.prepare(text);
-    statements.set(text, fresh);
-    return fresh;
+    let st = statements.get(text);
+    if (st?.busy) st = database.prepare(text);
+    else if (!st) {
+      if (statements.size >= 1000) statements.clear();
+      st = database.prepare(text);
+      statements.set(text, st);
+    }
+    if (!st.readonly) epoch += 1;
+    return st;
   };
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({ database: { close: () => database.close(), prepare } }),
@@ -84,10 +104,24 @@ export function openDatabase(url: string): DbHandle {
     if (st === undefined) {
       if (directStatements.size >= 1000) directStatements.clear();
       const fresh = database.prepare(text);
-      st = fresh.reader ? fresh : null;
+      // Only plain reads: an INSERT … RETURNING returns rows too, but must go through prepare().
+      st = fresh.reader && fresh.readonly ? fresh : null;
       directStatements.set(text, st);
     }
     return st ? (st.all(parameters) as unknown[]) : null;
+  });
+  // SQLite's own count of commits by other connections, other processes included: it changes
+  // only when another connection committed a change (https://sqlite.org/pragma.html#pragma_data_version).
+  const dataVersion = database.prepare('PRAGMA data_version').pluck();
+  let seenDataVersion: unknown = dataVersion.get();
+  changeStamps.set(db, () => {
+    if (database.inTransaction) return null;
+    const v = dataVersion.get();
+    if (v !== seenDataVersion) {
+      seenDataVersion = v;
+      epoch += 1;
+    }
+    return epoch;
   });
   return { db, dialect: 'sqlite', schema: null, close: () => db.destroy() };
 }

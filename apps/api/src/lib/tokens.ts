@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hash, randomBytes } from 'node:crypto';
 
 /** An opaque random token for sessions and mailed links (256 bits, URL-safe). */
 export const newToken = (): string => randomBytes(32).toString('base64url');
@@ -9,12 +9,19 @@ export const newToken = (): string => randomBytes(32).toString('base64url');
  */
 export const hashToken = (token: string): string => hash('sha256', token, 'hex');
 
-/** A constant-time comparison with a fixed secret, its bytes taken once (the API key). */
+/**
+ * A comparison with a fixed secret (the API key) whose time does not depend on where the two
+ * differ: every code unit is compared, with no early exit. Done on the strings themselves, not
+ * with `timingSafeEqual` on Buffers: every call passes here, and the two Buffers cost more than
+ * the comparison (ADR 0031). The length is not secret (nor is a key that ships in the web app).
+ */
 export const safeEqualTo = (secret: string): ((given: string) => boolean) => {
-  const expected = Buffer.from(secret);
+  const n = secret.length;
   return (given) => {
-    const b = Buffer.from(given);
-    return b.length === expected.length && timingSafeEqual(b, expected);
+    if (given.length !== n) return false;
+    let diff = 0;
+    for (let i = 0; i < n; i++) diff |= given.charCodeAt(i) ^ secret.charCodeAt(i);
+    return diff === 0;
   };
 };
 

@@ -1,5 +1,5 @@
 import { compiledOnce } from '../../db/compiled';
-import type { Db } from '../../db/kysely';
+import { changeStampOf, type Db } from '../../db/kysely';
 import type { SessionRow, UserRow } from '../../db/types';
 
 export type AuthRepo = ReturnType<typeof createAuthRepo>;
@@ -17,6 +17,11 @@ const sessionQuery = (db: Db, column: 'token_hash' | 'id') =>
 const userQuery = (db: Db) =>
   compiledOnce(db, (id: number) => db.selectFrom('users').selectAll().where('id', '=', id));
 
+type Found = { session: SessionRow; user: UserRow };
+
+/** Most sessions a process keeps the lookup of (ADR 0031); past it, the table starts afresh. */
+const KNOWN_SESSIONS_MAX = 1000;
+
 const queries = (db: Db) => {
   // Compiled once per handle: the lookups every authenticated call makes (ADR 0016).
   const byHash = sessionQuery(db, 'token_hash');
@@ -28,6 +33,25 @@ const queries = (db: Db) => {
     if (!session) return undefined;
     const user = (await userById(session.user_id))[0];
     return user ? { session, user } : undefined;
+  };
+  // On SQLite, a token's session and user as last read, kept while the database's change stamp
+  // stays the same: no write on this connection and no commit by any other since (ADR 0031).
+  // The rows are frozen: every request that reuses them shares them.
+  const changeStamp = changeStampOf(db);
+  const known = new Map<string, { stamp: number; found: Found | undefined }>();
+  const lookUp = async (tokenHash: string): Promise<Found | undefined> => {
+    const stamp = changeStamp?.() ?? null;
+    if (stamp === null) return withUser((await byHash(tokenHash))[0]);
+    const hit = known.get(tokenHash);
+    if (hit?.stamp === stamp) return hit.found;
+    const found = await withUser((await byHash(tokenHash))[0]);
+    if (found) {
+      Object.freeze(found.session);
+      Object.freeze(found.user);
+    }
+    if (known.size >= KNOWN_SESSIONS_MAX) known.clear();
+    known.set(tokenHash, { stamp, found });
+    return found;
   };
   return {
     async createSession(s: {
@@ -46,7 +70,7 @@ const queries = (db: Db) => {
     },
 
     /** The session of a token hash with its user. */
-    sessionByHash: async (tokenHash: string) => withUser((await byHash(tokenHash))[0]),
+    sessionByHash: lookUp,
 
     /** The same by session id: the successor a rotation recorded in `replaced_by`. */
     sessionById: async (id: number) => withUser((await byId(id))[0]),
