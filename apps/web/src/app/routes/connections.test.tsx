@@ -288,6 +288,11 @@ describe('/facebook/connect-page', () => {
     signIn(shop);
     renderAt('/facebook/connect-page');
     expect(await screen.findByRole('alert')).toHaveTextContent(reason);
+    // Once while the alert lasts: not in the table as well, nor an empty list there.
+    expect(screen.getAllByText(reason)).toHaveLength(1);
+    expect(
+      screen.queryByText('管理している Facebook ページがありません。'),
+    ).not.toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('alert')).not.toBeInTheDocument());
     const table = screen.getByRole('table');
     expect(within(table).getByText(reason)).toBeInTheDocument();

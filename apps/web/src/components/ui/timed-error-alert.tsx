@@ -10,6 +10,12 @@ import { ErrorAlert } from './error-alert';
  * it again and a re-render never restarts it.
  */
 export function TimedErrorAlert({ error }: { error: unknown }) {
+  const shown = useTimedError(error);
+  return <ErrorAlert lines={shown ? errorLines(shown) : null} />;
+}
+
+/** The error while its 2 s alert lasts, then null: for a screen that says it elsewhere after. */
+export function useTimedError(error: unknown): unknown {
   const [shown, setShown] = useState<unknown>(error);
   useEffect(() => {
     setShown(error);
@@ -17,5 +23,5 @@ export function TimedErrorAlert({ error }: { error: unknown }) {
     const timer = setTimeout(() => setShown(null), ERROR_ALERT_MS);
     return () => clearTimeout(timer);
   }, [error]);
-  return <ErrorAlert lines={shown ? errorLines(shown) : null} />;
+  return shown;
 }

@@ -6,7 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { useBrandTitle } from '@/lib/branding';
 import { useNavigate } from 'react-router';
 import { ChoiceActions, ChoiceRow, EmptyRow, TableFooter } from '@/components/ui/table-footer';
-import { TimedErrorAlert } from '@/components/ui/timed-error-alert';
+import { ErrorAlert } from '@/components/ui/error-alert';
+import { useTimedError } from '@/components/ui/timed-error-alert';
 import { errorLines } from '@/lib/api-client';
 import { withLoading } from '@/lib/loading';
 import { browser } from '@/lib/navigation';
@@ -44,12 +45,13 @@ export function FacebookPagePicker({ storeId }: { storeId: number }) {
     [all, page, perPage],
   );
   const failure = pages.error ?? confirm.error;
+  const alerting = useTimedError(failure);
   const c = 'screens.facebookConnectPage.columns';
 
   return (
     <Stack>
       <Text c="dimmed">{t('screens.facebookConnectPage.lead', { product })}</Text>
-      <TimedErrorAlert error={failure} />
+      <ErrorAlert lines={alerting ? errorLines(alerting) : null} />
       {pages.isPending ? (
         <Loader aria-label={t('app.loading')} />
       ) : (
@@ -66,11 +68,12 @@ export function FacebookPagePicker({ storeId }: { storeId: number }) {
             <Table.Tbody>
               {view.data.length === 0 && (
                 // A failed load (trial: 403, Facebook not connected: 409) is not an empty list:
-                // once the 2 s alert has gone, the row still says why there is nothing.
+                // once the 2 s alert has gone, the row says why there is nothing (and, while the
+                // alert says it, says nothing: the reason is shown once).
                 <EmptyRow
                   columns={4}
-                  text={t('screens.facebookConnectPage.empty')}
-                  error={pages.isError ? errorLines(pages.error) : null}
+                  text={pages.isError ? '' : t('screens.facebookConnectPage.empty')}
+                  error={pages.isError && alerting !== pages.error ? errorLines(pages.error) : null}
                 />
               )}
               {view.data.map((p, i) => (
