@@ -1,5 +1,6 @@
 import { ja } from '../messages/ja';
 import type { PostTopicType } from '../post-calls/schemas';
+import type { PublisherKey } from '../publishers/publishers';
 import { HTTP_URL_RE, isNowOrLater, parseTokyoDateTime, type FieldErrors } from './post-rules';
 
 /**
@@ -94,3 +95,6 @@ export function checkTopic(
     topic: { title, start, end, coupon_code: coupon, redeem_link: link, terms },
   };
 }
+
+/** The one channel whose posts have types (Google local posts' topicType; ADR 0030). */
+export const TOPIC_CHANNEL = 'google_my_business' as const satisfies PublisherKey;
