@@ -525,3 +525,46 @@ describe('/create-post: Google post types', () => {
     });
   });
 });
+
+describe('/post/:id of an event', () => {
+  beforeEach(resetState);
+
+  it('copies the type and its fields, and asks for the dates again', async () => {
+    api({
+      'GET /posts/12': ok([
+        {
+          id: 12,
+          content: '試飲会のご案内',
+          button_type: 0,
+          button_link: null,
+          created_at: '2026-03-01T00:00:00Z',
+          publish_date: null,
+          delete_date: null,
+          media_url: [],
+          shared_sns_type: 'google_my_business',
+          targets: [],
+          post_type: 'event',
+          topic: {
+            title: '秋の試飲会',
+            start_date: '2026-03-10 10:00:00',
+            end_date: '2026-03-10 17:00:00',
+            coupon_code: null,
+            redeem_link: null,
+            terms: null,
+          },
+        },
+      ]),
+    });
+    signIn();
+    renderAt('/post/12');
+    expect(await screen.findByRole('radio', { name: 'イベント' })).toBeChecked();
+    expect(screen.getByRole('textbox', { name: /タイトル/ })).toHaveValue('秋の試飲会');
+    const start = screen.getByLabelText('開始日時', {
+      exact: false,
+      selector: 'input[type="datetime-local"]',
+    });
+    expect(start).toHaveValue('');
+    await userEvent.click(await submit());
+    expect(await screen.findByText('開始日時を入力してください。')).toBeInTheDocument();
+  });
+});
