@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BasicInformation } from '@tenpo/domain';
 import { sandboxDemoGrants } from '@tenpo/sandbox';
 import { demoSeedFor } from '../src/compose';
 import { seedDemo } from '../src/db/seed';
@@ -195,6 +196,60 @@ describe('sandbox mode: the demo stores hold real grants', () => {
     expect(json<{ data: { data: { id: string }[] } }>(res).data.data.map((l) => l.id)).toEqual([
       '5930178246613098001',
     ]);
+  });
+
+  it("reads the trial's basic information from its Google listing, main phone included", async () => {
+    const trial = ids['trial@tenpo.example'] as number;
+    const token = await login(t.app, 'trial@tenpo.example');
+    const read = async () => {
+      const res = await call(t.app, {
+        method: 'GET',
+        url: `/api/entity/basic-information?user_id=${trial}`,
+        token,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return json<{ data: BasicInformation }>(res).data;
+    };
+    const first = await read();
+    expect(first.core_information).toMatchObject({
+      id: '5930178246613098001',
+      name: 'ヘアサロン はな 下北沢',
+      main_phone: '03-3466-7781',
+      address: { postalCode: '155-0031', address1: '北沢2-14-7', address2: 'シモキタビル 2F' },
+    });
+    expect(first.contact_website_apps.website_url.url).toBe('https://hana-salon.example');
+
+    // The phone changed at Google is the phone read next: no copy in Tenpo goes stale.
+    const g = await credentials(trial, 'google_my_business');
+    const edit = (phone: string) =>
+      fetch(
+        `${sb.url}/google/mybusinessbusinessinformation/v1/locations/5930178246613098001?updateMask=phoneNumbers`,
+        {
+          method: 'PATCH',
+          headers: {
+            authorization: `Bearer ${open(g.access_token)}`,
+            'content-type': 'application/json',
+          },
+          body: JSON.stringify({ phoneNumbers: { primaryPhone: phone } }),
+        },
+      );
+    expect((await edit('03-3466-0000')).status).toBe(200);
+    try {
+      expect((await read()).core_information.main_phone).toBe('03-3466-0000');
+    } finally {
+      expect((await edit('03-3466-7781')).status).toBe(200);
+    }
+  });
+
+  it('answers 409 in Japanese for basic information of a store not connected to Google', async () => {
+    const token = await login(t.app, 'agency@tenpo.example');
+    const res = await call(t.app, {
+      method: 'GET',
+      url: `/api/entity/basic-information?user_id=${ids['store04@tenpo.example'] as number}`,
+      token,
+    });
+    expect(res.statusCode, res.body).toBe(409);
+    expect(res.body).toContain('Google');
   });
 
   it("shows exactly the agency's nine stores connected, and login says so for each", async () => {

@@ -191,6 +191,7 @@ describe('OpenAPI', () => {
         `/api/posts/${type}`,
         `/api/posts/${type}/{id}`,
       ]),
+      '/api/entity/basic-information',
     ]) {
       expect(doc.paths).toHaveProperty([p]);
     }

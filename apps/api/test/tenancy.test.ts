@@ -287,6 +287,22 @@ describe("a session cannot read or change another tenant's store (404)", () => {
       ],
     ),
     [
+      'agency',
+      "read another agency's store's basic information",
+      () => ({
+        method: 'GET',
+        url: `/api/entity/basic-information?user_id=${id('other-store@tenpo.example')}`,
+      }),
+    ],
+    [
+      'shop',
+      "read an agency store's basic information",
+      () => ({
+        method: 'GET',
+        url: `/api/entity/basic-information?user_id=${id('store02@tenpo.example')}`,
+      }),
+    ],
+    [
       'shop',
       "list an agency store's posts",
       () => ({ method: 'GET', url: `/api/posts?user_id=${id('store02@tenpo.example')}` }),

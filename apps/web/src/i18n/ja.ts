@@ -311,6 +311,23 @@ export const ja = {
       submitting: '送信中…',
     },
     shortcuts: { today: '今日', tomorrow: '明日', week: '1週間後' },
+    types: {
+      label: '投稿の種類',
+      news: '最新情報',
+      event: 'イベント',
+      offer: '特典',
+      googleOnly:
+        'イベントと特典は Google ビジネスプロフィールにのみ投稿されます。他の投稿先には送信されません。',
+    },
+    topic: {
+      title: 'タイトル',
+      start: '開始日時',
+      end: '終了日時',
+      coupon: 'クーポンコード',
+      redeemLink: '特典利用のリンク',
+      terms: '利用規約',
+      optional: '任意',
+    },
     buttonTypes: {
       0: 'なし',
       1: '予約',

@@ -112,3 +112,44 @@ export const oauthReturnQuery = z.object({
   code: z.string().max(2000).optional(),
   error: z.string().max(200).optional(),
 });
+
+/** GET /entity/basic-information (spec 2 §7): one store (the first selected). */
+export const basicInformationQuery = z.object({ user_id: userIdField });
+
+/**
+ * The store's basic information (spec 2 §3, §7), read from its chosen Google location. This
+ * issue reads the listing's name, address, main phone and website; the fields it does not read
+ * yet (categories, map marker, corporate code, business details) are null until the basic
+ * information screen (a later issue) reads them.
+ */
+export const basicInformationSchema = z.object({
+  core_information: z.object({
+    id: z.string(),
+    name: z.string(),
+    primary_category: z.object({ name: z.string(), displayName: z.string() }).nullable(),
+    additional_categories: z
+      .array(z.object({ name: z.string(), displayName: z.string() }))
+      .nullable(),
+    address: z.object({
+      postalCode: z.string().nullable(),
+      administrativeArea: z.string().nullable(),
+      locality: z.string().nullable(),
+      address1: z.string().nullable(),
+      address2: z.string().nullable(),
+      address3: z.string().nullable(),
+      regionCode: z.string().nullable(),
+    }),
+    map_marker: z.object({ latitude: z.number(), longitude: z.number() }).nullable(),
+    /** The listing's primary phone: what Google's call-now button dials. */
+    main_phone: z.string().nullable(),
+    corporate_code: z.string().nullable(),
+  }),
+  contact_website_apps: z.object({
+    email: z.array(z.string()).nullable(),
+    website_url: z.object({ url: z.string().nullable() }),
+  }),
+  business_details: z
+    .object({ description: z.string().nullable(), hours: z.array(z.unknown()) })
+    .nullable(),
+});
+export type BasicInformation = z.infer<typeof basicInformationSchema>;

@@ -1,5 +1,7 @@
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import {
+  basicInformationQuery,
+  basicInformationSchema,
   chooseLocationRequest,
   ja,
   locationSchema,
@@ -13,7 +15,7 @@ import { actorOf } from '../../plugins/auth';
 import type { StoreAccess } from '../stores/access';
 import type { EntityService } from './entity.service';
 
-/** The location picker of /connect-location (spec 1 §2, §7). */
+/** The location picker of /connect-location (spec 1 §2, §7); the store's basic information. */
 export function registerEntityRoutes(
   app: FastifyInstance,
   deps: { entity: EntityService; access: StoreAccess; authenticate: preHandlerAsyncHookHandler },
@@ -53,6 +55,24 @@ export function registerEntityRoutes(
     async (req) => {
       const store = await deps.access.storeFor(actorOf(req), req.body.user_id, 'write');
       return okData(await deps.entity.choose(store, req.body.location_id), ja.connectSuccess);
+    },
+  );
+
+  r.get(
+    '/entity/basic-information',
+    {
+      ...pre,
+      schema: {
+        tags,
+        summary:
+          'The store’s basic information (spec 2 §7), read from its chosen Google location: name, address, main phone, website. Read-only; fields not read yet are null.',
+        querystring: basicInformationQuery,
+        response: { 200: ok(basicInformationSchema) },
+      },
+    },
+    async (req) => {
+      const store = await deps.access.storeFor(actorOf(req), req.query.user_id, 'read');
+      return okData(await deps.entity.basicInformation(store));
     },
   );
 }

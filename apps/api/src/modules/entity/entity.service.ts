@@ -1,5 +1,6 @@
 import {
   ja,
+  type BasicInformation,
   pageOf,
   PUBLISHER_STATUS,
   type Location,
@@ -25,6 +26,33 @@ const locationFields = (l: LocationDetail) => ({
 
 const picker = ({ postalCode: _p, storeCode: _s, ...l }: LocationDetail): Location => l;
 
+/** The listing as spec 2 §3's basic information (what GET /entity/basic-information answers). */
+const basicInformationOf = (l: LocationDetail): BasicInformation => {
+  const [address1 = null, address2 = null, ...rest] = l.storefrontAddress.addressLines;
+  return {
+    core_information: {
+      id: l.id,
+      name: l.title,
+      primary_category: null,
+      additional_categories: null,
+      address: {
+        postalCode: l.postalCode,
+        administrativeArea: l.storefrontAddress.administrativeArea,
+        locality: l.storefrontAddress.locality,
+        address1,
+        address2,
+        address3: rest.length > 0 ? rest.join(' ') : null,
+        regionCode: l.storefrontAddress.regionCode,
+      },
+      map_marker: null,
+      main_phone: l.phoneNumbers.primaryPhone?.trim() || null,
+      corporate_code: null,
+    },
+    contact_website_apps: { email: null, website_url: { url: l.websiteUri } },
+    business_details: null,
+  };
+};
+
 /** Business locations of the store's Google account: the picker, the choice, the sync. */
 export function createEntityService(deps: { publishers: PublisherService }) {
   const { publishers } = deps;
@@ -48,6 +76,17 @@ export function createEntityService(deps: { publishers: PublisherService }) {
         log: '[]',
       });
       return publishers.row(store, KEY);
+    },
+
+    /**
+     * The store's basic information, read from its chosen location at Google (read-only; the
+     * listing is the source of the main phone that Google's call-now button dials, and Tenpo
+     * keeps no copy of it).
+     */
+    async basicInformation(store: UserRow): Promise<BasicInformation> {
+      const row = await publishers.row(store, KEY);
+      if (!row.entity_id) throw publishers.notConnected(KEY);
+      return basicInformationOf(await google().getLocation(handle(store), row.entity_id));
     },
 
     /** Reads the chosen location again from Google and stores what changed there. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  checkTopic,
   ja,
   parsePostDate,
   POST_BUTTON,
@@ -150,16 +151,11 @@ export function validatePostRequest(
   };
 }
 
-/** Google's limits on an event or offer (providers.md §1.6): a title of 58 characters. */
-const TITLE_MAX = 58;
-const COUPON_MAX = 58;
-const TERMS_MAX = 5000;
-
 /**
- * The fields of an offer, event or news post (spec 2 §3; ADR 0030): title and Tokyo start/end
- * (`yyyy-MM-dd HH:mm:ss`) for events and offers, the end after the start and not past; an
- * offer's coupon code, http(s) redeem link and terms. News carries none (a STANDARD post).
- * Throws a 422 with every field's Japanese messages.
+ * The fields of an offer, event or news post (spec 2 §3; ADR 0030), by domain's `checkTopic`
+ * (the form's own rule): title and Tokyo start/end for events and offers, an offer's coupon
+ * code, redeem link and terms. News carries none (a STANDARD post). Throws a 422 with every
+ * field's Japanese messages.
  */
 export function validateTopic(
   type: PostTopicType,
@@ -167,37 +163,8 @@ export function validateTopic(
   now: Date,
 ): StoredTopic | null {
   if (type === 'news') return null;
-  const errors: FieldErrors = {};
-  const add = (field: string, message: string) => (errors[field] ??= []).push(message);
-  const text = (k: string) => raw[k]?.trim() || null;
-  const title = text('title');
-  if (!title) add('title', ja.topicTitleRequired);
-  else if ([...title].length > TITLE_MAX) add('title', ja.topicTitleTooLong(TITLE_MAX));
-  const date = (k: 'start_date' | 'end_date', missing: string) => {
-    const v = text(k);
-    if (!v) return (add(k, missing), null);
-    const d = parsePostDate(v);
-    if (!d) add(k, ja.postDateFormat);
-    return d;
-  };
-  const start = date('start_date', ja.topicStartRequired);
-  const end = date('end_date', ja.topicEndRequired);
-  if (start && end && end.getTime() <= start.getTime()) add('end_date', ja.topicEndBeforeStart);
-  else if (end && end.getTime() < now.getTime()) add('end_date', ja.topicEndPast);
-  const coupon = type === 'offer' ? text('coupon_code') : null;
-  const link = type === 'offer' ? text('redeem_link') : null;
-  const terms = type === 'offer' ? text('terms') : null;
-  if (coupon && [...coupon].length > COUPON_MAX)
-    add('coupon_code', ja.topicCouponTooLong(COUPON_MAX));
-  if (link && !HTTP_URL.test(link)) add('redeem_link', ja.topicRedeemLinkInvalid);
-  if (terms && [...terms].length > TERMS_MAX) add('terms', ja.topicTermsTooLong(TERMS_MAX));
+  const { errors, topic } = checkTopic(type, raw, now);
   if (Object.keys(errors).length > 0) throw validationError(errors);
-  return {
-    title,
-    start: start?.toISOString() ?? null,
-    end: end?.toISOString() ?? null,
-    coupon_code: coupon,
-    redeem_link: link,
-    terms,
-  };
+  const instant = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  return { ...topic, start: instant(topic.start), end: instant(topic.end) };
 }

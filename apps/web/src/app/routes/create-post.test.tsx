@@ -367,3 +367,204 @@ describe('/post/:id', () => {
     expect(body.get('medias[0]')).toBe('http://localhost/media/p.jpg');
   });
 });
+
+describe('/create-post: Google post types', () => {
+  beforeEach(resetState);
+
+  const created = () =>
+    ({
+      'GET /posts': ok({
+        data: {
+          data: [],
+          current_page: 1,
+          last_page: 1,
+          total: 0,
+          per_page: 5,
+          from: null,
+          to: null,
+        },
+      }),
+      'GET /refresh-token': ok(loginData()),
+    }) satisfies Record<string, MockReply>;
+
+  const dateInput = (label: string) =>
+    screen.getByLabelText(label, { exact: false, selector: 'input[type="datetime-local"]' });
+  const setDate = (label: string, value: string) =>
+    fireEvent.change(dateInput(label), { target: { value } });
+
+  const posted = (calls: MockRequest[]) => calls.filter((c) => c.method === 'POST');
+
+  it('offers news, event and offer on the Google tab, each with its fields', async () => {
+    api();
+    signIn();
+    renderAt('/create-post');
+    const news = await screen.findByRole('radio', { name: '最新情報' });
+    expect(news).toBeChecked();
+    expect(screen.queryByRole('textbox', { name: /タイトル/ })).not.toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('radio', { name: 'イベント' }));
+    expect(await screen.findByRole('textbox', { name: /タイトル/ })).toBeInTheDocument();
+    expect(dateInput('開始日時')).toBeRequired();
+    expect(dateInput('終了日時')).toBeRequired();
+    expect(screen.queryByRole('textbox', { name: /クーポンコード/ })).not.toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'ボタンの種類' })).toBeInTheDocument();
+    // Google only: the other channels can be neither ticked nor opened.
+    expect(
+      screen.getByText(
+        'イベントと特典は Google ビジネスプロフィールにのみ投稿されます。他の投稿先には送信されません。',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('checkbox', { name: 'Facebook' })).toBeDisabled();
+    expect(screen.getByRole('checkbox', { name: 'Facebook' })).not.toBeChecked();
+    expect(screen.getByRole('tab', { name: 'Facebook' })).toBeDisabled();
+
+    await userEvent.click(screen.getByRole('radio', { name: '特典' }));
+    expect(await screen.findByRole('textbox', { name: /クーポンコード/ })).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: /特典利用のリンク/ })).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: /利用規約/ })).toBeInTheDocument();
+    // Google ignores an offer's call to action: no button to choose.
+    expect(screen.queryByRole('textbox', { name: 'ボタンの種類' })).not.toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('radio', { name: '最新情報' }));
+    await waitFor(() =>
+      expect(screen.queryByRole('textbox', { name: /タイトル/ })).not.toBeInTheDocument(),
+    );
+    expect(screen.getByRole('checkbox', { name: 'Facebook' })).toBeEnabled();
+    expect(screen.getByRole('tab', { name: 'Facebook' })).toBeEnabled();
+  });
+
+  it('an event without its title is not sent, and says so once', async () => {
+    const { calls } = api({ 'POST /posts/events': ok({ id: 1 }), ...created() });
+    signIn();
+    renderAt('/create-post');
+    await userEvent.click(await screen.findByRole('radio', { name: 'イベント' }));
+    await userEvent.type(screen.getByRole('textbox', { name: /投稿内容/ }), '試飲会のお知らせ');
+    setDate('開始日時', '2030-01-10T10:00');
+    setDate('終了日時', '2030-01-10T17:00');
+    await waitFor(async () => expect(await submit()).toBeEnabled());
+    await userEvent.click(await submit());
+    expect(await screen.findAllByText('タイトルを入力してください。')).toHaveLength(1);
+    expect(posted(calls)).toEqual([]);
+
+    // With the title it goes, to the events call, Google only, with its fields.
+    await userEvent.type(screen.getByRole('textbox', { name: /タイトル/ }), '秋の試飲会');
+    await waitFor(() =>
+      expect(screen.queryByText('タイトルを入力してください。')).not.toBeInTheDocument(),
+    );
+    await userEvent.click(await submit());
+    expect(await screen.findByText('投稿を受け付けました。')).toBeInTheDocument();
+    const [post] = posted(calls);
+    expect(post?.path).toBe('/posts/events');
+    const body = post?.body as FormData;
+    expect(body.get('shared_sns_type')).toBe('google_my_business');
+    expect(body.get('title')).toBe('秋の試飲会');
+    expect(body.get('start_date')).toBe('2030-01-10 10:00:00');
+    expect(body.get('end_date')).toBe('2030-01-10 17:00:00');
+    expect(body.get('content')).toBe('試飲会のお知らせ');
+    expect(body.get('coupon_code')).toBeNull();
+  });
+
+  it('an event ending before it starts is refused with the rule’s message', async () => {
+    const { calls } = api();
+    signIn();
+    renderAt('/create-post');
+    await userEvent.click(await screen.findByRole('radio', { name: 'イベント' }));
+    await userEvent.type(screen.getByRole('textbox', { name: /タイトル/ }), '試飲会');
+    await userEvent.type(screen.getByRole('textbox', { name: /投稿内容/ }), '本文');
+    setDate('開始日時', '2030-01-10T17:00');
+    setDate('終了日時', '2030-01-10T10:00');
+    expect(
+      await screen.findByText('終了日時は開始日時より後の日時を指定してください。'),
+    ).toBeInTheDocument();
+    await userEvent.click(await submit());
+    expect(posted(calls)).toEqual([]);
+  });
+
+  it('an offer goes to the offers call with its coupon, redeem link and terms, and no button', async () => {
+    const { calls } = api({ 'POST /posts/offers': ok({ id: 2 }), ...created() });
+    signIn();
+    renderAt('/create-post');
+    // A button chosen for news does not ride along on the offer.
+    await userEvent.click(await screen.findByRole('textbox', { name: 'ボタンの種類' }));
+    await userEvent.click(await screen.findByRole('option', { name: '予約' }));
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Facebook' }));
+    await userEvent.click(screen.getByRole('radio', { name: '特典' }));
+    await userEvent.type(screen.getByRole('textbox', { name: /タイトル/ }), '10%オフ');
+    await userEvent.type(screen.getByRole('textbox', { name: /投稿内容/ }), '会計時に提示');
+    setDate('開始日時', '2030-02-01T09:00');
+    setDate('終了日時', '2030-02-28T21:00');
+    await userEvent.type(screen.getByRole('textbox', { name: /クーポンコード/ }), 'TENPO10');
+    const link = screen.getByRole('textbox', { name: /特典利用のリンク/ });
+    await userEvent.type(link, 'ftp://x');
+    expect(
+      await screen.findByText(
+        '特典利用のリンクには http:// または https:// で始まる URL を入力してください。',
+      ),
+    ).toBeInTheDocument();
+    await userEvent.clear(link);
+    await userEvent.type(link, 'https://tenpo.example/coupon');
+    await userEvent.type(screen.getByRole('textbox', { name: /利用規約/ }), 'お一人様1回');
+    await waitFor(async () => expect(await submit()).toBeEnabled());
+    await userEvent.click(await submit());
+    expect(await screen.findByText('投稿を受け付けました。')).toBeInTheDocument();
+    const [post] = posted(calls);
+    expect(post?.path).toBe('/posts/offers');
+    const body = post?.body as FormData;
+    expect(
+      Object.fromEntries([...body.entries()].filter(([, v]) => typeof v === 'string')),
+    ).toMatchObject({
+      shared_sns_type: 'google_my_business',
+      button_type: '0',
+      button_link: '',
+      title: '10%オフ',
+      start_date: '2030-02-01 09:00:00',
+      end_date: '2030-02-28 21:00:00',
+      coupon_code: 'TENPO10',
+      redeem_link: 'https://tenpo.example/coupon',
+      terms: 'お一人様1回',
+    });
+  });
+});
+
+describe('/post/:id of an event', () => {
+  beforeEach(resetState);
+
+  it('copies the type and its fields, and asks for the dates again', async () => {
+    api({
+      'GET /posts/12': ok([
+        {
+          id: 12,
+          content: '試飲会のご案内',
+          button_type: 0,
+          button_link: null,
+          created_at: '2026-03-01T00:00:00Z',
+          publish_date: null,
+          delete_date: null,
+          media_url: [],
+          shared_sns_type: 'google_my_business',
+          targets: [],
+          post_type: 'event',
+          topic: {
+            title: '秋の試飲会',
+            start_date: '2026-03-10 10:00:00',
+            end_date: '2026-03-10 17:00:00',
+            coupon_code: null,
+            redeem_link: null,
+            terms: null,
+          },
+        },
+      ]),
+    });
+    signIn();
+    renderAt('/post/12');
+    expect(await screen.findByRole('radio', { name: 'イベント' })).toBeChecked();
+    expect(screen.getByRole('textbox', { name: /タイトル/ })).toHaveValue('秋の試飲会');
+    const start = screen.getByLabelText('開始日時', {
+      exact: false,
+      selector: 'input[type="datetime-local"]',
+    });
+    expect(start).toHaveValue('');
+    await userEvent.click(await submit());
+    expect(await screen.findByText('開始日時を入力してください。')).toBeInTheDocument();
+  });
+});

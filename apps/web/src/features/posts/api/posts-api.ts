@@ -1,4 +1,4 @@
-import type { Page, PublisherKey } from '@tenpo/domain';
+import { type Page, type PostTopicType, type PublisherKey, type TopicField } from '@tenpo/domain';
 import { api } from '@/lib/api-client';
 
 /** The calls of spec 2 §7 (Posts) behind /create-post, /post/{id} and /posts. */
@@ -38,6 +38,9 @@ export type PostRow = {
   delete_date: string | null;
   media_url: string[];
   targets: PostTarget[];
+  /** Google's post type (ADR 0030) and an event's or offer's fields, dates in Tokyo. */
+  post_type?: PostTopicType;
+  topic?: Partial<Record<TopicField, string | null>> | null;
 };
 
 export type PostListQuery = { ids: readonly number[]; page: number; perPage: number; q: string };
@@ -81,7 +84,19 @@ export type CreatePostInput = {
   deleteDate: string;
   /** Files to upload, or URLs of media the copied post already has. */
   medias: ReadonlyArray<File | string>;
+  /** Google's post type; an event or offer goes to Google only, with its fields. */
+  postType: PostTopicType;
+  topic: Readonly<Record<TopicField, string>> | null;
 };
+
+/**
+ * Where a submission goes (ADR 0030): an event or an offer to its own call of spec 2 §7
+ * (POST /posts/events, /posts/offers: Google only, with its fields). News is Google's plain
+ * post, which POST /posts makes (it stores the same news post as POST /posts/news), so a news
+ * submission goes there, to Google and the other ticked channels in one call.
+ */
+export const createPathOf = (postType: PostTopicType): string =>
+  postType === 'event' ? '/posts/events' : postType === 'offer' ? '/posts/offers' : '/posts';
 
 export const createPostCall = (p: CreatePostInput) => {
   const body = new FormData();
@@ -94,7 +109,9 @@ export const createPostCall = (p: CreatePostInput) => {
   body.set('publish_date', p.publishDate);
   body.set('delete_date', p.deleteDate);
   p.medias.forEach((m, i) => body.set(`medias[${i}]`, m));
-  return api<unknown>('/posts', { method: 'POST', body });
+  if (p.postType !== 'news' && p.topic)
+    for (const [k, v] of Object.entries(p.topic)) if (v.trim() !== '') body.set(k, v.trim());
+  return api<unknown>(createPathOf(p.postType), { method: 'POST', body });
 };
 
 export const retryTargetCall = (postId: number, targetId: number) =>

@@ -22,19 +22,28 @@ import {
   MEDIA_RULES,
   OFFERED_BUTTON_TYPES,
   BUTTON_TYPE,
+  checkTopic,
   publisherByKey,
+  TOPIC_CHANNEL,
   textLength,
   type ButtonType,
+  type PostTopicType,
   type PublisherKey,
 } from '@tenpo/domain';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { CreatePostInput, PostRow } from '../api/posts-api';
 import { mediaReader, releasePreview, type PostMedia } from '../media/read-media';
+import {
+  EMPTY_TOPIC,
+  GooglePostTypeField,
+  TopicFields,
+  type TopicValues,
+} from './google-post-type';
 import { MediaField } from './media-field';
 import { TokyoDateField } from './tokyo-date-field';
 
-export type PostFormValues = {
+export type PostFormValues = TopicValues & {
   content: string;
   button_type: number;
   button_link: string;
@@ -46,7 +55,13 @@ export type PostFormValues = {
 /** The fields in the order their messages are shown (a message shows once, spec 2 §4). */
 const FIELDS = [
   'shared_sns_type',
+  'title',
   'content',
+  'start_date',
+  'end_date',
+  'coupon_code',
+  'redeem_link',
+  'terms',
   'button_type',
   'button_link',
   'phone_number',
@@ -62,7 +77,16 @@ const initialValues = (initial: PostRow | null, mainPhone: string | null): PostF
   const bt = initial?.button_type ?? BUTTON_TYPE.none;
   // A copied call-now button keeps the business's current phone, or falls back to none.
   const callNow = bt === BUTTON_TYPE.callNow;
+  const topic = initial?.topic ?? {};
+  const text = (k: keyof TopicValues) => topic[k] ?? EMPTY_TOPIC[k];
   return {
+    title: text('title'),
+    // A copy's dates are for the copy to choose again, as its publish and removal dates are.
+    start_date: '',
+    end_date: '',
+    coupon_code: text('coupon_code'),
+    redeem_link: text('redeem_link'),
+    terms: text('terms'),
     content: initial?.content ?? '',
     button_type: callNow && !mainPhone ? BUTTON_TYPE.none : bt,
     button_link: initial?.button_link ?? '',
@@ -114,6 +138,11 @@ export function PostForm({
   );
   // The channels ticked besides the active tab (which is always a target).
   const [ticked, setTicked] = useState(() => initialTargets(initial, channels));
+  // Google's post type (ADR 0030). An event or an offer goes to Google only.
+  const [postType, setPostType] = useState<PostTopicType>(() =>
+    initial?.post_type && channels.includes(TOPIC_CHANNEL) ? initial.post_type : 'news',
+  );
+  const googleOnly = postType !== 'news';
   const [media, setMedia] = useState<PostMedia[]>([]);
   const [reading, setReading] = useState(0);
   const [submitted, setSubmitted] = useState(false);
@@ -176,13 +205,17 @@ export function PostForm({
       return list.filter((m) => !gone.includes(m));
     });
 
-  const targetList = channels.filter((c) => c === active || ticked.has(c));
+  const targetList = googleOnly
+    ? channels.filter((c) => c === TOPIC_CHANNEL)
+    : channels.filter((c) => c === active || ticked.has(c));
+  // Google ignores an offer's call to action (providers.md §1.6): the offer has no button.
+  const buttonType = postType === 'offer' ? BUTTON_TYPE.none : values.button_type;
   const errors = useMemo(() => {
     const metas = media.filter((m) => m.error === null).map((m) => m.meta);
     const e = checkPost(
       {
         content: values.content,
-        button_type: values.button_type,
+        button_type: buttonType,
         button_link: values.button_link,
         phone_number: values.phone_number,
         shared_sns_type: targetList,
@@ -193,13 +226,21 @@ export function PostForm({
       metas,
       now(),
     );
+    Object.assign(e, checkTopic(postType, values, now()).errors);
     const helper = media.flatMap((m) => (m.error ? [m.error] : []));
     if (helper.length > 0) e.medias = [...new Set([...helper, ...(e.medias ?? [])])];
     return e;
     // `values` is a fresh object each render; its fields are the dependencies.
   }, [
     values.content,
-    values.button_type,
+    buttonType,
+    postType,
+    values.title,
+    values.start_date,
+    values.end_date,
+    values.coupon_code,
+    values.redeem_link,
+    values.terms,
     values.button_link,
     values.phone_number,
     values.publish_date,
@@ -215,9 +256,15 @@ export function PostForm({
     switch (f) {
       case 'content':
       case 'button_link':
+      case 'title':
+      case 'coupon_code':
+      case 'redeem_link':
+      case 'terms':
         return Boolean(dirtyFields[f]);
       case 'publish_date':
       case 'delete_date':
+      case 'start_date':
+      case 'end_date':
         return values[f] !== '';
       default:
         return true;
@@ -237,7 +284,7 @@ export function PostForm({
   })();
   const fieldError = (f: Field) => shown[f]?.join('\n') ?? null;
 
-  const bt = values.button_type as ButtonType;
+  const bt = buttonType as ButtonType;
   const needsLink = LINK_BUTTON_TYPES.includes(bt);
   const blocked =
     values.content.trim() === '' ||
@@ -257,13 +304,24 @@ export function PostForm({
       await onSubmit({
         userIds: storeIds,
         content: v.content,
-        buttonType: v.button_type,
+        buttonType: bt,
         buttonLink: needsLink ? v.button_link.trim() : '',
-        phoneNumber: v.button_type === BUTTON_TYPE.callNow ? v.phone_number : '',
+        phoneNumber: bt === BUTTON_TYPE.callNow ? v.phone_number : '',
         channels: targetList,
         publishDate: v.publish_date,
         deleteDate: v.delete_date,
         medias: media.map((m) => m.source),
+        postType,
+        topic: googleOnly
+          ? {
+              title: v.title,
+              start_date: v.start_date,
+              end_date: v.end_date,
+              coupon_code: v.coupon_code,
+              redeem_link: v.redeem_link,
+              terms: v.terms,
+            }
+          : null,
       });
     } finally {
       setSending(false);
@@ -286,6 +344,13 @@ export function PostForm({
 
   const body = (
     <Stack gap="md" pt="md">
+      {active === TOPIC_CHANNEL && (
+        <GooglePostTypeField
+          value={postType}
+          onChange={setPostType}
+          otherChannels={channels.length > 1}
+        />
+      )}
       {channels.length > 1 && (
         <Checkbox.Group
           label={t('posts.channelsLabel')}
@@ -299,7 +364,7 @@ export function PostForm({
                 key={c}
                 value={c}
                 label={labelOf(c)}
-                disabled={c === active}
+                disabled={c === active || googleOnly}
                 onChange={(e) => toggleTarget(c, e.currentTarget.checked)}
               />
             ))}
@@ -310,6 +375,16 @@ export function PostForm({
         <Text c="red" size="sm">
           {fieldError('shared_sns_type')}
         </Text>
+      )}
+      {googleOnly && (
+        <TopicFields
+          type={postType}
+          values={values}
+          register={form.register}
+          setDate={(f, v) => form.setValue(f, v, { shouldDirty: true })}
+          error={fieldError}
+          now={now}
+        />
       )}
       <Textarea
         label={t('posts.form.content')}
@@ -322,38 +397,40 @@ export function PostForm({
         styles={{ error: { whiteSpace: 'pre-line' } }}
         {...form.register('content')}
       />
-      <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <Select
-          label={t('posts.form.buttonType')}
-          data={buttonOptions}
-          value={String(values.button_type)}
-          allowDeselect={false}
-          error={fieldError('button_type')}
-          onChange={(v) => {
-            const n = Number(v ?? 0);
-            form.setValue('button_type', n, { shouldDirty: true });
-            form.setValue('phone_number', n === BUTTON_TYPE.callNow ? (mainPhone ?? '') : '');
-          }}
-        />
-        {needsLink && (
-          <TextInput
-            label={t('posts.form.buttonLink')}
-            placeholder="https://"
-            withAsterisk
-            error={fieldError('button_link')}
-            {...form.register('button_link')}
+      {postType !== 'offer' && (
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <Select
+            label={t('posts.form.buttonType')}
+            data={buttonOptions}
+            value={String(values.button_type)}
+            allowDeselect={false}
+            error={fieldError('button_type')}
+            onChange={(v) => {
+              const n = Number(v ?? 0);
+              form.setValue('button_type', n, { shouldDirty: true });
+              form.setValue('phone_number', n === BUTTON_TYPE.callNow ? (mainPhone ?? '') : '');
+            }}
           />
-        )}
-        {bt === BUTTON_TYPE.callNow && (
-          <TextInput
-            label={t('posts.form.phone')}
-            description={t('posts.form.phoneHint')}
-            readOnly
-            value={values.phone_number}
-            error={fieldError('phone_number')}
-          />
-        )}
-      </SimpleGrid>
+          {needsLink && (
+            <TextInput
+              label={t('posts.form.buttonLink')}
+              placeholder="https://"
+              withAsterisk
+              error={fieldError('button_link')}
+              {...form.register('button_link')}
+            />
+          )}
+          {bt === BUTTON_TYPE.callNow && (
+            <TextInput
+              label={t('posts.form.phone')}
+              description={t('posts.form.phoneHint')}
+              readOnly
+              value={values.phone_number}
+              error={fieldError('phone_number')}
+            />
+          )}
+        </SimpleGrid>
+      )}
       <MediaField
         channel={active}
         items={media}
@@ -408,7 +485,7 @@ export function PostForm({
         >
           <Tabs.List>
             {channels.map((c) => (
-              <Tabs.Tab key={c} value={c}>
+              <Tabs.Tab key={c} value={c} disabled={googleOnly && c !== TOPIC_CHANNEL}>
                 {labelOf(c)}
               </Tabs.Tab>
             ))}

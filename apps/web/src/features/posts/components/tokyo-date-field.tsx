@@ -20,6 +20,7 @@ const fromInput = (v: string) => {
 export function TokyoDateField({
   label,
   description,
+  required = false,
   value,
   onChange,
   error,
@@ -27,6 +28,7 @@ export function TokyoDateField({
 }: {
   label: string;
   description?: string;
+  required?: boolean;
   value: string;
   onChange: (v: string) => void;
   error?: string | null;
@@ -41,6 +43,7 @@ export function TokyoDateField({
         type="datetime-local"
         label={label}
         description={description}
+        required={required}
         value={toInput(value)}
         min={min}
         step={1}
