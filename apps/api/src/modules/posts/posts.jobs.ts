@@ -323,7 +323,9 @@ export function registerPostJobs(queue: Queue, deps: PostJobDeps): void {
 
       // A send that may have taken effect (no answer, or a worker that died mid-call) is
       // settled with the provider's recent posts before anything is sent again: this part's
-      // text, the media uploaded for that send, never a post already recorded as another part.
+      // text, the media uploaded for that send, never a post already recorded as another part
+      // of this target or by another target of the store or account (a split post's text-less
+      // video parts look alike on Facebook).
       if (part.sent_at && (t.state === 'publishing' || t.state === 'unknown')) {
         let found;
         try {
@@ -332,7 +334,7 @@ export function registerPostJobs(queue: Queue, deps: PostJobDeps): void {
             handle,
             { text, mediaIds: part.media_ids, kind },
             new Date(part.sent_at),
-            { exclude: recordedIds(parts) },
+            { exclude: [...recordedIds(parts), ...(await repo.recordedNear(t))] },
           );
         } catch (err) {
           return failed(t, err, ctx, 'settle');
