@@ -420,7 +420,7 @@ describe('settling on X with links: X returns them as t.co links (providers.md Â
 });
 
 describe('per-account limits count by the provider account, not by the store', () => {
-  it('two stores on one Instagram account share its 25 posts a day: the 26th waits, never sent', async () => {
+  it('two stores on one Instagram account share its 25 posts a day; a quota Instagram says is spent is not asked again in a loop', async () => {
     // store02 (an agency's store) is connected to the shop's Facebook page and so to the same
     // Instagram business account, as connecting it to that page would leave it.
     const db = t.database.db;
@@ -520,5 +520,21 @@ describe('per-account limits count by the provider account, not by the store', (
         return body.data[0]?.quota_usage;
       }),
     ).toBe(25);
+
+    // A day later by Tenpo's clock (Instagram's, the wall clock, has not moved): the 26th is
+    // tried, Instagram refuses it for its quota, and the target waits, not asking in a loop.
+    t.clock.advance(24 * 3600_000 + 60_000);
+    await drainUntil(async () =>
+      (
+        await db
+          .selectFrom('post_targets')
+          .select('error_kind')
+          .where('post_id', 'in', posts)
+          .execute()
+      ).some((r) => r.error_kind === 'quota'),
+    );
+    for (let i = 0; i < 5; i++) await t.app.queue.drain();
+    expect(await countOf('POST', /\/media_publish$/)).toBe(26);
+    expect((await states()).filter((s) => s === 'scheduled')).toHaveLength(1);
   });
 });

@@ -48,6 +48,8 @@ export const SETTLE_AFTER_MS = 30_000;
 /** A wait when a provider says "too many" without saying how long. */
 const RATE_WAIT_MS = 60_000;
 const QUOTA_WAIT_MS = 60 * 60_000;
+/** The shortest wait after a limit, whatever the provider said. */
+const MIN_WAIT_MS = 1000;
 /** A removal whose post is still on its way waits this long between looks, for at most a day. */
 const REMOVE_WAIT_MS = 60_000;
 const REMOVE_GIVE_UP_MS = 24 * 60 * 60_000;
@@ -252,7 +254,11 @@ export function registerPostJobs(queue: Queue, deps: PostJobDeps): void {
         return ctx.retryAt(new Date(now().getTime() + SETTLE_AFTER_MS), 'settle first');
       case 'rate_limited':
       case 'quota': {
-        const wait = err.retryAfterMs ?? (err.kind === 'quota' ? QUOTA_WAIT_MS : RATE_WAIT_MS);
+        // Never at once: a limit that says "now" again would be asked in a loop.
+        const wait = Math.max(
+          MIN_WAIT_MS,
+          err.retryAfterMs ?? (err.kind === 'quota' ? QUOTA_WAIT_MS : RATE_WAIT_MS),
+        );
         await set({
           ...(what === 'settle' ? {} : { state: pending, sent_at: null }),
           ...notSent,
