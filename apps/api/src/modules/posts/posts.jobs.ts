@@ -332,7 +332,9 @@ export function registerPostJobs(queue: Queue, deps: PostJobDeps): void {
       // text, the media uploaded for that send, never a post already recorded as another part
       // of this target or by another target of the store or account (a split post's text-less
       // video parts look alike on Facebook).
-      if (part.sent_at && (t.state === 'publishing' || t.state === 'unknown')) {
+      // A part's send time is cleared whenever the provider refused the send, so one still set
+      // is settled whatever the target's state (a retry from the screen included).
+      if (part.sent_at) {
         let found;
         try {
           found = await settle(
