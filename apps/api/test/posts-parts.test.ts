@@ -352,6 +352,56 @@ describe('photo and video together: Facebook and X split the post (spec 2 §4)',
   });
 });
 
+describe('a split post whose later part was refused', () => {
+  it('the target failed with its first part live: removal at delete_date still takes that part down', async () => {
+    const text = `動画は届かず ${Date.now()}`;
+    const res = await submit(
+      {
+        user_id: String(shop),
+        content: text,
+        shared_sns_type: 'twitter',
+        publish_date: tokyoIn(5 * 60_000),
+        delete_date: tokyoIn(20 * 60_000),
+      },
+      files(),
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const post = json<Created>(res).data.posts[0] as PostView;
+    const target = targetOf(post, 'twitter');
+    // What delivery left: the photo part went out, X refused the video part for good.
+    const first = await w.reader.registry
+      .require('twitter', 'publish')
+      .publish(credentialHandle(shop, 'twitter'), { text, media: [] });
+    const parts: TargetPart[] = [
+      {
+        id: first.id,
+        url: first.url,
+        state: 'published',
+        sent_at: null,
+        media_ids: [],
+        removed_at: null,
+      },
+      { id: null, url: null, state: 'pending', sent_at: null, media_ids: [], removed_at: null },
+    ];
+    await t.database.db
+      .updateTable('post_targets')
+      .set({
+        state: 'failed',
+        error_kind: 'invalid',
+        external_id: first.id,
+        parts: JSON.stringify(parts),
+      })
+      .where('id', '=', target.id)
+      .execute();
+    await sb.control('DELETE', '/control/calls');
+    t.clock.advance(20 * 60_000 + 1000);
+    await drainUntil(async () => (await stateOf(post.id)).twitter === 'removed');
+    expect(await countOf('DELETE', /\/2\/tweets\/\d+$/)).toBe(1);
+    expect(await countOf('POST', /\/2\/tweets$/)).toBe(0);
+    expect((await listedIds('twitter')).has(first.id)).toBe(false);
+  });
+});
+
 describe('settling on X with links: X returns them as t.co links (providers.md §4.6)', () => {
   it('a timed-out post with a link is found by its text, links normalised, and not sent again', async () => {
     const text = `ご予約はこちら ${Date.now()}`;
