@@ -12,8 +12,21 @@ export const postTargetParts = () => ({
   async up(db: Kysely<unknown>): Promise<void> {
     await db.schema.alterTable('post_targets').addColumn('parts', 'text').execute();
     await db.schema.alterTable('post_targets').addColumn('account', 'text').execute();
+    // Settling reads the ids the store's (or the account's) other targets on a channel recorded.
+    await db.schema
+      .createIndex('post_targets_store_channel')
+      .on('post_targets')
+      .columns(['store_id', 'publisher_key', 'id'])
+      .execute();
+    await db.schema
+      .createIndex('post_targets_account_channel')
+      .on('post_targets')
+      .columns(['account', 'publisher_key', 'id'])
+      .execute();
   },
   async down(db: Kysely<unknown>): Promise<void> {
+    await db.schema.dropIndex('post_targets_account_channel').ifExists().execute();
+    await db.schema.dropIndex('post_targets_store_channel').ifExists().execute();
     await db.schema.alterTable('post_targets').dropColumn('account').execute();
     await db.schema.alterTable('post_targets').dropColumn('parts').execute();
   },
