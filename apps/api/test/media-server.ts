@@ -32,6 +32,68 @@ export function tinyMp4(seconds: number, bytes = 120_000): Buffer {
   return Buffer.concat([head, free]);
 }
 
+/**
+ * A playable-looking MP4 as Tenpo's upload inspection reads it (ADR 0025): ftyp, then moov with
+ * mvhd (the duration) and one video track whose tkhd carries the picture size, then mdat.
+ */
+export function videoMp4(width: number, height: number, seconds: number, bytes = 120_000): Buffer {
+  const u32 = (n: number) => {
+    const b = Buffer.alloc(4);
+    b.writeUInt32BE(n >>> 0);
+    return b;
+  };
+  const box = (type: string, ...parts: Buffer[]) => {
+    const payload = Buffer.concat(parts);
+    return Buffer.concat([u32(8 + payload.length), Buffer.from(type, 'latin1'), payload]);
+  };
+  const identity = Buffer.concat(
+    [0x10000, 0, 0, 0, 0x10000, 0, 0, 0, 0x40000000].map((n) => u32(n)),
+  );
+  const mvhd = box(
+    'mvhd',
+    u32(0),
+    u32(0),
+    u32(0),
+    u32(1000),
+    u32(Math.round(seconds * 1000)),
+    u32(0x10000),
+    Buffer.from([1, 0]),
+    Buffer.alloc(10),
+    identity,
+    Buffer.alloc(24),
+    u32(2),
+  );
+  const tkhd = box(
+    'tkhd',
+    u32(3),
+    u32(0),
+    u32(0),
+    u32(1),
+    u32(0),
+    u32(Math.round(seconds * 1000)),
+    Buffer.alloc(8),
+    Buffer.alloc(8),
+    identity,
+    u32(width * 65536),
+    u32(height * 65536),
+  );
+  const hdlr = box(
+    'hdlr',
+    u32(0),
+    u32(0),
+    Buffer.from('vide', 'latin1'),
+    Buffer.alloc(12),
+    Buffer.from('\0'),
+  );
+  const ftyp = box('ftyp', Buffer.from('isom', 'latin1'), u32(0), Buffer.from('isommp41'));
+  const moov = box('moov', mvhd, box('trak', tkhd, box('mdia', hdlr)));
+  const head = Buffer.concat([ftyp, moov]);
+  return Buffer.concat([
+    head,
+    box('mdat', Buffer.alloc(Math.max(0, bytes - head.length - 8), 0xab)),
+  ]);
+}
+
 export async function startMediaServer(): Promise<MediaServer> {
   // Noise, so the JPEG is over Google's 10 KB floor.
   const raw = Buffer.alloc(1080 * 1080 * 3);

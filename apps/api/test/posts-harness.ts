@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 import { formatPostDate, type PostView, type PublisherKey } from '@tenpo/domain';
 import { createChannels } from '../src/channels';
 import { credentialHandle } from '../src/channels/channel';
+import { findPublished } from '../src/channels/settle';
 import { createPublisherRepo } from '../src/modules/publisher/publisher.repo';
 import {
   createPublisherService,
@@ -96,14 +97,17 @@ export function postsHelpers(get: () => PostsWorld) {
     Object.entries(await calls())
       .filter(([k]) => k.startsWith(`${method} `) && pathEnd.test(k))
       .reduce((n, [, v]) => n + v, 0);
-  /** The posts the provider lists for the shop whose text is `text`. */
+  /**
+   * The posts the provider lists for the shop whose text is `text`, links compared as links
+   * (X lists them as t.co links, and appends one for the media).
+   */
   const atProvider = async (key: PublisherKey, text: string) => {
     const { reader, shop } = get();
     return (
       await reader.registry
         .require(key, 'listRecent')
         .listRecent(credentialHandle(shop, key), { since: new Date(Date.now() - 3600_000) })
-    ).filter((p) => p.text === text || p.text.startsWith(`${text} https://t.co/`));
+    ).filter((p) => findPublished([{ ...p, createdAt: null }], { text }, new Date(0)) !== null);
   };
   const submit = (
     fields: Record<string, string>,

@@ -172,6 +172,10 @@ export type PublishedPost = {
   text: string;
   createdAt: Date | null;
   url: string | null;
+  /** What the post carries, where the provider's list says (Facebook status_type). */
+  kind?: 'text' | 'photo' | 'video' | null;
+  /** The provider's ids of the media attached, where its list says (X attachments). */
+  mediaIds?: readonly string[] | null;
 };
 
 export interface Publishes {

@@ -83,7 +83,7 @@ export function createChannels(
         google_my_business: createGoogleCapabilities(googleClient, access),
         facebook: createFacebookCapabilities(facebookClient, access),
         instagram: createInstagramCapabilities(facebookClient, access, http.sleep),
-        twitter: createXCapabilities(xClient, access),
+        twitter: createXCapabilities(xClient, access, http.sleep),
       }),
   };
 }

@@ -7,6 +7,7 @@ import { jobsV2 } from './migrations/0004-jobs-v2';
 import { grantRefreshLease } from './migrations/0005-grant-refresh-lease';
 import { posts } from './migrations/0006-posts';
 import { postTopics } from './migrations/0007-post-topics';
+import { postTargetParts } from './migrations/0008-post-target-parts';
 
 /** Migrations are listed here in order; each runs on SQLite and PostgreSQL alike. */
 const migrations = (dialect: Dialect): Record<string, Migration> => ({
@@ -17,6 +18,7 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   '0005-grant-refresh-lease': grantRefreshLease(),
   '0006-posts': posts(dialect),
   '0007-post-topics': postTopics(),
+  '0008-post-target-parts': postTargetParts(),
 });
 
 const migratorOf = ({ db, dialect, schema }: DbHandle): Migrator => {

@@ -250,6 +250,10 @@ export type PostTargetsTable = {
   removed_at: string | null;
   created_at: string;
   updated_at: string;
+  /** JSON list of the target's provider posts (TargetPart, posts.parts.ts); null until sent. */
+  parts: string | null;
+  /** The provider account the limits count by (`<channel>:<entity id>`); null: the store. */
+  account: string | null;
 };
 
 export type Database = {

@@ -5,8 +5,8 @@ import { filesOf } from '../shared/multipart';
 import type { Runtime } from '../shared/runtime';
 import type { JsonStore } from '../shared/store';
 import { forbidden, invalidRequest, problem, unauthorized } from './x.errors';
-import { MAX_WEIGHTED_LENGTH, weightedLength } from './x.text';
-import { xUsers, type XMedia, type XState, type XToken } from './x.state';
+import { MAX_WEIGHTED_LENGTH, tcoLink, URL_RE, weightedLength } from './x.text';
+import { xUsers, type XMedia, type XState, type XToken, type XTweet } from './x.state';
 
 const WINDOW = 15 * 60_000;
 const CATEGORIES = [
@@ -142,6 +142,28 @@ export function registerXApi(app: FastifyInstance, rt: Runtime, store: JsonStore
     return m.state;
   };
 
+  /**
+   * A post's text as X returns it: every link wrapped as a t.co link (twitter-text counts each
+   * as 23 characters, §4.6, because that is what the post holds), and for a post with media the
+   * media's own t.co link appended. The text as sent is kept for the duplicate check.
+   */
+  const shownText = (tw: XTweet): string => {
+    const wrapped = tw.text.replace(URL_RE, (_u, at: number) => tcoLink(`${tw.id}:${at}`));
+    const media = tw.mediaIds.length ? tcoLink(`${tw.id}:media`) : '';
+    return [wrapped, media].filter(Boolean).join(' ');
+  };
+  /** The tweet.fields and expansions asked for: attachments come with either. */
+  const wantsAttachments = (req: FastifyRequest) =>
+    (field(req, 'tweet.fields') ?? '').split(',').includes('attachments') ||
+    (field(req, 'expansions') ?? '').split(',').includes('attachments.media_keys');
+  const attachmentsOf = (tw: XTweet) => {
+    const keys = tw.mediaIds.map((id) => {
+      const m = s().media.find((x) => x.id === id);
+      return `${m?.kind === 'video' ? 7 : m?.kind === 'gif' ? 16 : 3}_${id}`;
+    });
+    return keys.length ? { attachments: { media_keys: keys } } : {};
+  };
+
   app.post('/x/api/2/tweets', async (req, reply) => {
     const t = await guard(req, reply, ENDPOINTS.createTweet as Endpoint);
     const body = bodyObject(req);
@@ -200,7 +222,7 @@ export function registerXApi(app: FastifyInstance, rt: Runtime, store: JsonStore
     if (text && s().tweets.some((x) => x.userId === t.userId && !x.deleted && x.text === text))
       throw forbidden('You are not allowed to create a Tweet with duplicate content.');
     const id = numericId(19);
-    s().tweets.push({
+    const tweet: XTweet = {
       id,
       userId: t.userId,
       text: text ?? '',
@@ -208,12 +230,11 @@ export function registerXApi(app: FastifyInstance, rt: Runtime, store: JsonStore
       mediaIds: ids,
       replyTo: reply_?.in_reply_to_tweet_id ? String(reply_.in_reply_to_tweet_id) : undefined,
       deleted: false,
-    });
+    };
+    s().tweets.push(tweet);
     store.save();
     reply.code(201);
-    const shown =
-      (text ?? '') + (ids.length ? `${text ? ' ' : ''}https://t.co/${id.slice(-10)}` : '');
-    return { data: { id, text: shown, edit_history_tweet_ids: [id] } };
+    return { data: { id, text: shownText(tweet), edit_history_tweet_ids: [id] } };
   });
 
   app.get<{ Params: { id: string } }>('/x/api/2/tweets/:id', async (req, reply) => {
@@ -236,10 +257,11 @@ export function registerXApi(app: FastifyInstance, rt: Runtime, store: JsonStore
     return {
       data: {
         id: tw.id,
-        text: tw.text,
+        text: shownText(tw),
         edit_history_tweet_ids: [tw.id],
         author_id: tw.userId,
         created_at: new Date(tw.createdAt).toISOString(),
+        ...(wantsAttachments(req) ? attachmentsOf(tw) : {}),
       },
     };
   });
@@ -264,11 +286,13 @@ export function registerXApi(app: FastifyInstance, rt: Runtime, store: JsonStore
       .sort((a, b) => b.createdAt - a.createdAt)
       .slice(0, max);
     const withTime = (field(req, 'tweet.fields') ?? '').split(',').includes('created_at');
+    const withMedia = wantsAttachments(req);
     const data = list.map((tw) => ({
       id: tw.id,
-      text: tw.text,
+      text: shownText(tw),
       edit_history_tweet_ids: [tw.id],
       ...(withTime ? { created_at: new Date(tw.createdAt).toISOString() } : {}),
+      ...(withMedia ? attachmentsOf(tw) : {}),
     }));
     return {
       ...(data.length ? { data } : {}),

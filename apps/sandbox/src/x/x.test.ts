@@ -204,6 +204,57 @@ describe('X posts and media', () => {
     ).toBe(404);
   });
 
+  it('holds links as t.co links: the text it returns and lists has them wrapped, media link appended', async () => {
+    const t = await xTokens(app);
+    const sent = 'ご予約は https://cafe.example/book?from=x こちら\nhttps://cafe.example/menu';
+    const photo = await app.inject({
+      method: 'POST',
+      url: `${API}/media/upload`,
+      headers: auth(t.access_token),
+      payload: { media: fakeJpeg(1200, 900).toString('base64'), media_category: 'tweet_image' },
+    });
+    expect(photo.statusCode, photo.body).toBe(200);
+    const mediaId = photo.json().data.id as string;
+    const res = await app.inject({
+      method: 'POST',
+      url: `${API}/tweets`,
+      headers: auth(t.access_token),
+      payload: { text: sent, media: { media_ids: [mediaId] } },
+    });
+    expect(res.statusCode).toBe(201);
+    const tco = 'https://t\\.co/[\\w-]{10}';
+    const shown = new RegExp(`^ご予約は ${tco} こちら\\n${tco} ${tco}$`);
+    const { id, text } = res.json().data as { id: string; text: string };
+    expect(text).toMatch(shown);
+    // Three different short links: one per link, and the media's.
+    expect(new Set(text.match(/https:\/\/t\.co\/[\w-]{10}/g)).size).toBe(3);
+    const one = await app.inject({ url: `${API}/tweets/${id}`, headers: auth(t.access_token) });
+    expect(one.json().data.text).toBe(text);
+    const list = await app.inject({
+      url: `${API}/users/1701234567890123456/tweets?max_results=5&tweet.fields=created_at,attachments`,
+      headers: auth(t.access_token),
+    });
+    expect(list.json().data[0]).toMatchObject({
+      id,
+      text,
+      attachments: { media_keys: [`3_${mediaId}`] },
+    });
+    // Without the field, no attachments (as X answers).
+    const bare = await app.inject({
+      url: `${API}/users/1701234567890123456/tweets?max_results=5`,
+      headers: auth(t.access_token),
+    });
+    expect(bare.json().data[0].attachments).toBeUndefined();
+    // The duplicate check is on the text as sent.
+    const dup = await app.inject({
+      method: 'POST',
+      url: `${API}/tweets`,
+      headers: auth(t.access_token),
+      payload: { text: sent },
+    });
+    expect(dup.statusCode).toBe(403);
+  });
+
   it('counts weighted length: CJK weighs 2, URLs 23', async () => {
     expect(weightedLength('あ'.repeat(140))).toBe(280);
     expect(weightedLength('hello https://example.com/a/very/long/path')).toBe(6 + 23);

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /**
  * twitter-text v3 weighted length: most Latin-script characters weigh 1, everything else
  * (CJK included) 2, every URL 23, every emoji (whatever its code points) 2. Max 280.
@@ -8,7 +10,7 @@ const LIGHT: [number, number][] = [
   [0x2010, 0x201f],
   [0x2032, 0x2037],
 ];
-const URL_RE = /https?:\/\/[^\s\u3000]+/gi;
+export const URL_RE = /https?:\/\/[^\s\u3000]+/gi;
 const EMOJI_RE = /\p{Extended_Pictographic}|\p{Regional_Indicator}/u;
 
 export function weightedLength(input: string): number {
@@ -33,3 +35,7 @@ export function weightedLength(input: string): number {
 }
 
 export const MAX_WEIGHTED_LENGTH = 280;
+
+/** X's short link for one link of one post: `https://t.co/` and ten letters, stable per seed. */
+export const tcoLink = (seed: string): string =>
+  `https://t.co/${createHash('sha256').update(seed).digest('base64url').slice(0, 10)}`;

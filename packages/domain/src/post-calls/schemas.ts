@@ -79,6 +79,19 @@ export const postTargetSchema = z.object({
   errors: z.array(z.string()),
   attempts: z.number().int(),
   retryable: z.boolean(),
+  /**
+   * The provider posts this target became, in order (Facebook and X split photos from videos,
+   * spec 2 §4): each one's id and link once live. Empty until the first is sent.
+   */
+  parts: z
+    .array(
+      z.object({
+        external_id: z.string().nullable(),
+        url: z.string().nullable(),
+        state: z.enum(['pending', 'published', 'removed']),
+      }),
+    )
+    .optional(),
 });
 export type PostTarget = z.infer<typeof postTargetSchema>;
 

@@ -59,7 +59,21 @@ export function createFacebookChannel(client: FacebookClient, now: () => Date): 
   };
 }
 
-type GraphPost = { id: string; message?: string; created_time?: string; permalink_url?: string };
+type GraphPost = {
+  id: string;
+  message?: string;
+  created_time?: string;
+  permalink_url?: string;
+  status_type?: string;
+};
+
+/** What a page post carries, by its `status_type`. */
+const KIND_OF_STATUS: Readonly<Record<string, PublishedPost['kind']>> = {
+  added_video: 'video',
+  added_photos: 'photo',
+  mobile_status_update: 'text',
+  shared_story: 'text',
+};
 
 /** The chosen page and its token: what every page call needs. */
 const pageOfGrant = (g: Grant): { pageId: string; token: string } => {
@@ -80,6 +94,7 @@ export function createFacebookCapabilities(
     text: p.message ?? '',
     createdAt: graphDate(p.created_time),
     url: p.permalink_url ?? null,
+    kind: (p.status_type ? KIND_OF_STATUS[p.status_type] : undefined) ?? null,
   });
   return {
     publish: {
@@ -152,7 +167,7 @@ export function createFacebookCapabilities(
           const page = await client.list<GraphPost>(
             `${pageId}/published_posts`,
             {
-              fields: 'id,message,created_time,permalink_url',
+              fields: 'id,message,created_time,permalink_url,status_type',
               limit: String(Math.min(100, limit)),
               since: String(Math.floor(since.getTime() / 1000)),
             },

@@ -45,9 +45,11 @@ export function classifyGraph(status: number, body: unknown, headers: Headers): 
   // Missing permission (10, 200–299): only a new consent with the permission fixes it.
   if (code === 10 || (code >= 200 && code <= 299))
     return new ChannelError('reauth', text, null, status);
-  // Instagram's posts per rolling 24 h (§3.2): a budget, not a short window.
+  // Instagram's posts per rolling 24 h (§3.2): a budget, not a short window. The usage
+  // headers speak of the call rate, not of this budget (they say 0 minutes while it is spent),
+  // so no wait is taken from them: the caller waits its own quota time.
   if (code === 9 && e.error_subcode === 2207042)
-    return new ChannelError('quota', text, regainMs(headers), status);
+    return new ChannelError('quota', text, null, status);
   if (THROTTLED.has(code)) return new ChannelError('rate_limited', text, regainMs(headers), status);
   if (code === 1 || code === 2 || e.is_transient || status >= 500)
     return new ChannelError('transient', text, null, status);

@@ -7,9 +7,13 @@ import {
   type GrantAccess,
   type TokenSet,
 } from '../channel';
-import type { XClient, XToken } from './x.client';
+import type { XClient, XProcessing, XToken } from './x.client';
 
 const MINUTE = 60_000;
+/** Segments of a chunked upload (X takes up to 5 MB per APPEND). */
+export const X_SEGMENT_BYTES = 4 * 1024 * 1024;
+/** How long a video may stay in X's processing before the upload is given up (transient). */
+const PROCESSING_LIMIT_MS = 5 * MINUTE;
 
 export function createXChannel(client: XClient, now: () => Date): Channel {
   const tokenSet = (t: XToken, user?: { id: string; username?: string }): TokenSet => ({
@@ -50,10 +54,51 @@ const userOf = (g: Grant): string => {
 };
 
 /**
- * X's capabilities (providers.md §4.2–4.3): tweets create, delete and the user's timeline,
- * and one-shot image upload. Create and upload are sent once only.
+ * X's capabilities (providers.md §4.2–4.3): tweets create, delete and the user's timeline
+ * (with the media each carries), one-shot image upload and the chunked upload of videos and
+ * GIFs. Create and upload are sent once only.
  */
-export function createXCapabilities(client: XClient, access: GrantAccess): Capabilities {
+export function createXCapabilities(
+  client: XClient,
+  access: GrantAccess,
+  sleep: (ms: number) => Promise<void>,
+): Capabilities {
+  /**
+   * A video (or GIF) by the chunked upload (§4.3): initialize, append the segments, finalize,
+   * then STATUS until X has processed it. Only a succeeded media id may go into a post.
+   */
+  async function uploadChunked(
+    accessToken: string,
+    media: { contentType: string; bytes: Uint8Array },
+    category: string,
+  ): Promise<string> {
+    const init = await client.initializeUpload(accessToken, {
+      media_type: media.contentType,
+      total_bytes: media.bytes.length,
+      media_category: category,
+    });
+    const id = init.data.id;
+    for (let i = 0, at = 0; at < media.bytes.length; i += 1, at += X_SEGMENT_BYTES)
+      await client.appendUpload(accessToken, id, i, media.bytes.subarray(at, at + X_SEGMENT_BYTES));
+    let info: XProcessing | undefined = (await client.finalizeUpload(accessToken, id)).data
+      .processing_info;
+    let waited = 0;
+    while (info && (info.state === 'pending' || info.state === 'in_progress')) {
+      if (waited >= PROCESSING_LIMIT_MS)
+        throw new ChannelError('transient', `x: media ${id} still processing`);
+      const wait = Math.max(1, info.check_after_secs ?? 1) * 1000;
+      await sleep(wait);
+      waited += wait;
+      info = (await client.uploadStatus(accessToken, id)).data.processing_info;
+    }
+    if (info?.state === 'failed')
+      throw new ChannelError(
+        'invalid',
+        `x: media ${id} failed: ${info.error?.message ?? info.error?.name ?? 'processing failed'}`,
+      );
+    return id;
+  }
+
   return {
     publish: {
       publish: (h, draft) =>
@@ -78,14 +123,26 @@ export function createXCapabilities(client: XClient, access: GrantAccess): Capab
             text: t.text,
             createdAt: t.created_at ? new Date(t.created_at) : null,
             url: null,
+            // A media key is `<type>_<media id>` (3 photo, 7 video, 16 GIF).
+            mediaIds: (t.attachments?.media_keys ?? []).map((k) => k.replace(/^\d+_/, '')),
           }));
         }),
     },
     uploadMedia: {
       uploadMedia: (h, media) =>
         access.use(h, async (g) => {
-          if (media.kind !== 'photo')
-            throw new ChannelError('invalid', 'x: only photos are uploaded in one shot');
+          if (media.kind === 'video')
+            return {
+              kind: 'video',
+              url: '',
+              providerId: await uploadChunked(g.accessToken, media, 'tweet_video'),
+            };
+          if (media.contentType === 'image/gif')
+            return {
+              kind: 'photo',
+              url: '',
+              providerId: await uploadChunked(g.accessToken, media, 'tweet_gif'),
+            };
           const r = await client.uploadImage(g.accessToken, media.bytes, media.contentType);
           return { kind: 'photo', url: '', providerId: r.data.id };
         }),

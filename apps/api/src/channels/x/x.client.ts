@@ -98,13 +98,73 @@ export function createXClient(cfg: ChannelsConfig['x'], http: HttpDeps) {
     },
 
     userTweets: (accessToken: string, userId: string, since: Date, max: number) =>
-      requestJson<{ data?: { id: string; text: string; created_at?: string }[] }>(
+      requestJson<{
+        data?: {
+          id: string;
+          text: string;
+          created_at?: string;
+          attachments?: { media_keys?: string[] };
+        }[];
+      }>(
         http,
         withQuery(`${cfg.apiUrl}/2/users/${encodeURIComponent(userId)}/tweets`, {
           max_results: String(Math.max(5, Math.min(100, max))),
           start_time: since.toISOString(),
-          'tweet.fields': 'created_at',
+          'tweet.fields': 'created_at,attachments',
         }),
+        { method: 'GET', headers: bearer(accessToken) },
+        classify,
+      ),
+
+    /**
+     * Chunked upload, step 1 (§4.3 `initialize`): creates a media object, so it is sent once
+     * only (an unanswered one leaves at most an unused media id, which expires).
+     */
+    initializeUpload: (
+      accessToken: string,
+      body: { media_type: string; total_bytes: number; media_category: string },
+    ) =>
+      requestJson<XMediaAnswer>(
+        http,
+        `${cfg.apiUrl}/2/media/upload/initialize`,
+        {
+          method: 'POST',
+          headers: { ...bearer(accessToken), 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        },
+        classify,
+        { repeatable: false },
+      ),
+
+    /** Step 2: one segment (multipart `segment_index`, `media`); sent once (X appends it). */
+    async appendUpload(accessToken: string, id: string, index: number, chunk: Uint8Array) {
+      const body = new FormData();
+      body.set('segment_index', String(index));
+      body.set('media', new Blob([chunk], { type: 'application/octet-stream' }), 'media');
+      await requestJson(
+        http,
+        `${cfg.apiUrl}/2/media/upload/${encodeURIComponent(id)}/append`,
+        { method: 'POST', headers: bearer(accessToken), body },
+        classify,
+        { repeatable: false },
+      );
+    },
+
+    /** Step 3: the bytes are complete; X answers with its processing state. Repeatable. */
+    finalizeUpload: (accessToken: string, id: string) =>
+      requestJson<XMediaAnswer>(
+        http,
+        `${cfg.apiUrl}/2/media/upload/${encodeURIComponent(id)}/finalize`,
+        { method: 'POST', headers: bearer(accessToken) },
+        classify,
+        { repeatable: true },
+      ),
+
+    /** Step 4: `GET /2/media/upload?command=STATUS&media_id=` while X processes a video. */
+    uploadStatus: (accessToken: string, id: string) =>
+      requestJson<XMediaAnswer>(
+        http,
+        withQuery(`${cfg.apiUrl}/2/media/upload`, { command: 'STATUS', media_id: id }),
         { method: 'GET', headers: bearer(accessToken) },
         classify,
       ),
@@ -126,3 +186,20 @@ export function createXClient(cfg: ChannelsConfig['x'], http: HttpDeps) {
 }
 
 export type XClient = ReturnType<typeof createXClient>;
+
+/** A media object's processing as X reports it (finalize and STATUS, §4.3). */
+export type XProcessing = {
+  state: 'pending' | 'in_progress' | 'succeeded' | 'failed';
+  check_after_secs?: number;
+  progress_percent?: number;
+  error?: { code?: number; name?: string; message?: string };
+};
+export type XMediaAnswer = {
+  data: {
+    id: string;
+    media_key?: string;
+    size?: number;
+    expires_after_secs?: number;
+    processing_info?: XProcessing;
+  };
+};

@@ -44,18 +44,23 @@ export function textFor(
   return post.content;
 }
 
-/** The draft a channel is sent for one post (button and kind where the channel has them). */
+/**
+ * The draft a channel is sent for one post (button and kind where the channel has them), or
+ * for one part of a split post: `withText` false for the parts after the first, which carry
+ * their media alone (spec 2 §4, `splitPost`).
+ */
 export function draftFor(
   post: Pick<PostRow, 'content' | 'button_type' | 'button_link' | 'post_type' | 'topic'>,
   key: PublisherKey,
   media: MediaItem[],
+  withText = true,
 ): PostDraft {
   const topic = topicOf(post);
   const button = buttonOf(post);
   const draft: PostDraft = {
-    text: textFor(post, key, media.length),
+    text: withText ? textFor(post, key, media.length) : '',
     media,
-    link: button?.action === 'CALL' ? null : post.button_link,
+    link: !withText || button?.action === 'CALL' ? null : post.button_link,
   };
   if (key === 'google_my_business') {
     if (button) draft.button = button;

@@ -14,20 +14,32 @@ import {
   type PublishedPost,
 } from '../../channels/channel';
 import { settle } from '../../channels/settle';
-import type { PostTargetRow } from '../../db/types';
+import type { PostMediaRow, PostTargetRow } from '../../db/types';
 import type { JobContext, Queue, RateLimit } from '../../jobs/engine';
 import { iso, type Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import type { MediaStorage } from '../../storage';
 import { draftFor, textFor } from './posts.draft';
+import { liveIds, partsJson, partsOf, recordedIds, splitOf, type TargetPart } from './posts.parts';
 import { failureLines, labelOf } from './posts.present';
-import type { PostBundle, PostsRepo, TargetPatch } from './posts.repo';
+import type { PostsRepo, TargetPatch } from './posts.repo';
 
 export const PUBLISH_QUEUE = 'post.publish';
 export const REMOVE_QUEUE = 'post.remove';
 
-/** What a delivery job carries: the target, and what its limiters count by. */
-export type TargetJob = { targetId: number; publisher: PublisherKey; storeId: number };
+/**
+ * What a delivery job carries: the target, and what its limiters count by. `account` is the
+ * provider account the store's grant posts as (`<channel>:<entity id>`: the Instagram
+ * business account, the X user, the Facebook page, the Google location), so that stores
+ * sharing one account share its per-account limits; absent (jobs written before it, or a
+ * connection that names none), the store counts as the account.
+ */
+export type TargetJob = {
+  targetId: number;
+  publisher: PublisherKey;
+  storeId: number;
+  account?: string | null;
+};
 
 /** Publishes sent for one target before it is given up as failed (settled re-sends included). */
 export const MAX_SENDS = 5;
@@ -36,6 +48,8 @@ export const SETTLE_AFTER_MS = 30_000;
 /** A wait when a provider says "too many" without saying how long. */
 const RATE_WAIT_MS = 60_000;
 const QUOTA_WAIT_MS = 60 * 60_000;
+/** The shortest wait after a limit, whatever the provider said. */
+const MIN_WAIT_MS = 1000;
 /** A removal whose post is still on its way waits this long between looks, for at most a day. */
 const REMOVE_WAIT_MS = 60_000;
 const REMOVE_GIVE_UP_MS = 24 * 60 * 60_000;
@@ -45,22 +59,37 @@ const MEDIA_URL_TTL_S = 24 * 3600;
 export const removeKeyOf = (idempotencyKey: string) => `${idempotencyKey}:remove`;
 export const retryKeyOf = (idempotencyKey: string, n: number) => `${idempotencyKey}:retry:${n}`;
 
+/** The bucket of a per-account limit: the provider account, else the store. */
+export const accountKeyOf = (p: TargetJob): string =>
+  p.account ? `account:${p.account}` : `store:${p.storeId}`;
+
 /**
  * The job engine's limiters for one kind of call, from the per-channel table in domain
- * (CHANNEL_LIMITS): per account counts by store (a store holds one grant per channel), per app
- * counts every store together.
+ * (CHANNEL_LIMITS): per account counts by the provider account the grant posts as (two stores
+ * on one Instagram account share its 25 a day), per app counts every store together. A job
+ * makes one provider post (one part of a split post), so a start is a post.
  */
 export const limitersFor = (call: ChannelRateLimit['call']): RateLimit<TargetJob>[] =>
   PUBLISHER_KEYS.flatMap((key) =>
     rateLimitsFor(key, call).map((r) => ({
       key: (p: TargetJob) =>
         p.publisher === key
-          ? `channel:${key}:${r.call}:${r.windowMs}:${r.per === 'account' ? `store:${p.storeId}` : 'app'}`
+          ? `channel:${key}:${r.call}:${r.windowMs}:${r.per === 'account' ? accountKeyOf(p) : 'app'}`
           : null,
       max: r.limit,
       perMs: r.windowMs,
     })),
   );
+
+/** The job of a target, as its row names it. */
+export const jobOf = (
+  t: Pick<PostTargetRow, 'id' | 'publisher_key' | 'store_id' | 'account'>,
+): TargetJob => ({
+  targetId: t.id,
+  publisher: t.publisher_key as PublisherKey,
+  storeId: t.store_id,
+  account: t.account,
+});
 
 export type PostJobDeps = {
   repo: PostsRepo;
@@ -84,10 +113,13 @@ export function registerPostJobs(queue: Queue, deps: PostJobDeps): void {
   const stamp = () => iso(now());
 
   /** Media as the channel takes them: a URL it fetches, uploaded first where it uploads. */
-  async function mediaFor(b: PostBundle, handle: CredentialHandle): Promise<MediaItem[]> {
+  async function mediaFor(
+    media: readonly PostMediaRow[],
+    handle: CredentialHandle,
+  ): Promise<MediaItem[]> {
     const uploader = registry.get(handle.publisher).can.uploadMedia;
     const out: MediaItem[] = [];
-    for (const m of b.media) {
+    for (const m of media) {
       const kind = m.kind === 'video' ? 'video' : 'photo';
       const url = await storage.url(m.storage_key, { expiresInSeconds: MEDIA_URL_TTL_S });
       if (!uploader) {
@@ -115,35 +147,80 @@ export function registerPostJobs(queue: Queue, deps: PostJobDeps): void {
     return out;
   }
 
-  const published = (t: PostTargetRow, post: PublishedPost) =>
-    repo.updateTarget(t.id, {
+  /**
+   * One part is live: recorded with its id. The target is published once every part is; until
+   * then it stays publishing and the job runs again at once for the next part (a run makes
+   * one provider post, so the limiters count posts). The target shows the first part's link.
+   */
+  async function partPublished(
+    t: PostTargetRow,
+    parts: TargetPart[],
+    i: number,
+    post: PublishedPost,
+    ctx: JobContext,
+  ): Promise<void> {
+    parts[i] = {
+      ...(parts[i] as TargetPart),
+      id: post.id,
+      url: post.url,
       state: 'published',
-      external_id: post.id,
-      external_url: post.url,
+      sent_at: null,
+    };
+    const first = parts[0] as TargetPart;
+    const patch: TargetPatch = {
+      parts: partsJson(parts),
+      external_id: first.id,
+      external_url: first.url,
+      // Each part has its own sends (MAX_SENDS).
+      attempts: 0,
+      sent_at: null,
       error_kind: null,
       error_lines: '[]',
-      published_at: stamp(),
       updated_at: stamp(),
-    });
+    };
+    if (parts.every((x) => x.state !== 'pending')) {
+      await repo.updateTarget(t.id, { ...patch, state: 'published', published_at: stamp() });
+      return;
+    }
+    await repo.updateTarget(t.id, { ...patch, state: 'publishing' });
+    ctx.retryAt(now(), 'next part');
+  }
 
   const lines = (l: string[]) => JSON.stringify(l);
 
-  /** Acts on a failure by its class; throws what the engine must see (retry, back-off). */
+  /**
+   * Acts on a failure by its class; throws what the engine must see (retry, back-off). For a
+   * publish, `parts`/`part` name the part that was being sent: unless the outcome is unknown
+   * the provider refused it, so its send time is cleared (nothing to settle next time).
+   */
   async function failed(
     t: PostTargetRow,
     err: unknown,
     ctx: JobContext,
     what: 'publish' | 'remove' | 'settle',
+    sending?: { parts: TargetPart[]; part: number },
   ): Promise<void> {
     const key = t.publisher_key as PublisherKey;
     const lastAttempt = ctx.attempt >= ctx.maxAttempts;
-    const pending = what === 'remove' ? 'published' : 'scheduled';
-    const finalState = what === 'remove' ? 'published' : what === 'settle' ? 'unknown' : 'failed';
+    // A removal that fails leaves the target as it was (published, or failed with live parts).
+    const before = t.state === 'failed' ? 'failed' : 'published';
+    const pending = what === 'remove' ? before : 'scheduled';
+    const finalState = what === 'remove' ? before : what === 'settle' ? 'unknown' : 'failed';
+    const notSent: TargetPatch = sending
+      ? {
+          parts: partsJson(
+            sending.parts.map((x, j) =>
+              j === sending.part ? { ...x, sent_at: null, media_ids: [] } : x,
+            ),
+          ),
+        }
+      : {};
     const set = (patch: TargetPatch) => repo.updateTarget(t.id, { ...patch, updated_at: stamp() });
     const kindWhat = what === 'remove' ? 'remove' : 'publish';
     if (err instanceof AppError && err.code === 'channel_not_connected') {
       // Disconnected since the post was made: no retry can help until the user reconnects.
       await set({
+        ...notSent,
         state: finalState,
         error_kind: 'reauth',
         error_lines: lines([
@@ -177,9 +254,14 @@ export function registerPostJobs(queue: Queue, deps: PostJobDeps): void {
         return ctx.retryAt(new Date(now().getTime() + SETTLE_AFTER_MS), 'settle first');
       case 'rate_limited':
       case 'quota': {
-        const wait = err.retryAfterMs ?? (err.kind === 'quota' ? QUOTA_WAIT_MS : RATE_WAIT_MS);
+        // Never at once: a limit that says "now" again would be asked in a loop.
+        const wait = Math.max(
+          MIN_WAIT_MS,
+          err.retryAfterMs ?? (err.kind === 'quota' ? QUOTA_WAIT_MS : RATE_WAIT_MS),
+        );
         await set({
           ...(what === 'settle' ? {} : { state: pending, sent_at: null }),
+          ...notSent,
           // A publish the provider refused for its limits was not sent: it does not count
           // towards MAX_SENDS (else a busy day's 429s would fail a target that only had to wait).
           ...(what === 'publish' ? { attempts: Math.max(0, t.attempts - 1) } : {}),
@@ -190,18 +272,24 @@ export function registerPostJobs(queue: Queue, deps: PostJobDeps): void {
       }
       case 'transient':
         if (lastAttempt) {
-          await set({ state: finalState, error_kind: err.kind, error_lines: errorLines });
+          await set({
+            ...notSent,
+            state: finalState,
+            error_kind: err.kind,
+            error_lines: errorLines,
+          });
           return;
         }
         await set({
           ...(what === 'settle' ? {} : { state: pending, sent_at: null }),
+          ...notSent,
           error_kind: err.kind,
           error_lines: errorLines,
         });
         throw err;
       case 'reauth':
       case 'invalid':
-        await set({ state: finalState, error_kind: err.kind, error_lines: errorLines });
+        await set({ ...notSent, state: finalState, error_kind: err.kind, error_lines: errorLines });
         return;
     }
   }
@@ -215,21 +303,51 @@ export function registerPostJobs(queue: Queue, deps: PostJobDeps): void {
       if (!b) return;
       const key = t.publisher_key as PublisherKey;
       const handle = credentialHandle(t.store_id, key);
-      const text = textFor(b.post, key, b.media.length);
+      // The provider posts this target becomes (Facebook and X split photos from videos),
+      // sent one per run, in order, each recorded as it goes out.
+      const split = splitOf(key, b.media);
+      const parts = partsOf(t, split.length);
+      const i = parts.findIndex((x) => x.state === 'pending');
+      const spec = split[i];
+      if (i < 0 || !spec) {
+        // Every part is out (a run that stopped before the last write): the target is too.
+        await repo.updateTarget(t.id, {
+          state: 'published',
+          published_at: t.published_at ?? stamp(),
+          updated_at: stamp(),
+        });
+        return;
+      }
+      const part = parts[i] as TargetPart;
+      const text = spec.withText ? textFor(b.post, key, spec.media.length) : '';
+      const kind =
+        spec.media.length === 0
+          ? ('text' as const)
+          : spec.media.some((m) => m.kind === 'video')
+            ? ('video' as const)
+            : ('photo' as const);
 
       // A send that may have taken effect (no answer, or a worker that died mid-call) is
-      // settled with the provider's recent posts before anything is sent again.
-      if (t.sent_at && (t.state === 'publishing' || t.state === 'unknown')) {
+      // settled with the provider's recent posts before anything is sent again: this part's
+      // text, the media uploaded for that send, never a post already recorded as another part
+      // of this target or by another target of the store or account (a split post's text-less
+      // video parts look alike on Facebook).
+      // A part's send time is cleared whenever the provider refused the send, so one still set
+      // is settled whatever the target's state (a retry from the screen included).
+      if (part.sent_at) {
         let found;
         try {
-          found = await settle(registry, handle, { text, media: [] }, new Date(t.sent_at));
+          found = await settle(
+            registry,
+            handle,
+            { text, mediaIds: part.media_ids, kind },
+            new Date(part.sent_at),
+            { exclude: [...recordedIds(parts), ...(await repo.recordedNear(t))] },
+          );
         } catch (err) {
           return failed(t, err, ctx, 'settle');
         }
-        if (found.outcome === 'published') {
-          await published(t, found.post);
-          return;
-        }
+        if (found.outcome === 'published') return partPublished(t, parts, i, found.post, ctx);
       }
       if (t.attempts >= MAX_SENDS) {
         await repo.updateTarget(t.id, {
@@ -243,23 +361,41 @@ export function registerPostJobs(queue: Queue, deps: PostJobDeps): void {
         });
         return;
       }
+      parts[i] = { ...part, sent_at: null, media_ids: [] };
       const claimed = await repo.updateTarget(
         t.id,
-        { state: 'publishing', sent_at: null, attempts: t.attempts + 1, updated_at: stamp() },
+        {
+          state: 'publishing',
+          sent_at: null,
+          attempts: t.attempts + 1,
+          parts: partsJson(parts),
+          updated_at: stamp(),
+        },
         ['scheduled', 'publishing', 'unknown'],
       );
       if (!claimed) return;
       const fresh = { ...t, state: 'publishing' as const, attempts: t.attempts + 1 };
+      let post: PublishedPost;
       try {
         const publisher = registry.require(key, 'publish');
-        const draft = draftFor(b.post, key, await mediaFor(b, handle));
+        const media = await mediaFor(spec.media, handle);
+        const draft = draftFor(b.post, key, media, spec.withText);
         ctx.signal.throwIfAborted();
-        await repo.updateTarget(t.id, { sent_at: iso(wallNow()) });
-        const post = await publisher.publish(handle, draft);
-        await published(fresh, post);
+        // What the send is recognised by, written before it leaves.
+        const sentAt = iso(wallNow());
+        parts[i] = {
+          ...(parts[i] as TargetPart),
+          sent_at: sentAt,
+          media_ids: media.map((m) => m.providerId).filter((x): x is string => !!x),
+        };
+        await repo.updateTarget(t.id, { sent_at: sentAt, parts: partsJson(parts) });
+        post = await publisher.publish(handle, draft);
       } catch (err) {
-        return failed(fresh, err, ctx, 'publish');
+        return failed(fresh, err, ctx, 'publish', { parts, part: i });
       }
+      // Outside the try: a failure to record a post that went out must not count as a refusal
+      // (the engine runs the job again, and the part is settled, not sent twice).
+      return partPublished(fresh, parts, i, post, ctx);
     },
     { concurrency: deps.concurrency ?? 4, limiter: limitersFor('publish') },
   );
@@ -275,18 +411,38 @@ export function registerPostJobs(queue: Queue, deps: PostJobDeps): void {
           ctx.retryAt(new Date(now().getTime() + REMOVE_WAIT_MS), 'not published yet');
         return;
       }
-      if ((t.state !== 'published' && t.state !== 'removing') || !t.external_id) return;
+      // Published, being removed, or failed with some parts live (a split post whose later
+      // part was refused): every live part comes down, one per run, each recorded as it goes.
+      if (!['published', 'removing', 'failed'].includes(t.state)) return;
+      const parts = partsOf(t, 1);
+      const live = parts.findIndex((x) => x.state === 'published' && !!x.id);
+      if (live < 0) {
+        if (t.state === 'removing')
+          await repo.updateTarget(t.id, {
+            state: 'removed',
+            removed_at: stamp(),
+            updated_at: stamp(),
+          });
+        return;
+      }
       const key = t.publisher_key as PublisherKey;
-      await repo.updateTarget(t.id, { state: 'removing', updated_at: stamp() });
+      if (t.state !== 'failed')
+        await repo.updateTarget(t.id, { state: 'removing', updated_at: stamp() });
       try {
         await registry
           .require(key, 'remove')
-          .remove(credentialHandle(t.store_id, key), t.external_id);
+          .remove(credentialHandle(t.store_id, key), (parts[live] as TargetPart).id as string);
       } catch (err) {
         return failed(t, err, ctx, 'remove');
       }
+      parts[live] = { ...(parts[live] as TargetPart), state: 'removed', removed_at: stamp() };
+      if (liveIds(parts).length > 0) {
+        await repo.updateTarget(t.id, { parts: partsJson(parts), updated_at: stamp() });
+        ctx.retryAt(now(), 'next part');
+      }
       await repo.updateTarget(t.id, {
         state: 'removed',
+        parts: partsJson(parts),
         removed_at: stamp(),
         error_kind: null,
         error_lines: '[]',

@@ -9,6 +9,7 @@ import {
 import type { ChannelError } from '../../channels/channel';
 import type { PostTargetRow } from '../../db/types';
 import type { MediaStorage } from '../../storage';
+import type { TargetPart } from './posts.parts';
 import type { PostBundle } from './posts.repo';
 
 export const labelOf = (key: string): string => publisherByKey(key)?.label ?? key;
@@ -128,6 +129,13 @@ export async function presentPost(b: PostBundle, storage: MediaStorage): Promise
       errors: parseLines(t.error_lines),
       attempts: t.attempts,
       retryable: isRetryable(t),
+      parts: t.parts
+        ? (JSON.parse(t.parts) as TargetPart[]).map((x) => ({
+            external_id: x.id,
+            url: x.url,
+            state: x.state,
+          }))
+        : [],
     })),
   };
 }

@@ -106,6 +106,37 @@ const queries = (db: Db) => {
       await db.updateTable('posts').set(patch).where('id', '=', id).execute();
     },
 
+    /**
+     * The provider post ids the other recent targets of this store (or of its provider account)
+     * on this channel recorded: settling one target must never take another's post.
+     */
+    async recordedNear(
+      t: Pick<PostTargetRow, 'id' | 'store_id' | 'publisher_key' | 'account'>,
+      limit = 200,
+    ): Promise<string[]> {
+      const rows = await db
+        .selectFrom('post_targets')
+        .select(['external_id', 'parts'])
+        .where('publisher_key', '=', t.publisher_key)
+        .where('id', '!=', t.id)
+        .where((eb) =>
+          t.account
+            ? eb.or([eb('store_id', '=', t.store_id), eb('account', '=', t.account)])
+            : eb('store_id', '=', t.store_id),
+        )
+        .where((eb) => eb.or([eb('external_id', 'is not', null), eb('parts', 'is not', null)]))
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute();
+      const ids = new Set<string>();
+      for (const r of rows) {
+        if (r.external_id) ids.add(r.external_id);
+        if (r.parts)
+          for (const p of JSON.parse(r.parts) as { id: string | null }[]) if (p.id) ids.add(p.id);
+      }
+      return [...ids];
+    },
+
     target: (id: number): Promise<PostTargetRow | undefined> =>
       db.selectFrom('post_targets').selectAll().where('id', '=', id).executeTakeFirst(),
 

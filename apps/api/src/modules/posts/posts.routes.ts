@@ -158,7 +158,7 @@ export function registerPostRoutes(
           if (kind) fields.shared_sns_type = 'google_my_business';
           const input = validatePostRequest(fields, media, clock.now());
           const topic = kind ? validateTopic(kind, fields, clock.now()) : null;
-          await posts.checkConnected(stores, input.channels);
+          const accounts = await posts.checkConnected(stores, input.channels);
           const resolved: ResolvedMedium[] = [];
           const names: string[] = [];
           for (const m of input.media) {
@@ -199,6 +199,7 @@ export function registerPostRoutes(
             input,
             resolved,
             kind ? { type: kind, topic } : undefined,
+            accounts,
           );
         },
         { repeated: ['user_id'] },

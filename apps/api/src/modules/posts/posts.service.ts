@@ -16,7 +16,7 @@ import { iso, type Clock } from '../../lib/clock';
 import { AppError, notFound, validationError } from '../../lib/errors';
 import type { MediaStorage } from '../../storage';
 import type { PublisherService } from '../publisher/publisher.service';
-import { PUBLISH_QUEUE, REMOVE_QUEUE, removeKeyOf, retryKeyOf, type TargetJob } from './posts.jobs';
+import { jobOf, PUBLISH_QUEUE, REMOVE_QUEUE, removeKeyOf, retryKeyOf } from './posts.jobs';
 import { isRetryable, labelOf, presentPost } from './posts.present';
 import type { NewPostMedia, PostBundle, PostsRepo } from './posts.repo';
 import type { PostRequest } from './posts.validate';
@@ -38,12 +38,21 @@ export function createPostsService(deps: {
   const now = () => clock.now();
   const present = (b: Parameters<typeof presentPost>[0]) => presentPost(b, storage);
 
-  /** Every store × channel must be connected (and allowed for the store's plan): 422 otherwise. */
-  async function checkConnected(stores: UserRow[], channels: PublisherKey[]): Promise<void> {
+  /**
+   * Every store × channel must be connected (and allowed for the store's plan): 422 otherwise.
+   * Returns the provider account each store × channel posts as (`<channel>:<entity id>`,
+   * keyed `<store id>:<channel>`), what the per-account limits count by.
+   */
+  async function checkConnected(
+    stores: UserRow[],
+    channels: PublisherKey[],
+  ): Promise<Map<string, string | null>> {
     const lines: string[] = [];
+    const accounts = new Map<string, string | null>();
     for (const store of stores)
       for (const key of channels) {
         const row = await deps.publishers.row(store, key);
+        accounts.set(`${store.id}:${key}`, row.entity_id ? `${key}:${row.entity_id}` : null);
         if (
           !mayUsePublisher(store.role, key) ||
           !(CONNECTED_PUBLISHER_STATUSES as readonly number[]).includes(row.status)
@@ -56,6 +65,7 @@ export function createPostsService(deps: {
           );
       }
     if (lines.length) throw validationError({ shared_sns_type: lines });
+    return accounts;
   }
 
   return {
@@ -72,6 +82,8 @@ export function createPostsService(deps: {
       input: PostRequest,
       media: ResolvedMedium[],
       kind?: { type: PostTopicType; topic: StoredTopic | null },
+      /** From `checkConnected` when the caller ran it already. */
+      known?: Map<string, string | null>,
     ): Promise<{ submission_id: string; posts: PostView[]; notes: string[] }> {
       const submission = randomUUID();
       const at = iso(now());
@@ -79,6 +91,9 @@ export function createPostsService(deps: {
       const notes = input.deleteAt
         ? input.channels.filter((k) => !removable(k)).map((k) => ja.postNoRemoval(labelOf(k)))
         : [];
+      // The accounts are read when the post is made: a store that reconnects to another
+      // account later keeps the earlier account's count for the jobs already queued.
+      const accounts = known ?? (await checkConnected(stores, input.channels));
       const ids = await repo.transaction(async (tx, trx) => {
         const out: number[] = [];
         for (const store of stores) {
@@ -117,14 +132,12 @@ export function createPostsService(deps: {
               removed_at: null,
               created_at: at,
               updated_at: at,
+              parts: null,
+              account: accounts.get(`${store.id}:${key}`) ?? null,
             })),
           );
           for (const t of targets) {
-            const job: TargetJob = {
-              targetId: t.id,
-              publisher: t.publisher_key as PublisherKey,
-              storeId: t.store_id,
-            };
+            const job = jobOf(t);
             await queue.enqueue(PUBLISH_QUEUE, job, {
               key: t.idempotency_key,
               runAt: input.publishAt,
@@ -271,12 +284,7 @@ export function createPostsService(deps: {
           [t.state],
         );
         if (!changed) throw new AppError(422, 'not_retryable', ja.postRetryNotFailed);
-        const job: TargetJob = {
-          targetId: t.id,
-          publisher: t.publisher_key as PublisherKey,
-          storeId: t.store_id,
-        };
-        await queue.enqueue(PUBLISH_QUEUE, job, {
+        await queue.enqueue(PUBLISH_QUEUE, jobOf(t), {
           key: retryKeyOf(t.idempotency_key, n),
           runAt: now(),
           trx,
