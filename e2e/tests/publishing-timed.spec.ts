@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { facebookPosts, GOOGLE, googlePosts, xPosts } from './providers';
-import { expect, login, test } from './support';
+import { expect, gotoSettled, login, test } from './support';
 
 // Issue 9's journeys that wait for real time: a post scheduled about two minutes ahead, and a
 // post with a removal date. They run side by side (each waits on the wall clock, not on work),
@@ -29,6 +29,18 @@ async function targets(page: Page, wanted: string[]) {
   }
 }
 
+/** /posts, searched for the post (others post to the same store meanwhile): its row. */
+async function listed(page: Page, text: string) {
+  await gotoSettled(page, '/posts');
+  await page.getByRole('textbox', { name: '検索' }).fill(text);
+  const row = page
+    .getByRole('table', { name: '投稿一覧' })
+    .getByRole('row')
+    .filter({ hasText: text });
+  await expect(row).toHaveCount(1);
+  return row;
+}
+
 /** Counts on every channel, read at once. */
 type Reader = [string, () => Promise<number>];
 const countAll = async (readers: Reader[]): Promise<Record<string, number>> =>
@@ -49,7 +61,7 @@ test('a post scheduled two minutes ahead is not at the providers before its time
 
   await login(page, 'shop@tenpo.example');
   await expect(page).toHaveURL(/\/dashboard$/);
-  await page.goto('/create-post');
+  await gotoSettled(page, '/create-post');
   await expect(page.getByRole('tab', { name: 'Google' })).toHaveAttribute('aria-selected', 'true');
   await targets(page, ['Facebook']);
   await page.getByRole('textbox', { name: '投稿内容' }).fill(text);
@@ -61,8 +73,7 @@ test('a post scheduled two minutes ahead is not at the providers before its time
   await expect(page.getByText('投稿を受け付けました。')).toBeVisible();
 
   // The list shows it booked for that time, on both channels.
-  await page.goto('/posts');
-  const row = page.getByRole('row').filter({ hasText: text });
+  const row = await listed(page, text);
   const at = tokyoPickerValue(due).replace('T', ' ').replaceAll('-', '/');
   await expect(row.getByText(at, { exact: true }).first()).toBeVisible();
   await expect(row.getByText('予約済み', { exact: true })).toHaveCount(2);
@@ -82,7 +93,7 @@ test('a post scheduled two minutes ahead is not at the providers before its time
           if (c > 0 && seenAt[n] === undefined) seenAt[n] = Date.now();
         return counts;
       },
-      { timeout: ON_TIME_MS + 5000, intervals: [250], message: 'the post at its time' },
+      { timeout: ON_TIME_MS + 5000, intervals: [500], message: 'the post at its time' },
     )
     .toEqual({ Google: 1, Facebook: 1 });
   for (const n of ['Google', 'Facebook'])
@@ -117,7 +128,7 @@ test('a post with a removal date leaves Google, Facebook and X on time; the form
   await login(page, 'shop@tenpo.example');
   await expect(page).toHaveURL(/\/dashboard$/);
   // X is connected first if it is not yet (the demo shop has Google, Facebook and Instagram).
-  await page.goto('/connect-account');
+  await gotoSettled(page, '/connect-account');
   const x = page.getByTestId('publisher-twitter');
   await expect(x).toContainText(/連携済み|未連携/);
   if (!/連携済み/.test(await x.innerText())) {
@@ -128,7 +139,7 @@ test('a post with a removal date leaves Google, Facebook and X on time; the form
     await expect(x).toContainText('連携済み');
   }
 
-  await page.goto('/create-post');
+  await gotoSettled(page, '/create-post');
   await expect(page.getByRole('tab', { name: 'Google' })).toHaveAttribute('aria-selected', 'true');
   await page.getByRole('textbox', { name: '投稿内容' }).fill(text);
   // With Instagram among the targets, a removal date draws the form's warning (spec 2 §4).
@@ -166,7 +177,7 @@ test('a post with a removal date leaves Google, Facebook and X on time; the form
           if (c === 0 && goneAt[n] === undefined) goneAt[n] = Date.now();
         return counts;
       },
-      { timeout: ON_TIME_MS + 5000, intervals: [250], message: 'removed at its time' },
+      { timeout: ON_TIME_MS + 5000, intervals: [500], message: 'removed at its time' },
     )
     .toEqual({ Google: 0, Facebook: 0, X: 0 });
   for (const n of ['Google', 'Facebook', 'X'])
@@ -181,7 +192,6 @@ test('a post with a removal date leaves Google, Facebook and X on time; the form
   });
 
   // The list says so for each channel.
-  await page.goto('/posts');
-  const row = page.getByRole('row').filter({ hasText: text });
+  const row = await listed(page, text);
   await expect(row.getByText('削除済み', { exact: true })).toHaveCount(3);
 });

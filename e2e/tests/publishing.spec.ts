@@ -7,7 +7,7 @@ import {
   googlePosts,
   type GoogleLocation,
 } from './providers';
-import { expect, login, test } from './support';
+import { expect, gotoSettled, login, reloadSettled, test } from './support';
 
 // Issue 9's journeys with several stores and with a provider's failure, through the built
 // product and the sandbox; every count is read from the providers' own list calls.
@@ -76,7 +76,7 @@ test('an agency selects three stores and posts once: one post per store at Googl
   ).toBe(0);
 
   // /posts, for the three stores, shows the one submission as a line per store.
-  await page.goto('/posts');
+  await gotoSettled(page, '/posts');
   await expect(page).toHaveURL(/\/posts$/);
   await expect(postRow(page, text)).toHaveCount(3);
   for (const [name] of stores)
@@ -104,18 +104,18 @@ test('a target the provider refused shows why on /posts, and a retry from there 
   try {
     await login(page, 'trial@tenpo.example');
     await expect(page).toHaveURL(/\/dashboard$/);
-    await page.goto('/create-post');
+    await gotoSettled(page, '/create-post');
     await expect(page.getByRole('tab')).toHaveText(['Google']);
     await page.getByRole('textbox', { name: '投稿内容' }).fill(text);
     await page.getByRole('button', { name: '投稿する' }).click();
     await expect(page.getByText('投稿を受け付けました。')).toBeVisible();
 
     // The job tries again with back-off, then gives the target up as failed, with its reason.
-    await page.goto('/posts');
+    await gotoSettled(page, '/posts');
     const row = postRow(page, text);
     await expect(row).toHaveCount(1);
     await expect(async () => {
-      await page.reload();
+      await reloadSettled(page);
       await expect(row.getByText('失敗', { exact: true })).toBeVisible({ timeout: 15_000 });
     }).toPass({ timeout: 100_000, intervals: [2000] });
     await expect(row.getByText('Googleへの投稿に失敗しました。')).toBeVisible();
@@ -142,7 +142,7 @@ test('a target the provider refused shows why on /posts, and a retry from there 
       })
       .toBe(1);
     await expect(async () => {
-      await page.reload();
+      await reloadSettled(page);
       await expect(row.getByText('公開済み', { exact: true })).toBeVisible({ timeout: 15_000 });
     }).toPass({ timeout: 45_000, intervals: [1000] });
     await expect(row.getByText('Googleへの投稿に失敗しました。')).toHaveCount(0);
