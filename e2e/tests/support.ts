@@ -10,6 +10,7 @@ export const DEMO_PASSWORD = 'tenpo-demo-1';
 export const test = base.extend<{ consoleErrors: string[] }>({
   consoleErrors: [
     async ({ page }, use) => {
+      trackRequests(page);
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
       page.on('console', (m) => {
@@ -34,6 +35,50 @@ export async function login(page: Page, email: string, password = DEMO_PASSWORD)
   await emailBox(page).fill(email);
   await passwordBox(page).fill(password);
   await page.getByRole('button', { name: 'ログイン' }).click();
+}
+
+/** Requests each page has in flight, and when the last one ended (see gotoSettled). */
+const inFlight = new WeakMap<Page, { n: number; endedAt: number }>();
+function trackRequests(page: Page): void {
+  const state = { n: 0, endedAt: Date.now() };
+  inFlight.set(page, state);
+  page.on('request', () => {
+    state.n += 1;
+  });
+  const ended = () => {
+    state.n = Math.max(0, state.n - 1);
+    state.endedAt = Date.now();
+  };
+  page.on('requestfinished', ended);
+  page.on('requestfailed', ended);
+}
+
+/** Waits until the page has had no request in flight for `quietMs`. */
+async function settled(page: Page, quietMs = 500): Promise<void> {
+  const state = inFlight.get(page);
+  if (!state) return page.waitForLoadState('networkidle');
+  await expect
+    .poll(() => state.n === 0 && Date.now() - state.endedAt >= quietMs, {
+      timeout: 15_000,
+      intervals: [100],
+      message: 'the page’s calls answered',
+    })
+    .toBe(true);
+}
+
+/**
+ * Moves to `path` once the page's calls have answered: the app rotates its token on every route
+ * change, and a full-page move in the middle of a rotation can cost the session (ADR 0012).
+ */
+export async function gotoSettled(page: Page, path: string): Promise<void> {
+  await settled(page);
+  await page.goto(path);
+}
+
+/** Reloads the page once its calls have answered (see gotoSettled). */
+export async function reloadSettled(page: Page): Promise<void> {
+  await settled(page);
+  await page.reload();
 }
 
 type Mail = { id: string; to: string; subject: string; text: string; received_at: string };

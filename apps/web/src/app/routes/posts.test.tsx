@@ -20,6 +20,7 @@ const target = (id: number, over: Partial<PostTarget> = {}): PostTarget => ({
   time: '2026-04-01T01:00:00Z',
   url: 'https://business.google.com/posts/1',
   errors: [],
+  retryable: false,
   ...over,
 });
 
@@ -105,6 +106,7 @@ describe('/posts', () => {
             publisher_key: 'twitter',
             state: retried ? 'scheduled' : 'failed',
             errors: retried ? [] : ['Xの一時的なエラーです。'],
+            retryable: !retried,
           }),
         ],
       });
@@ -122,6 +124,42 @@ describe('/posts', () => {
     expect(await screen.findByText('予約済み')).toBeInTheDocument();
     expect(screen.queryByText('Xの一時的なエラーです。')).not.toBeInTheDocument();
     expect(calls.some((c) => c.path === '/posts/1/targets/12/retry')).toBe(true);
+  });
+
+  it('offers the retry wherever the API takes it: an unread outcome too, not one being settled', async () => {
+    const rows = [
+      post(1, {
+        targets: [
+          // The provider could not be read: the retry call takes it (ADR 0026).
+          target(11, {
+            state: 'unknown',
+            errors: ['Googleの投稿結果を確認できませんでした。'],
+            retryable: true,
+          }),
+          // Waiting to be settled by its own job: no retry.
+          target(12, {
+            publisher_key: 'facebook',
+            state: 'unknown',
+            errors: ['Facebookの投稿結果を確認中です。'],
+            retryable: false,
+          }),
+        ],
+      }),
+    ];
+    const { calls } = mockApi({
+      'GET /posts': ok(page(rows)),
+      'POST /posts/1/targets/11/retry': ok(target(11, { state: 'scheduled' })),
+    });
+    signIn();
+    renderAt('/posts');
+    const row = await screen.findByTestId('post-1');
+    expect(within(row).getAllByText('確認中')).toHaveLength(2);
+    expect(within(row).queryByRole('button', { name: 'Facebook 再試行' })).toBeNull();
+    await userEvent.click(within(row).getByRole('button', { name: 'Google 再試行' }));
+    expect(await screen.findByText('再試行を受け付けました。')).toBeInTheDocument();
+    expect(calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual([
+      '/posts/1/targets/11/retry',
+    ]);
   });
 
   it('searches after a pause, back on page 1; per page asks again from page 1', async () => {

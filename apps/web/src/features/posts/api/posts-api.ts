@@ -23,6 +23,11 @@ export type PostTarget = {
   /** The live post, once published. */
   url: string | null;
   errors: string[];
+  /**
+   * Whether the retry call takes it: a failed target, or one left unknown because the provider
+   * could not be read (ADR 0026); not one still waiting to be settled.
+   */
+  retryable: boolean;
 };
 
 export type PostRow = {

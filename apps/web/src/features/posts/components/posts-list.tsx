@@ -109,7 +109,7 @@ function TargetLine({
         <Badge size="sm" variant="light" color={STATE_COLOR[target.state]}>
           {t(`posts.list.states.${target.state}`)}
         </Badge>
-        {target.state === 'failed' && (
+        {target.retryable && (
           <Button
             size="compact-xs"
             variant="outline"
