@@ -34,10 +34,11 @@ export function PublicOnly() {
   useEffect(() => {
     if (!checking) return;
     let live = true;
-    void refreshSession().then((ok) => {
+    void refreshSession().then((r) => {
       if (!live) return;
-      if (ok) setWarn(true);
-      else clearSession();
+      if (r === 'ok') setWarn(true);
+      // Unreachable: the login form, with the token kept for when the server answers again.
+      else if (r === 'gone') clearSession();
       setChecking(false);
     });
     return () => {

@@ -1,5 +1,5 @@
 import { ROLE, type LoginResponseData, type User } from '@tenpo/domain';
-import { acrossTabs, apiRaw, exclusive, setUnauthorizedHandler } from './api-client';
+import { acrossTabs, ApiError, apiRaw, exclusive, setUnauthorizedHandler } from './api-client';
 import { withLoading } from './loading';
 import { navigateTo } from './navigation';
 import { readUserIds, storage } from './storage';
@@ -106,35 +106,43 @@ export const clearSession = (): void => {
   logoVersion.set((n) => n + 1);
 };
 
-let rotating: Promise<boolean> | null = null;
+/**
+ * What a rotation found: `ok` (a live session, now with a fresh token), `gone` (the server said
+ * the session is over: 401), or `unreachable` (no answer: the network, a page being unloaded
+ * while the call travelled, a server error). Only `gone` is a logout: an unreachable rotation
+ * keeps the token, which the server still follows to its successor for a while (ADR 0012).
+ */
+export type Rotation = 'ok' | 'gone' | 'unreachable';
+
+let rotating: Promise<Rotation> | null = null;
 
 /**
  * Rotates the session token (GET /refresh-token). Calls made meanwhile wait for the new token;
  * concurrent callers share one rotation, and the tabs of the browser take turns (a Web Lock),
- * each rotating whatever token storage holds when its turn comes. Resolves false when the
- * session is gone. A token that turns out to be another account's (a login in another tab) is
- * stored, since its old value is now revoked, but not applied to this tab: it goes stale.
+ * each rotating whatever token storage holds when its turn comes. A token that turns out to be
+ * another account's (a login in another tab) is stored, since its old value is now revoked, but
+ * not applied to this tab: it goes stale.
  */
-export const refreshSession = (): Promise<boolean> => {
+export const refreshSession = (): Promise<Rotation> => {
   if (rotating) return rotating;
   rotating = exclusive(() =>
-    acrossTabs(async () => {
-      if (!storage.get('token')) return false;
+    acrossTabs(async (): Promise<Rotation> => {
+      if (!storage.get('token')) return 'gone';
       try {
         const r = await apiRaw<LoginResponseData>('/refresh-token', { noAuthRedirect: true });
         // The token was removed while the rotation travelled (by hand, or a logout in another
         // tab): storing its successor would bring a signed-out browser back in.
-        if (!storage.get('token')) return false;
+        if (!storage.get('token')) return 'gone';
         const me = sessionStore.get().user;
         if (sessionStore.get().isLoggedIn && me && me.id !== r.data.user.id) {
           storage.set('token', r.data.token);
           sessionStore.set((s) => ({ ...s, otherAccount: true }));
-          return true;
+          return 'ok';
         }
         applyLogin(r.data);
-        return true;
-      } catch {
-        return false;
+        return 'ok';
+      } catch (e) {
+        return e instanceof ApiError && e.status === 401 ? 'gone' : 'unreachable';
       }
     }),
   ).finally(() => {

@@ -4,3 +4,6 @@
 export const TOAST_MS = 2000;
 /** Error alerts that close on their own (Google connect, Facebook page failures). */
 export const ERROR_ALERT_MS = 2000;
+
+/** A session check that got no answer (network, server restarting) is tried again after this. */
+export const SESSION_RETRY_MS = 2000;

@@ -249,6 +249,45 @@ describe('admin shell for a shop', () => {
     expect(localStorage.getItem('token')).toBeNull();
   });
 
+  it('a rotation cut off on a route change (no answer) keeps the session and its token', async () => {
+    // The page reloaded or left while /refresh-token travelled, or the network dropped: not a
+    // logout. The next page rotates the kept token again (the server follows it, ADR 0012).
+    let fails = false;
+    mockApi({
+      'GET /refresh-token': () => {
+        if (fails) throw new TypeError('Failed to fetch');
+        return ok(loginData());
+      },
+    });
+    signIn();
+    const { router } = renderAt('/dashboard');
+    await screen.findByRole('navigation', { name: 'メインメニュー' });
+    const token = localStorage.getItem('token');
+    fails = true;
+    await userEvent.click(screen.getByRole('link', { name: 'レポート' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/report'));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(router.state.location.pathname).toBe('/report');
+    expect(localStorage.getItem('token')).toBe(token);
+    expect(screen.getByRole('navigation', { name: 'メインメニュー' })).toBeInTheDocument();
+  });
+
+  it('a stored token whose first rotation gets no answer is tried again, not logged out', async () => {
+    let tries = 0;
+    mockApi({
+      'GET /refresh-token': () => {
+        tries += 1;
+        if (tries === 1) throw new TypeError('Failed to fetch');
+        return ok(loginData());
+      },
+    });
+    localStorage.setItem('token', 'kept');
+    const { router } = renderAt('/dashboard');
+    await screen.findByRole('navigation', { name: 'メインメニュー' }, { timeout: 5000 });
+    expect(tries).toBe(2);
+    expect(router.state.location.pathname).toBe('/dashboard');
+  });
+
   it('a token of another account (a login elsewhere) shows the warning, whose confirm logs out', async () => {
     const { calls } = mockApi({
       'GET /refresh-token': ok({

@@ -43,6 +43,7 @@ import {
   useSession,
 } from '../../lib/session';
 import { storage } from '../../lib/storage';
+import { SESSION_RETRY_MS } from '../../lib/timing';
 import { useStore } from '../../lib/store';
 import {
   ACCOUNT_SCREENS,
@@ -73,19 +74,28 @@ export function AdminLayout() {
   useEffect(() => {
     if (gone) clearSession();
   }, [gone]);
+  // A rotation that got no answer (the network, a server restarting) is tried again: the token
+  // stays, and the page loads once the server answers.
+  const [attempt, setAttempt] = useState(0);
   useEffect(() => {
     if (!checking) return;
     let live = true;
-    void refreshSession().then((ok) => {
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    void refreshSession().then((r) => {
       if (!live) return;
+      if (r === 'unreachable') {
+        retry = setTimeout(() => setAttempt((n) => n + 1), SESSION_RETRY_MS);
+        return;
+      }
       // Signed out: the render below redirects to /login.
-      if (!ok) clearSession();
+      if (r === 'gone') clearSession();
       setChecking(false);
     });
     return () => {
       live = false;
+      clearTimeout(retry);
     };
-  }, [checking]);
+  }, [checking, attempt]);
 
   if (checking) return <FullLoader />;
   if (!session.isLoggedIn || !session.user || !storage.get('token')) {
@@ -114,8 +124,10 @@ function useRouteChange() {
     }
     // A session that is gone is cleared; the layout then redirects to /login (once: a second
     // navigate here would be a second move).
-    void refreshSession().then((ok) => {
-      if (!ok && !sessionIsStale()) clearSession();
+    // Only a session the server says is over: a rotation cut off (the page reloaded or left
+    // while it travelled, the network) keeps the token, which the next page rotates again.
+    void refreshSession().then((r) => {
+      if (r === 'gone' && !sessionIsStale()) clearSession();
     });
   }, [pathname]);
 

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { PublisherKey } from '@tenpo/domain';
+import { ApiError } from '@/lib/api-client';
 import { withLoading } from '@/lib/loading';
 import { browser, navigateTo } from '@/lib/navigation';
 import { clearSession, refreshSession, sessionIsStale } from '@/lib/session';
@@ -19,11 +20,14 @@ export function useStartConnect(storeId: number | null) {
     setBusy(key);
     try {
       await withLoading(async () => {
-        if (!(await refreshSession())) {
+        const rotation = await refreshSession();
+        if (rotation === 'gone') {
           clearSession();
           navigateTo('/login', { replace: true });
           return;
         }
+        // No answer: not a logout; the connect fails with the generic message.
+        if (rotation === 'unreachable') throw new ApiError(0, null);
         browser.assign(await connectUrlCall(key, storeId));
       });
     } finally {
