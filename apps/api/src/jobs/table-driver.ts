@@ -94,9 +94,28 @@ export function createTableQueue(
             update jobs set ${set} from picked where jobs.id = picked.id and ${claimable}
             ${returning}
           `.execute(db)
-        : await sql<Claimed>`
+        : // On SQLite the batch is picked from two searches of the (queue, status, run_at)
+          // index, due queued jobs and running ones, merged: with the OR of both in one WHERE it
+          // reads every job of the queue and sorts them, which cost 5 ms a claim with a few
+          // thousand jobs (bench/delivery.ts), against 0.1 ms.
+          await sql<Claimed>`
             update jobs set ${set}
-            where id in (select id from jobs where ${claimable} order by run_at, id limit ${n})
+            where id in (
+              select id from (
+                select id, run_at from (
+                  select id, run_at from jobs
+                  where queue = ${queue} and status = 'queued' and run_at <= ${now}
+                  order by run_at, id limit ${n}
+                )
+                union all
+                select id, run_at from (
+                  select id, run_at from jobs
+                  where queue = ${queue} and status = 'running' and locked_until < ${now}
+                  order by run_at, id limit ${n}
+                )
+              )
+              order by run_at, id limit ${n}
+            )
               and ${claimable}
             ${returning}
           `.execute(db);
