@@ -6,7 +6,8 @@
 // 1. 1,000 stores × 4 channels due at the same instant T: the time from T to the last publish
 //    call that reached the sandbox, and targets per second, against the sandbox's own accept
 //    rate measured alone in this run: the same provider calls made straight to a fresh sandbox by
-//    a plain HTTP client, BENCH_REF_CONCURRENCY in flight, no Tenpo. Target: ≥ 25 %. The rate is
+//    a plain HTTP client, BENCH_REF_CONCURRENCY in flight, no Tenpo (run before and after
+//    Tenpo's, the faster kept). Target: ≥ 25 %. The rate is
 //    read over the whole run and over the first BENCH_RATE_FIRST publishes of each side, which
 //    come before any of Tenpo's own limiters holds a target.
 // 2. A lone scheduled post (a photo to the four channels): due → its first provider call, p99
@@ -771,16 +772,21 @@ async function main(): Promise<void> {
   console.log(
     `Delivery on ${PG_URL ? 'PostgreSQL (table driver)' : 'SQLite'}, Node ${process.version}: ${STORES} stores × 4 channels (text to Google, Facebook, X; a photo to Instagram), sandbox in its own process`,
   );
-  const ref = PHASES.includes('ref')
-    ? await reference()
-    : { lastMs: NaN, published: 0, calls: 0, errors: 0, creates: [] };
-  if (!PHASES.includes('burst')) console.log(ref);
+  // The reference runs before and after Tenpo's burst, and the faster is kept: on a machine
+  // shared with other work, a busy moment must not make the sandbox look slow.
+  const none: Phase = { lastMs: NaN, published: 0, calls: 0, errors: 0, creates: [] };
+  const refs = [PHASES.includes('ref') ? await reference() : none];
   const b = PHASES.includes('burst') ? await burst() : null;
-  if (!b) return;
+  if (PHASES.includes('ref')) refs.push(await reference());
+  const ref = refs.reduce((x, y) => (y.lastMs < x.lastMs ? y : x));
+  if (!b) {
+    console.log(refs);
+    return;
+  }
   const targets = STORES * 4;
   const refRate = ref.published / (ref.lastMs / 1000);
   console.log(
-    `\nreference: the same publish calls straight to the sandbox, ${REF_CONCURRENCY} in flight`,
+    `\nreference: the same publish calls straight to the sandbox, ${REF_CONCURRENCY} in flight; the faster of ${refs.length} runs (${refs.map((r) => `${fmt(r.lastMs)} ms`).join(', ')})`,
   );
   console.log(
     `  ${ref.published} of ${targets} accepted, last at ${fmt(ref.lastMs)} ms: ${fmt(refRate, 1)} targets/s (${ref.calls} calls, ${fmt(ref.calls / Math.max(1, ref.published), 2)} per target, ${ref.errors} errors)`,
@@ -816,7 +822,7 @@ async function main(): Promise<void> {
   // publishes measure delivery before any limiter of Tenpo's holds a target.
   const k = Math.min(RATE_FIRST, b.creates.length, ref.creates.length);
   const early = rateOver(b, k);
-  const refEarly = rateOver(ref, k);
+  const refEarly = Math.max(...refs.map((r) => rateOver(r, k)));
   console.log(
     `  targets/s over the first ${k} publishes (before a limiter holds): ${fmt(early, 1)} = ${fmt((early / refEarly) * 100, 1)} % of the sandbox's ${fmt(refEarly, 1)} over its first ${k} (target ≥ 25 %)`,
   );
