@@ -1,8 +1,8 @@
 // Issue 9, "Measure" (part): GET /api/posts with 50 rows (each with its targets) against a bare
 // node:http route returning the same JSON, both measured in this run on this machine: the
 // throughput ratio (target ≥ 12 %), then Tenpo's p99 at half the reference's throughput
-// (target ≤ 50 ms). The 1,000 stores × 4 channels and the lone-scheduled-post figures are not
-// measured yet. Run: node_modules/.bin/node --import tsx bench/posts.ts
+// (target ≤ 50 ms). The 1,000 stores × 4 channels and the lone-scheduled-post figures are in
+// bench/delivery.ts. Run: node_modules/.bin/node --import tsx bench/posts.ts
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';

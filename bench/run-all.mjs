@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Runs every bench script in this folder, one after another.
+// Runs every bench script in this folder, one after another (not in support/, which holds what
+// they start, such as delivery.ts's sandbox process).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';

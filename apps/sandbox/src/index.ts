@@ -3,6 +3,7 @@ import formbody from '@fastify/formbody';
 import { registerMail } from './mail/mail.routes';
 import type { Mailbox } from './mail/mailbox';
 import { registerProviders } from './providers';
+import { flushStores } from './shared/store';
 
 export { createMailbox, type Mailbox, type SandboxMail, type OutgoingMail } from './mail/mailbox';
 export {
@@ -28,6 +29,8 @@ export async function sandboxPlugin(app: FastifyInstance, opts: SandboxOptions):
   await app.register(formbody);
   await app.register(async (scope) => registerMail(scope, opts.mailbox), { prefix: '/mail' });
   await registerProviders(app, opts);
+  // State is written shortly after each change (shared/store.ts): all of it before a restart.
+  app.addHook('onClose', async () => flushStores());
   app.get('/', async (_req, reply) => {
     reply.type('text/html; charset=utf-8');
     return `<!doctype html><html lang="ja"><meta charset="utf-8"><title>Tenpo サンドボックス</title>

@@ -9,9 +9,39 @@ export type JsonStore<T> = {
   reset(): void;
 };
 
+/** How long a change waits for others before its state is written (one write for them all). */
+export const SAVE_DELAY_MS = 20;
+
+/** The writes of the states changed since the last write, by file. */
+const pending = new Map<string, () => void>();
+let timer: NodeJS.Timeout | null = null;
+
+/**
+ * Writes every changed state now. The plugin calls it when its server closes, and it runs when
+ * the process exits, so a restart finds what was answered before it.
+ */
+export function flushStores(): void {
+  if (timer) clearTimeout(timer);
+  timer = null;
+  const writes = [...pending.values()];
+  pending.clear();
+  for (const write of writes) {
+    try {
+      write();
+    } catch (err) {
+      // A timer's write has nobody to answer to: say so, and keep serving.
+      console.error('sandbox: a state file could not be written', err);
+    }
+  }
+}
+process.once('exit', flushStores);
+
 /**
  * One emulator's state as one JSON file under the sandbox data folder. Written to a temporary
  * file renamed over the old one, so a crash never leaves half a file (as mail/mailbox.ts does).
+ * The live state is in memory; a change is written within SAVE_DELAY_MS, together with the
+ * changes made meanwhile: writing the whole file on every call made the emulators spend most of
+ * their time writing once a few thousand posts were kept (bench/delivery.ts).
  */
 export function jsonStore<T>(
   dir: string,
@@ -26,14 +56,18 @@ export function jsonStore<T>(
   } catch {
     data = seed();
   }
+  const write = (): void => {
+    fs.mkdirSync(dir, { recursive: true });
+    const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+    fs.writeFileSync(tmp, JSON.stringify(store.data));
+    fs.renameSync(tmp, file);
+  };
   const store: JsonStore<T> = {
     data,
     save() {
       prune?.(store.data);
-      fs.mkdirSync(dir, { recursive: true });
-      const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-      fs.writeFileSync(tmp, JSON.stringify(store.data));
-      fs.renameSync(tmp, file);
+      pending.set(file, write);
+      timer ??= setTimeout(flushStores, SAVE_DELAY_MS);
     },
     reset() {
       store.data = seed();
