@@ -2,8 +2,12 @@ import type { PublisherKey } from '../publishers/publishers';
 
 /** A budget of calls in a window, counted per account (store grant) or per app (all of ours). */
 export type RateLimit = {
-  /** What the provider counts: a call kind of its own, named for our limiters. */
-  call: 'any' | 'publish' | 'remove' | 'edit_location';
+  /**
+   * What the provider counts: a call kind of its own, named for our limiters. `user_token`:
+   * calls made with a user's token rather than a page's or an account's (Facebook's page list
+   * while connecting), which no job makes.
+   */
+  call: 'any' | 'publish' | 'remove' | 'edit_location' | 'user_token';
   per: 'account' | 'app';
   limit: number;
   windowMs: number;
@@ -54,8 +58,10 @@ export const CHANNEL_LIMITS: Readonly<Record<PublisherKey, ChannelLimits>> = {
       // Pages business-use-case budget: about 4,800 × engaged users per 24 h (§2.5); one
       // engaged user is the floor we can count on.
       { call: 'any', per: 'account', limit: 4800, windowMs: DAY },
-      // Platform limit for user tokens: about 200 × daily active users per rolling hour.
-      { call: 'any', per: 'app', limit: 200, windowMs: HOUR },
+      // Platform limit: about 200 × daily active users per rolling hour, for calls made with
+      // user or app tokens only (§2.5). Posts and removals use the page's token and count
+      // against the page's budget above, so this one never holds a post back.
+      { call: 'user_token', per: 'app', limit: 200, windowMs: HOUR },
     ],
   },
   instagram: {

@@ -91,6 +91,13 @@ export const jobOf = (
   account: t.account,
 });
 
+/**
+ * Provider calls in flight per worker process and queue. A publish mostly waits on the provider
+ * (uploads, Instagram's container, X's video processing): with 4, a burst of due posts left the
+ * worker idle a third of the time (bench/delivery.ts). The channels' own limits still apply.
+ */
+export const POST_JOB_CONCURRENCY = 16;
+
 export type PostJobDeps = {
   repo: PostsRepo;
   registry: ChannelRegistry;
@@ -397,7 +404,7 @@ export function registerPostJobs(queue: Queue, deps: PostJobDeps): void {
       // (the engine runs the job again, and the part is settled, not sent twice).
       return partPublished(fresh, parts, i, post, ctx);
     },
-    { concurrency: deps.concurrency ?? 4, limiter: limitersFor('publish') },
+    { concurrency: deps.concurrency ?? POST_JOB_CONCURRENCY, limiter: limitersFor('publish') },
   );
 
   queue.work<TargetJob>(
@@ -449,6 +456,6 @@ export function registerPostJobs(queue: Queue, deps: PostJobDeps): void {
         updated_at: stamp(),
       });
     },
-    { concurrency: deps.concurrency ?? 4, limiter: limitersFor('remove') },
+    { concurrency: deps.concurrency ?? POST_JOB_CONCURRENCY, limiter: limitersFor('remove') },
   );
 }
