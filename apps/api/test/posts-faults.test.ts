@@ -1,11 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PostView } from '@tenpo/domain';
 import { credentialHandle } from '../src/channels/channel';
 import { API_KEY, call, json, multipart, type TestApp } from './helpers';
-import { ALL, postsHelpers, startPostsWorld, type PostsWorld } from './posts-harness';
+import { ALL, photoJpeg, postsHelpers, startPostsWorld, type PostsWorld } from './posts-harness';
 import { type RunningSandbox } from './sandbox';
 
 /**
@@ -106,17 +105,7 @@ function startWorker(): Promise<ChildProcess> {
 describe('a worker killed mid-publish, with a fifth of provider calls failing', () => {
   it(`${POSTS} posts × 4 channels: each target published exactly once or failed with a reason; Instagram never over 25 a day`, async () => {
     const run = Date.now().toString(36);
-    const photo = await sharp({
-      create: {
-        width: 1200,
-        height: 900,
-        channels: 3,
-        background: { r: 128, g: 128, b: 128 },
-        noise: { type: 'gaussian', mean: 128, sigma: 40 },
-      },
-    })
-      .jpeg({ quality: 70 })
-      .toBuffer();
+    const photo = await photoJpeg();
     const texts: string[] = [];
     for (let i = 0; i < POSTS; i++) {
       const text = `故障試験 ${run} 第${i + 1}便`;

@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { expect } from 'vitest';
 import { formatPostDate, type PostView, type PublisherKey } from '@tenpo/domain';
 import { createChannels } from '../src/channels';
@@ -33,6 +34,23 @@ export type PostsWorld = {
   /** Reads the providers' lists (the providers' own state) with the demo shop's grants. */
   reader: PublisherService;
 };
+
+/**
+ * A 1200×900 JPEG of grey noise (every channel's size rules accept it, and noise keeps it from
+ * compressing to almost nothing), made in the test as the providers will fetch it.
+ */
+export const photoJpeg = (): Promise<Buffer> =>
+  sharp({
+    create: {
+      width: 1200,
+      height: 900,
+      channels: 3,
+      background: { r: 128, g: 128, b: 128 },
+      noise: { type: 'gaussian', mean: 128, sigma: 40 },
+    },
+  })
+    .jpeg({ quality: 70 })
+    .toBuffer();
 
 export const ALL: PublisherKey[] = ['google_my_business', 'facebook', 'instagram', 'twitter'];
 

@@ -1,4 +1,3 @@
-import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type PostView, type PublisherKey } from '@tenpo/domain';
 import { credentialHandle, type PublishedPost } from '../src/channels/channel';
@@ -6,7 +5,13 @@ import { findPublished } from '../src/channels/settle';
 import type { TargetPart } from '../src/modules/posts/posts.parts';
 import { json, login, type TestApp } from './helpers';
 import { videoMp4 } from './media-server';
-import { postsHelpers, startPostsWorld, type Created, type PostsWorld } from './posts-harness';
+import {
+  photoJpeg,
+  postsHelpers,
+  startPostsWorld,
+  type Created,
+  type PostsWorld,
+} from './posts-harness';
 import type { RunningSandbox } from './sandbox';
 
 /**
@@ -27,17 +32,7 @@ const video = videoMp4(1280, 720, 8);
 const SPLIT: PublisherKey[] = ['facebook', 'twitter'];
 
 beforeAll(async () => {
-  photo = await sharp({
-    create: {
-      width: 1200,
-      height: 900,
-      channels: 3,
-      background: { r: 128, g: 128, b: 128 },
-      noise: { type: 'gaussian', mean: 128, sigma: 40 },
-    },
-  })
-    .jpeg({ quality: 70 })
-    .toBuffer();
+  photo = await photoJpeg();
   w = await startPostsWorld({ channelTimeoutMs: 1500 });
   ({ sb, t, shop } = w);
 });

@@ -8,6 +8,7 @@ import { call, json, login, type TestApp } from './helpers';
 import {
   ALL,
   CREATE,
+  photoJpeg,
   postsHelpers,
   startPostsWorld,
   type Created,
@@ -56,17 +57,7 @@ const rows = async () => {
 };
 
 beforeAll(async () => {
-  photo = await sharp({
-    create: {
-      width: 1200,
-      height: 900,
-      channels: 3,
-      background: { r: 128, g: 128, b: 128 },
-      noise: { type: 'gaussian', mean: 128, sigma: 40 },
-    },
-  })
-    .jpeg({ quality: 70 })
-    .toBuffer();
+  photo = await photoJpeg();
   // A short provider time-out (1.5 s, room for a loaded machine): a slow one ends `outcome_unknown`.
   w = await startPostsWorld({ channelTimeoutMs: 1500 });
   ({ sb, t, token, shop } = w);
