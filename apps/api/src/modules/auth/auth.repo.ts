@@ -39,12 +39,13 @@ const queries = (db: Db) => {
   // The rows are frozen: every request that reuses them shares them.
   const changeStamp = changeStampOf(db);
   const known = new Map<string, { stamp: number; found: Found | undefined }>();
+  const read = async (tokenHash: string) => withUser((await byHash(tokenHash))[0]);
   const lookUp = async (tokenHash: string): Promise<Found | undefined> => {
     const stamp = changeStamp?.() ?? null;
-    if (stamp === null) return withUser((await byHash(tokenHash))[0]);
+    if (stamp === null) return read(tokenHash);
     const hit = known.get(tokenHash);
     if (hit?.stamp === stamp) return hit.found;
-    const found = await withUser((await byHash(tokenHash))[0]);
+    const found = await read(tokenHash);
     if (found) {
       Object.freeze(found.session);
       Object.freeze(found.user);
