@@ -29,7 +29,6 @@
 // BENCH_DEBUG=1 prints the sandbox's time per call path; BENCH_SANDBOX_PROF=<dir> profiles it;
 // BENCH_PHASES=ref,burst,lone picks the parts.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -37,7 +36,6 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
-import pg from 'pg';
 import sharp from 'sharp';
 import type { FastifyInstance } from 'fastify';
 import { POST_BUTTON, type PublisherKey } from '@tenpo/domain';
@@ -61,6 +59,7 @@ import { createPublisherRepo } from '../apps/api/src/modules/publisher/publisher
 import { createPublisherService } from '../apps/api/src/modules/publisher/publisher.service';
 import { API_KEY, login } from '../apps/api/test/helpers';
 import { connectThroughConsent, consent, freePort, X_USER } from '../apps/api/test/sandbox';
+import { scratchSchema } from './support/pg-schema';
 
 const STORES = Number(process.env.BENCH_STORES ?? 1000);
 const LONE = Number(process.env.BENCH_LONE ?? 40);
@@ -421,21 +420,9 @@ async function startWorld(name: string): Promise<World> {
   let dropSchema = async (): Promise<void> => {};
   const dbEnv: Record<string, string> = {};
   if (PG_URL) {
-    // Named like the test schemas, so scripts/test-pg.mjs sweeps what a killed run leaves.
-    const schema = `t_${Math.floor(Date.now() / 1000)}_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: PG_URL });
-    await admin.connect();
-    await admin.query(`create schema ${schema}`);
-    await admin.end();
-    const u = new URL(PG_URL);
-    u.searchParams.set('schema', schema);
-    dbEnv.DATABASE_URL = u.toString();
-    dropSchema = async () => {
-      const c = new pg.Client({ connectionString: PG_URL });
-      await c.connect();
-      await c.query(`drop schema if exists ${schema} cascade`);
-      await c.end();
-    };
+    const scratch = await scratchSchema(PG_URL);
+    dbEnv.DATABASE_URL = scratch.url;
+    dropSchema = scratch.drop;
   }
   const config = loadConfig({
     ...dbEnv,

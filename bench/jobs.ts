@@ -5,7 +5,6 @@
 // embedded, ≤ 2 s pg-boss). PostgreSQL from BENCH_DATABASE_URL or TEST_DATABASE_URL (default
 // postgres://postgres@127.0.0.1:5432/test); its rows are skipped when it cannot be reached.
 // Run: node_modules/.bin/node --import tsx bench/jobs.ts (bench/run-all.mjs runs it too).
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +15,7 @@ import { openDatabase, type DbHandle } from '../apps/api/src/db/kysely';
 import { migrateToLatest } from '../apps/api/src/db/migrate';
 import { systemClock } from '../apps/api/src/lib/clock';
 import { createQueue, type JobDriver } from '../apps/api/src/jobs/queue';
+import { scratchSchema } from './support/pg-schema';
 
 const JOBS = Number(process.env.BENCH_JOBS ?? 4000);
 const LONE_SAMPLES = Number(process.env.BENCH_LONE ?? 50);
@@ -150,31 +150,20 @@ function sqliteTarget(): Target {
 }
 
 async function pgTarget(label: string, driver: JobDriver, targetLoneMs: number): Promise<Target> {
-  // Named like the test schemas, so scripts/test-pg.mjs sweeps what a killed run leaves.
-  const schema = `t_${Math.floor(Date.now() / 1000)}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: PG_URL });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  await admin.end();
-  const u = new URL(PG_URL);
-  u.searchParams.set('schema', schema);
+  const scratch = await scratchSchema(PG_URL);
   const handles: DbHandle[] = [];
   return {
     label,
     driver,
     targetLoneMs,
     open: () => {
-      const h = openDatabase(u.toString());
+      const h = openDatabase(scratch.url);
       handles.push(h);
       return h;
     },
     drop: async () => {
       for (const h of handles) await h.close().catch(() => {});
-      const c = new pg.Client({ connectionString: PG_URL });
-      await c.connect();
-      await c.query(`drop schema if exists ${schema} cascade`);
-      await c.query(`drop schema if exists ${schema}_pgboss cascade`);
-      await c.end();
+      await scratch.drop();
     },
   };
 }
