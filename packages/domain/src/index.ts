@@ -9,3 +9,4 @@ export * from './publishers';
 export * from './roles';
 export * from './stores';
 export * from './post-calls';
+export * from './reports';

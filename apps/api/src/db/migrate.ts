@@ -8,6 +8,7 @@ import { grantRefreshLease } from './migrations/0005-grant-refresh-lease';
 import { posts } from './migrations/0006-posts';
 import { postTopics } from './migrations/0007-post-topics';
 import { postTargetParts } from './migrations/0008-post-target-parts';
+import { metrics } from './migrations/0009-metrics';
 
 /** Migrations are listed here in order; each runs on SQLite and PostgreSQL alike. */
 const migrations = (dialect: Dialect): Record<string, Migration> => ({
@@ -19,6 +20,7 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   '0006-posts': posts(dialect),
   '0007-post-topics': postTopics(),
   '0008-post-target-parts': postTargetParts(),
+  '0009-metrics': metrics(),
 });
 
 const migratorOf = ({ db, dialect, schema }: DbHandle): Migrator => {

@@ -256,6 +256,64 @@ export type PostTargetsTable = {
   account: string | null;
 };
 
+/** Ten daily metrics as columns (spec 3 §3 names; `METRIC_FIELDS` in domain). */
+export type MetricColumns = {
+  business_impressions_desktop_maps: number;
+  business_impressions_mobile_maps: number;
+  business_impressions_desktop_search: number;
+  business_impressions_mobile_search: number;
+  business_bookings: number;
+  business_conversations: number;
+  business_direction_requests: number;
+  business_food_orders: number;
+  call_clicks: number;
+  website_clicks: number;
+};
+
+/** One store's Tokyo day of Google metrics (migration 0009). */
+export type MetricDaysTable = MetricColumns & {
+  store_id: number;
+  /** YYYY-MM-DD, Tokyo. */
+  day: string;
+  fetched_at: string;
+};
+
+/** A store's month: the sums of its `metric_days` rows, and the month's keyword impressions. */
+export type MetricMonthsTable = MetricColumns & {
+  store_id: number;
+  /** YYYY-MM. */
+  month: string;
+  search_keywords: number;
+  days: number;
+  updated_at: string;
+};
+
+/** A search keyword's monthly count: `value` exact, or `threshold` (fewer than N). */
+export type MetricKeywordsTable = {
+  store_id: number;
+  month: string;
+  keyword: string;
+  value: number | null;
+  threshold: number | null;
+  fetched_at: string;
+};
+
+export type MetricSyncState = 'idle' | 'running' | 'done' | 'error';
+
+/** What the metrics sync has done for a store. */
+export type MetricSyncsTable = {
+  store_id: number;
+  location_id: string | null;
+  state: MetricSyncState;
+  first_day: string | null;
+  last_day: string | null;
+  keywords_final_month: string | null;
+  backfilled_at: string | null;
+  synced_at: string | null;
+  error: string | null;
+  updated_at: string;
+};
+
 export type Database = {
   users: UsersTable;
   sessions: SessionsTable;
@@ -275,6 +333,10 @@ export type Database = {
   posts: PostsTable;
   post_media: PostMediaTable;
   post_targets: PostTargetsTable;
+  metric_days: MetricDaysTable;
+  metric_months: MetricMonthsTable;
+  metric_keywords: MetricKeywordsTable;
+  metric_syncs: MetricSyncsTable;
 };
 
 export type UserRow = Selectable<UsersTable>;
