@@ -30,6 +30,9 @@ import { registerDomainRoutes } from './modules/domains/domains.routes';
 import { registerPostJobs } from './modules/posts/posts.jobs';
 import { createPostsRepo } from './modules/posts/posts.repo';
 import { registerPostRoutes } from './modules/posts/posts.routes';
+import { createReportsRepo } from './modules/reports/reports.repo';
+import { registerReportRoutes } from './modules/reports/reports.routes';
+import { createReportsService } from './modules/reports/reports.service';
 import { createPostsService } from './modules/posts/posts.service';
 import { createRegistrationRepo } from './modules/registration/registration.repo';
 import { registerRegistrationRoutes } from './modules/registration/registration.routes';
@@ -220,6 +223,14 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
         access,
         storage,
         clock,
+        publicUrl: config.publicUrl,
+        authenticate,
+      });
+      registerReportRoutes(api, {
+        reports: createReportsService({ repo: createReportsRepo(db), clock }),
+        access,
+        clock,
+        secretKey: config.secretKey,
         publicUrl: config.publicUrl,
         authenticate,
       });

@@ -183,4 +183,32 @@ export const ja = {
   topicRemoved: 'この投稿は削除済みです。',
   topicBusy: 'この投稿は送信中です。しばらくしてからもう一度お試しください。',
   topicProviderFailed: 'Googleビジネスプロフィールでの処理に失敗しました。',
+  // Reports (issue 10): dashboard and report calls, CSV export (spec 3 §5, §7, §8; ADR 0036).
+  reportRangeInvalid: '期間は 7（1週間）、1（1か月）、3（3か月）のいずれかを指定してください。',
+  reportKeywordRangeInvalid: '検索キーワードの期間は 1（1か月）か 3（3か月）を指定してください。',
+  /** spec key screens.report.texts.specifyThePeriodsMissing */
+  reportPeriodsMissing: '期間を指定してください。',
+  reportDateFormat: '日付は YYYY-MM-DD の形式で入力してください。',
+  reportEndBeforeStart: '終了日は開始日以降の日付を指定してください。',
+  reportOutOfWindow: (from: string, to: string) =>
+    `期間は${from}から${to}までの範囲で指定してください。`,
+  reportStoresRequired: '店舗を1つ以上選択してください。',
+  reportStoreInvalid: '店舗の指定が正しくありません。',
+  reportCsvLinkExpired: 'ダウンロードの有効期限が切れました。もう一度CSVを出力してください。',
+  reportCsvMonth: '年月',
+  reportCsvStore: '店舗',
+  reportCsvTotal: '合計',
+  reportMetricLabels: {
+    business_impressions_desktop_maps: 'Googleマップ（パソコン）での表示回数',
+    business_impressions_mobile_maps: 'Googleマップ（モバイル）での表示回数',
+    business_impressions_desktop_search: 'Google検索（パソコン）での表示回数',
+    business_impressions_mobile_search: 'Google検索（モバイル）での表示回数',
+    search_keywords: '検索キーワードでの表示回数',
+    business_bookings: '予約数',
+    business_conversations: 'メッセージ数',
+    business_direction_requests: 'ルート検索数',
+    business_food_orders: 'フードの注文数',
+    call_clicks: '通話数',
+    website_clicks: 'ウェブサイトのクリック数',
+  },
 } as const;

@@ -1,0 +1,222 @@
+import { sql, type RawBuilder } from 'kysely';
+import {
+  addMonths,
+  firstDayOf,
+  lastDayOf,
+  METRIC_FIELDS,
+  monthOfDay,
+  type MetricField,
+} from '@tenpo/domain';
+import type { Db } from '../../db/kysely';
+import { GOOGLE_KEY } from '../users/users.repo';
+
+export type Figures = Record<MetricField, number> & { search_keywords: number };
+export type DayRow = Record<MetricField, number> & { day: string };
+export type KeywordRow = {
+  month: string;
+  keyword: string;
+  value: number | null;
+  threshold: number | null;
+};
+
+export const zeroFigures = (): Figures =>
+  Object.fromEntries([...METRIC_FIELDS, 'search_keywords'].map((f) => [f, 0])) as Figures;
+
+export const addFigures = (a: Figures, b: Figures): Figures => {
+  const out = { ...a };
+  for (const k of Object.keys(out) as (keyof Figures)[]) out[k] += b[k];
+  return out;
+};
+
+/** PostgreSQL answers sums as strings (bigint), SQLite as numbers. */
+const num = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
+
+const sums = (): RawBuilder<unknown>[] =>
+  METRIC_FIELDS.map((f) => sql`sum(${sql.ref(f)})`.as(f) as unknown as RawBuilder<unknown>);
+
+/**
+ * How a day range splits (issue 10: "full months from metric_months, only partial edge months
+ * from metric_days"): the whole months it covers, read as one row a store and month, and at
+ * most two partial edge ranges of days.
+ */
+export type Split = {
+  /** First and last whole month, or null when the range covers none. */
+  full: { from: string; to: string } | null;
+  /** Day ranges of the partial months at the edges (zero, one or two). */
+  edges: { start: string; end: string }[];
+  /** Every month the range touches (for the keyword figure, which is monthly only). */
+  months: { from: string; to: string };
+};
+
+export function splitRange(start: string, end: string): Split {
+  const sm = monthOfDay(start);
+  const em = monthOfDay(end);
+  const fullFrom = start === firstDayOf(sm) ? sm : addMonths(sm, 1);
+  const fullTo = end === lastDayOf(em) ? em : addMonths(em, -1);
+  const edges: Split['edges'] = [];
+  if (sm === em) {
+    if (fullFrom > fullTo) edges.push({ start, end });
+  } else {
+    if (fullFrom !== sm) edges.push({ start, end: lastDayOf(sm) });
+    if (fullTo !== em) edges.push({ start: firstDayOf(em), end });
+  }
+  return {
+    full: fullFrom <= fullTo ? { from: fullFrom, to: fullTo } : null,
+    edges,
+    months: { from: sm, to: em },
+  };
+}
+
+export type ReportsRepo = ReturnType<typeof createReportsRepo>;
+
+/** The only reader of the metric tables for the dashboard and report calls (ADR 0036). */
+export function createReportsRepo(db: Db) {
+  const rowFigures = (r: Record<string, unknown>): Figures => {
+    const f = zeroFigures();
+    for (const k of Object.keys(f) as (keyof Figures)[]) f[k] = num(r[k]);
+    return f;
+  };
+
+  /** Day-range sums of the ten metrics, per store and per month, from metric_days. */
+  const edgeSums = async (
+    storeIds: readonly number[],
+    edges: Split['edges'],
+    byMonth: boolean,
+  ): Promise<{ store_id: number; month: string | null; figures: Figures }[]> => {
+    if (edges.length === 0 || storeIds.length === 0) return [];
+    const month = sql<string>`substr(day, 1, 7)`;
+    let q = db
+      .selectFrom('metric_days')
+      .select(['store_id', ...sums()] as never[])
+      .where('store_id', 'in', storeIds)
+      .where((eb) =>
+        eb.or(edges.map((e) => eb.and([eb('day', '>=', e.start), eb('day', '<=', e.end)]))),
+      )
+      .groupBy('store_id');
+    if (byMonth) q = q.select(month.as('month') as never).groupBy(month as never);
+    const rows = (await q.execute()) as Record<string, unknown>[];
+    return rows.map((r) => ({
+      store_id: Number(r.store_id),
+      month: byMonth ? String(r.month) : null,
+      figures: rowFigures(r),
+    }));
+  };
+
+  return {
+    /**
+     * Each store's totals over the days start..end (both included): the whole months from
+     * metric_months, the partial edge months from metric_days, and `search_keywords` of every
+     * month the range touches (Google gives keyword counts by month only). Two to three
+     * indexed queries whatever the number of stores and months.
+     */
+    async totals(storeIds: readonly number[], start: string, end: string) {
+      const out = new Map<number, Figures>(storeIds.map((id) => [id, zeroFigures()]));
+      if (storeIds.length === 0 || end < start) return out;
+      const split = splitRange(start, end);
+      const full = split.full;
+      const inFull = (col: string) =>
+        full
+          ? sql`sum(case when month >= ${full.from} and month <= ${full.to} then ${sql.ref(col)} else 0 end)`
+          : sql`0`;
+      const monthRows = (await db
+        .selectFrom('metric_months')
+        .select([
+          'store_id',
+          ...METRIC_FIELDS.map((f) => inFull(f).as(f)),
+          sql`sum(search_keywords)`.as('search_keywords'),
+        ] as never[])
+        .where('store_id', 'in', storeIds)
+        .where('month', '>=', split.months.from)
+        .where('month', '<=', split.months.to)
+        .groupBy('store_id')
+        .execute()) as Record<string, unknown>[];
+      for (const r of monthRows) out.set(Number(r.store_id), rowFigures(r));
+      for (const e of await edgeSums(storeIds, split.edges, false)) {
+        const cur = out.get(e.store_id) ?? zeroFigures();
+        out.set(e.store_id, addFigures(cur, { ...e.figures, search_keywords: 0 }));
+      }
+      return out;
+    },
+
+    /** One store's figures per month (`YYYY-MM`) over start..end, partial edge months cut. */
+    async monthly(storeId: number, start: string, end: string): Promise<Map<string, Figures>> {
+      const out = new Map<string, Figures>();
+      if (end < start) return out;
+      const split = splitRange(start, end);
+      const rows = (await db
+        .selectFrom('metric_months')
+        .select(['month', 'search_keywords', ...METRIC_FIELDS])
+        .where('store_id', '=', storeId)
+        .where('month', '>=', split.months.from)
+        .where('month', '<=', split.months.to)
+        .execute()) as unknown as Record<string, unknown>[];
+      const full = split.full;
+      for (const r of rows) {
+        const m = String(r.month);
+        const whole = full !== null && m >= full.from && m <= full.to;
+        out.set(
+          m,
+          whole ? rowFigures(r) : { ...zeroFigures(), search_keywords: num(r.search_keywords) },
+        );
+      }
+      for (const e of await edgeSums([storeId], split.edges, true)) {
+        const m = e.month as string;
+        const cur = out.get(m) ?? zeroFigures();
+        out.set(m, addFigures(cur, { ...e.figures, search_keywords: 0 }));
+      }
+      return out;
+    },
+
+    /** One store's daily rows over start..end (a dashboard period: at most about 92 days). */
+    async daily(storeId: number, start: string, end: string): Promise<DayRow[]> {
+      const rows = await db
+        .selectFrom('metric_days')
+        .select(['day', ...METRIC_FIELDS])
+        .where('store_id', '=', storeId)
+        .where('day', '>=', start)
+        .where('day', '<=', end)
+        .orderBy('day')
+        .execute();
+      return rows.map((r) => {
+        const d = { day: r.day } as DayRow;
+        for (const f of METRIC_FIELDS) d[f] = num(r[f]);
+        return d;
+      });
+    },
+
+    /** Sum of `metric_months.search_keywords` over whole months from..to. */
+    async keywordTotal(storeId: number, from: string, to: string): Promise<number> {
+      const r = await db
+        .selectFrom('metric_months')
+        .select(sql<string | number>`sum(search_keywords)`.as('n'))
+        .where('store_id', '=', storeId)
+        .where('month', '>=', from)
+        .where('month', '<=', to)
+        .executeTakeFirst();
+      return num(r?.n);
+    },
+
+    async keywords(storeId: number, from: string, to: string): Promise<KeywordRow[]> {
+      return db
+        .selectFrom('metric_keywords')
+        .select(['month', 'keyword', 'value', 'threshold'])
+        .where('store_id', '=', storeId)
+        .where('month', '>=', from)
+        .where('month', '<=', to)
+        .execute();
+    },
+
+    /** The stores among these with a Google location chosen (linked to Google). */
+    async linked(storeIds: readonly number[]): Promise<Set<number>> {
+      if (storeIds.length === 0) return new Set();
+      const rows = await db
+        .selectFrom('publisher_connections')
+        .select('user_id')
+        .where('publisher_key', '=', GOOGLE_KEY)
+        .where('entity_id', 'is not', null)
+        .where('user_id', 'in', storeIds)
+        .execute();
+      return new Set(rows.map((r) => r.user_id));
+    },
+  };
+}

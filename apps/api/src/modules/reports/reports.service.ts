@@ -1,0 +1,358 @@
+import {
+  ACTION_FIELDS,
+  addDays,
+  addMonths,
+  dashboardPeriod,
+  daysIn,
+  firstDayOf,
+  IMPRESSION_FIELDS,
+  isDay,
+  ja,
+  keywordMonths,
+  lastDayOf,
+  monthOfDay,
+  monthsIn,
+  percentChange,
+  REACTION_FIELDS,
+  REPORT_COLUMNS,
+  reportWindowStart,
+  tokyoDay,
+  type AdjustmentReport,
+  type BoxData,
+  type CustomerCall,
+  type CustomerSearch,
+  type CustomerView,
+  type DailySeries,
+  type DashboardRange,
+  type FixedReport,
+  type ImpressionsGraph,
+  type KeywordValue,
+  type MetricField,
+  type MonthFigures,
+  type MultiStoreReport,
+  type ReactionsGraph,
+  type SearchKeywords,
+  type YearSeries,
+} from '@tenpo/domain';
+import type { Clock } from '../../lib/clock';
+import { validationError } from '../../lib/errors';
+import {
+  addFigures,
+  zeroFigures,
+  type DayRow,
+  type Figures,
+  type ReportsRepo,
+} from './reports.repo';
+
+/** `YYYY-MM-DD` → `YYYY/MM/DD` (spec 3 §9's date format), `YYYY-MM` → `YYYY/MM`. */
+const slashed = (s: string): string => s.replace(/-/g, '/');
+
+const sumOf = (f: Record<MetricField, number>, fields: readonly MetricField[]): number =>
+  fields.reduce((n, k) => n + f[k], 0);
+
+/** Every day of the period, 0 where there is no row. */
+const seriesOf = (
+  rows: DayRow[],
+  start: string,
+  end: string,
+  value: (r: DayRow) => number,
+): DailySeries => {
+  const byDay = new Map(rows.map((r) => [r.day, r]));
+  const out: DailySeries = {};
+  for (const d of daysIn(start, end)) {
+    const r = byDay.get(d);
+    out[slashed(d)] = r ? value(r) : 0;
+  }
+  return out;
+};
+
+export type ReportRange = { start_date: string; end_date: string };
+
+/**
+ * Combines a keyword's months (ADR 0036): all exact → `value_<sum>`; any month only a threshold
+ * → `threshold_<sum of the values and thresholds>`, an upper bound ("fewer than N").
+ */
+export const combineKeyword = (
+  months: { value: number | null; threshold: number | null }[],
+): { kind: 'value' | 'threshold'; n: number } => {
+  let n = 0;
+  let exact = true;
+  for (const m of months) {
+    if (m.value !== null) n += m.value;
+    else {
+      exact = false;
+      n += m.threshold ?? 0;
+    }
+  }
+  return { kind: exact ? 'value' : 'threshold', n };
+};
+
+export type ReportsService = ReturnType<typeof createReportsService>;
+
+export function createReportsService(deps: { repo: ReportsRepo; clock: Clock }) {
+  const { repo, clock } = deps;
+  const today = () => tokyoDay(clock.now().getTime());
+
+  /**
+   * The report's dates: both given (the spec's "specify the periods" otherwise), real days,
+   * start ≤ end, and inside the 25-month window (reportWindowStart(today)..today). 422 else.
+   */
+  const checkRange = (
+    start: string | null | undefined,
+    end: string | null | undefined,
+  ): ReportRange => {
+    if (!start || !end) {
+      const errors: Record<string, string[]> = {};
+      if (!start) errors.start_date = [ja.reportPeriodsMissing];
+      if (!end) errors.end_date = [ja.reportPeriodsMissing];
+      throw validationError(errors);
+    }
+    const bad: Record<string, string[]> = {};
+    if (!isDay(start)) bad.start_date = [ja.reportDateFormat];
+    if (!isDay(end)) bad.end_date = [ja.reportDateFormat];
+    if (Object.keys(bad).length) throw validationError(bad);
+    if (end < start) throw validationError({ end_date: [ja.reportEndBeforeStart] });
+    const t = today();
+    const from = reportWindowStart(t);
+    const out = ja.reportOutOfWindow(slashed(from), slashed(t));
+    if (start < from) throw validationError({ start_date: [out] });
+    if (end > t) throw validationError({ end_date: [out] });
+    return { start_date: start, end_date: end };
+  };
+
+  const monthFigures = (f: Figures): MonthFigures => {
+    const out = {} as MonthFigures;
+    for (const k of REPORT_COLUMNS) out[k] = f[k];
+    return out;
+  };
+
+  return {
+    checkRange,
+
+    async boxData(storeId: number, range: DashboardRange): Promise<BoxData> {
+      const p = dashboardPeriod(range, today());
+      const [cur, prev] = await Promise.all([
+        repo.totals([storeId], p.start, p.end),
+        repo.totals([storeId], p.previous.start, p.previous.end),
+      ]);
+      const c = cur.get(storeId) ?? zeroFigures();
+      const q = prev.get(storeId) ?? zeroFigures();
+      // Keywords are monthly only: the last one or three complete months ('7' as '1').
+      const kMonths = keywordMonths(range === '3' ? '3' : '1', today());
+      const kFrom = kMonths[0] as string;
+      const kTo = kMonths[kMonths.length - 1] as string;
+      const back = kMonths.length;
+      const [kCur, kPrev] = await Promise.all([
+        repo.keywordTotal(storeId, kFrom, kTo),
+        repo.keywordTotal(storeId, addMonths(kFrom, -back), addMonths(kTo, -back)),
+      ]);
+      const pair = (fields: readonly MetricField[]) => {
+        const a = sumOf(c, fields);
+        return [a, percentChange(a, sumOf(q, fields))] as const;
+      };
+      const [view, pView] = pair(IMPRESSION_FIELDS);
+      const [action, pAction] = pair(ACTION_FIELDS);
+      const [web, pWeb] = pair(['website_clicks']);
+      const [dir, pDir] = pair(['business_direction_requests']);
+      const [phone, pPhone] = pair(['call_clicks']);
+      return {
+        view_total: view,
+        percent_view_total: pView,
+        search_keywords_total: kCur,
+        percent_search_keywords_total: percentChange(kCur, kPrev),
+        action_total: action,
+        percent_action_total: pAction,
+        action_website: web,
+        percent_action_website: pWeb,
+        action_driving_direction: dir,
+        percent_action_driving_direction: pDir,
+        action_phone: phone,
+        percent_action_phone: pPhone,
+      };
+    },
+
+    async customerSearch(storeId: number, range: DashboardRange): Promise<CustomerSearch> {
+      const p = dashboardPeriod(range, today());
+      const f = (await repo.totals([storeId], p.start, p.end)).get(storeId) ?? zeroFigures();
+      const out = { total: sumOf(f, IMPRESSION_FIELDS) } as CustomerSearch;
+      for (const k of IMPRESSION_FIELDS) out[k] = f[k];
+      return out;
+    },
+
+    async customerCall(storeId: number, range: DashboardRange): Promise<CustomerCall> {
+      const p = dashboardPeriod(range, today());
+      const rows = await repo.daily(storeId, p.start, p.end);
+      const call_clicks = seriesOf(rows, p.start, p.end, (r) => r.call_clicks);
+      return { call_clicks, total: Object.values(call_clicks).reduce((a, b) => a + b, 0) };
+    },
+
+    async customerView(storeId: number, range: DashboardRange): Promise<CustomerView> {
+      const p = dashboardPeriod(range, today());
+      const rows = await repo.daily(storeId, p.start, p.end);
+      const views = seriesOf(rows, p.start, p.end, (r) => sumOf(r, IMPRESSION_FIELDS));
+      return { views, total: Object.values(views).reduce((a, b) => a + b, 0) };
+    },
+
+    async impressionsGraph(storeId: number, range: DashboardRange): Promise<ImpressionsGraph> {
+      const p = dashboardPeriod(range, today());
+      const rows = await repo.daily(storeId, p.start, p.end);
+      const out = {} as ImpressionsGraph;
+      for (const k of IMPRESSION_FIELDS) out[k] = seriesOf(rows, p.start, p.end, (r) => r[k]);
+      return out;
+    },
+
+    async reactionsGraph(storeId: number, range: DashboardRange): Promise<ReactionsGraph> {
+      const p = dashboardPeriod(range, today());
+      const rows = await repo.daily(storeId, p.start, p.end);
+      const out = {} as ReactionsGraph;
+      for (const k of REACTION_FIELDS) out[k] = seriesOf(rows, p.start, p.end, (r) => r[k]);
+      return out;
+    },
+
+    /** Top 10 keywords by their combined figure over the keyword months, largest first. */
+    async searchKeywords(storeId: number, range: '1' | '3'): Promise<SearchKeywords> {
+      const months = keywordMonths(range, today());
+      const from = months[0] as string;
+      const to = months[months.length - 1] as string;
+      const rows = await repo.keywords(storeId, from, to);
+      const byKeyword = new Map<string, { value: number | null; threshold: number | null }[]>();
+      for (const r of rows) {
+        const list = byKeyword.get(r.keyword) ?? [];
+        list.push({ value: r.value, threshold: r.threshold });
+        byKeyword.set(r.keyword, list);
+      }
+      const ranked = [...byKeyword.entries()]
+        .map(([keyword, ms]) => ({ keyword, ...combineKeyword(ms) }))
+        // largest first; an exact count before a bound of the same size; then by keyword
+        .sort(
+          (a, b) =>
+            b.n - a.n ||
+            (a.kind === b.kind ? 0 : a.kind === 'value' ? -1 : 1) ||
+            (a.keyword < b.keyword ? -1 : a.keyword > b.keyword ? 1 : 0),
+        )
+        .slice(0, 10);
+      const search_keywords: Record<string, KeywordValue> = {};
+      for (const k of ranked) search_keywords[k.keyword] = `${k.kind}_${k.n}`;
+      return {
+        search_keywords_total: await repo.keywordTotal(storeId, from, to),
+        search_keywords,
+      };
+    },
+
+    /**
+     * This year, January to this month (this month up to yesterday), against the same months
+     * of last year in full (ADR 0036). Labels `MM`.
+     */
+    async fixed(storeId: number): Promise<FixedReport> {
+      const t = today();
+      const yesterday = addDays(t, -1);
+      const thisMonth = monthOfDay(t);
+      const year = thisMonth.slice(0, 4);
+      const months = monthsIn(`${year}-01`, thisMonth);
+      const lastYear = months.map((m) => addMonths(m, -12));
+      const curStart = firstDayOf(`${year}-01`);
+      const [cur, prev] = await Promise.all([
+        yesterday >= curStart
+          ? repo.monthly(storeId, curStart, yesterday)
+          : Promise.resolve(new Map<string, Figures>()),
+        repo.monthly(
+          storeId,
+          firstDayOf(lastYear[0] as string),
+          lastDayOf(lastYear[lastYear.length - 1] as string),
+        ),
+      ]);
+      const year2 = (map: Map<string, Figures>, ms: string[], fields: readonly MetricField[]) => {
+        const out: YearSeries = {};
+        for (const m of ms) out[m.slice(5, 7)] = sumOf(map.get(m) ?? zeroFigures(), fields);
+        return out;
+      };
+      const graph = (fields: readonly MetricField[]) => ({
+        current_year: year2(cur, months, fields),
+        latest_year: year2(prev, lastYear, fields),
+      });
+      return {
+        search_graph: graph([
+          'business_impressions_desktop_search',
+          'business_impressions_mobile_search',
+        ]),
+        impressions_graph: graph([
+          'business_impressions_desktop_maps',
+          'business_impressions_mobile_maps',
+        ]),
+        reactions_graph: graph(REACTION_FIELDS),
+      };
+    },
+
+    /** Per month (`YYYY/MM`, edge months cut at the range's days) and the range's totals. */
+    async adjustment(storeId: number, range: ReportRange): Promise<AdjustmentReport> {
+      const map = await repo.monthly(storeId, range.start_date, range.end_date);
+      const months: Record<string, MonthFigures> = {};
+      let total = zeroFigures();
+      for (const m of monthsIn(monthOfDay(range.start_date), monthOfDay(range.end_date))) {
+        const f = map.get(m) ?? zeroFigures();
+        months[slashed(m)] = monthFigures(f);
+        total = addFigures(total, f);
+      }
+      return { ...range, months, total: monthFigures(total) };
+    },
+
+    /**
+     * Totals per linked store keyed by store name (a name two stores share becomes
+     * `name (#id)`); stores with no Google location are listed in `not_linked` only.
+     */
+    async multiple(
+      stores: { id: number; name: string }[],
+      range: ReportRange,
+    ): Promise<MultiStoreReport> {
+      const ids = stores.map((s) => s.id);
+      const linked = await repo.linked(ids);
+      const on = stores.filter((s) => linked.has(s.id));
+      const totals = await repo.totals(
+        on.map((s) => s.id),
+        range.start_date,
+        range.end_date,
+      );
+      const count = new Map<string, number>();
+      for (const s of on) count.set(s.name, (count.get(s.name) ?? 0) + 1);
+      const out: Record<string, MonthFigures> = {};
+      for (const s of on) {
+        const key = (count.get(s.name) ?? 0) > 1 ? `${s.name} (#${s.id})` : s.name;
+        out[key] = monthFigures(totals.get(s.id) ?? zeroFigures());
+      }
+      return {
+        ...range,
+        stores: out,
+        not_linked: stores
+          .filter((s) => !linked.has(s.id))
+          .map((s) => ({ id: s.id, name: s.name })),
+      };
+    },
+  };
+}
+
+// ---- CSV -------------------------------------------------------------------------------------
+
+const CRLF = '\r\n';
+const BOM = '\uFEFF';
+
+/** One CSV field: quoted when it holds a comma, quote or line break (RFC 4180). */
+const field = (v: string | number): string => {
+  const s = String(v);
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+};
+
+/**
+ * A CSV Excel opens in Japanese: UTF-8 with a BOM, CRLF line ends, a Japanese header row (the
+ * first column's name, then the metric names), one row per month or store, and a total row.
+ */
+export function reportCsv(first: string, rows: [string, MonthFigures][]): string {
+  const header = [first, ...REPORT_COLUMNS.map((c) => ja.reportMetricLabels[c])];
+  const total = zeroFigures();
+  const lines = [header.map(field).join(',')];
+  for (const [label, f] of rows) {
+    lines.push([label, ...REPORT_COLUMNS.map((c) => f[c])].map(field).join(','));
+    for (const c of REPORT_COLUMNS) total[c] += f[c];
+  }
+  lines.push([ja.reportCsvTotal, ...REPORT_COLUMNS.map((c) => total[c])].map(field).join(','));
+  return BOM + lines.join(CRLF) + CRLF;
+}

@@ -1,0 +1,173 @@
+import { z } from 'zod';
+import { ja } from '../messages';
+import {
+  DASHBOARD_RANGES,
+  IMPRESSION_FIELDS,
+  KEYWORD_RANGES,
+  METRIC_FIELDS,
+  REACTION_FIELDS,
+  type MetricField,
+} from './contract';
+
+/**
+ * Request and response schemas of the dashboard and report calls (spec 3 §7, issue 10). The
+ * shapes are those of `contract.ts`; the API validates and serialises with these, and the
+ * OpenAPI document is generated from them (ADR 0036).
+ */
+
+/** One store id, as a number or a numeric string. */
+export const reportStoreId = z.coerce
+  .number({ error: ja.reportStoreInvalid })
+  .int({ error: ja.reportStoreInvalid })
+  .positive({ error: ja.reportStoreInvalid });
+
+/** A list of store ids: an array (of numbers or numeric strings) or one comma-separated string. */
+export const reportStoreIds = z
+  .union([z.array(z.union([z.number(), z.string()])), z.string(), z.number()], {
+    error: ja.reportStoresRequired,
+  })
+  .transform((v) =>
+    (Array.isArray(v) ? v : typeof v === 'number' ? [v] : v.split(','))
+      .map((x) => String(x).trim())
+      .filter(Boolean)
+      .map(Number),
+  )
+  .pipe(
+    z
+      .array(
+        z
+          .number({ error: ja.reportStoreInvalid })
+          .int({ error: ja.reportStoreInvalid })
+          .positive({ error: ja.reportStoreInvalid }),
+      )
+      .min(1, { error: ja.reportStoresRequired }),
+  );
+
+/** `YYYY-MM-DD`, or `YYYY/MM/DD` (the spec's date format) turned into it; checked by the call. */
+const reportDate = z
+  .string({ error: ja.reportDateFormat })
+  .transform((s) => s.trim().replace(/\//g, '-'));
+
+export const dashboardRangeParams = z.object({
+  range: z.enum(DASHBOARD_RANGES, { error: ja.reportRangeInvalid }),
+});
+export const dashboardTimeRangeParams = z.object({
+  timeRange: z.enum(DASHBOARD_RANGES, { error: ja.reportRangeInvalid }),
+});
+export const keywordTimeRangeParams = z.object({
+  timeRange: z.enum(KEYWORD_RANGES, { error: ja.reportKeywordRangeInvalid }),
+});
+
+export const dashboardBody = z.object({ user_id: reportStoreId });
+export const boxDataBody = z.object({
+  user_id: reportStoreId,
+  range: z
+    .union([z.string(), z.number()])
+    .transform((v) => String(v))
+    .pipe(z.enum(DASHBOARD_RANGES, { error: ja.reportRangeInvalid }))
+    .optional(),
+});
+
+export const fixedReportBody = z.object({
+  user_id: reportStoreId,
+  fixed_report: z.union([z.boolean(), z.literal(1), z.literal('1'), z.literal('true')]).optional(),
+});
+
+/** Dates are optional in the schema so that a missing one answers the spec's own message. */
+export const singleReportBody = z.object({
+  user_id: reportStoreId,
+  start_date: reportDate.nullish(),
+  end_date: reportDate.nullish(),
+});
+export const multiReportBody = z.object({
+  user_id: reportStoreIds,
+  start_date: reportDate.nullish(),
+  end_date: reportDate.nullish(),
+});
+
+// ---- responses -------------------------------------------------------------------------------
+
+const count = z.number();
+const figure = z.number().nullable();
+const series = z.record(z.string(), count);
+
+export const boxDataSchema = z.object({
+  view_total: count,
+  percent_view_total: figure,
+  search_keywords_total: count,
+  percent_search_keywords_total: figure,
+  action_total: count,
+  percent_action_total: figure,
+  action_website: count,
+  percent_action_website: figure,
+  action_driving_direction: count,
+  percent_action_driving_direction: figure,
+  action_phone: count,
+  percent_action_phone: figure,
+});
+
+const fieldsOf = <K extends string, T extends z.ZodTypeAny>(keys: readonly K[], t: T) =>
+  z.object(Object.fromEntries(keys.map((k) => [k, t])) as Record<K, T>);
+
+export const customerSearchSchema = fieldsOf(IMPRESSION_FIELDS, count).extend({ total: count });
+export const customerCallSchema = z.object({ call_clicks: series, total: count });
+export const customerViewSchema = z.object({ views: series, total: count });
+export const impressionsGraphSchema = fieldsOf(IMPRESSION_FIELDS, series);
+export const reactionsGraphSchema = fieldsOf(REACTION_FIELDS, series);
+export const searchKeywordsSchema = z.object({
+  search_keywords_total: count,
+  search_keywords: z.record(z.string(), z.string()),
+});
+
+/** A report's columns in the spec's order (§3 "per month entries"), also the CSV's. */
+export const REPORT_COLUMNS = [
+  'business_impressions_desktop_maps',
+  'business_impressions_mobile_maps',
+  'business_impressions_desktop_search',
+  'business_impressions_mobile_search',
+  'search_keywords',
+  'business_bookings',
+  'business_conversations',
+  'business_direction_requests',
+  'business_food_orders',
+  'call_clicks',
+  'website_clicks',
+] as const satisfies readonly (MetricField | 'search_keywords')[];
+
+export const monthFiguresSchema = fieldsOf([...METRIC_FIELDS, 'search_keywords'] as const, count);
+
+export const adjustmentReportSchema = z.object({
+  start_date: z.string(),
+  end_date: z.string(),
+  months: z.record(z.string(), monthFiguresSchema),
+  total: monthFiguresSchema,
+});
+
+const yearPair = z.object({ current_year: series, latest_year: series });
+export const fixedReportSchema = z.object({
+  search_graph: yearPair,
+  impressions_graph: yearPair,
+  reactions_graph: yearPair,
+});
+
+export const multiStoreReportSchema = z.object({
+  start_date: z.string(),
+  end_date: z.string(),
+  stores: z.record(z.string(), monthFiguresSchema),
+  not_linked: z.array(z.object({ id: z.number().int(), name: z.string() })),
+});
+
+export const csvExportSchema = z.object({
+  status_code: z.number().int(),
+  data: z.object({ csv_url: z.string() }),
+});
+
+/** The signed download of an exported CSV (GET /report/csv). */
+export const csvDownloadQuery = z.object({
+  kind: z.enum(['single', 'multiple']),
+  user_id: z.string().regex(/^\d+(,\d+)*$/),
+  start_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  end_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  expires: z.string(),
+  signature: z.string(),
+});
