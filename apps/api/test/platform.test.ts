@@ -192,6 +192,17 @@ describe('OpenAPI', () => {
         `/api/posts/${type}/{id}`,
       ]),
       '/api/entity/basic-information',
+      '/api/dashboard/box-data',
+      ...['customer-search/{range}', 'customer-call/{range}'].map((p) => `/api/dashboard/${p}`),
+      ...['customer-view', 'reactions-graph', 'search-keywords', 'impressions-graph'].map(
+        (p) => `/api/dashboard/${p}/{timeRange}`,
+      ),
+      '/api/report/single-store/fixed-period',
+      '/api/report/single-store/adjustment-period',
+      '/api/report/multiple-store/adjustment-period',
+      '/api/report/single-store/csv',
+      '/api/report/multiple-store/csv',
+      '/api/report/csv',
     ]) {
       expect(doc.paths).toHaveProperty([p]);
     }

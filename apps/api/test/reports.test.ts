@@ -331,6 +331,7 @@ describe('single-store report', () => {
   it.each([
     ['partial first month, month ends, the current partial month', '2025-01-15', TODAY],
     ['within one month', '2025-06-10', '2025-06-20'],
+    ['partial first and last months in the past', '2025-01-15', '2025-04-10'],
     ['whole months only', '2024-03-01', '2025-02-28'],
     ['the whole window', '2024-03-01', TODAY],
     ['across a year end, ending on a missing day', '2025-11-30', '2025-12-31'],

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROLE } from '@tenpo/domain';
+import { ROLE, tokyoDay } from '@tenpo/domain';
 import { iso } from '../src/lib/clock';
 import { buildTestApp, call, login, multipart, png, type TestApp } from './helpers';
 import type { Actor } from '../src/plugins/auth';
@@ -126,6 +126,12 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
+/** A valid report range: today (Tokyo) only; built while the cases are listed, before the app. */
+const reportDates = () => {
+  const today = tokyoDay(Date.now());
+  return { start_date: today, end_date: today };
+};
+
 const id = (email: string): number => {
   const v = ids[email];
   if (v === undefined) throw new Error(email);
@@ -136,7 +142,7 @@ describe("a session cannot read or change another tenant's store (404)", () => {
   type Attempt = {
     method: 'GET' | 'POST' | 'DELETE';
     url: string;
-    body?: ReturnType<typeof multipart>;
+    body?: ReturnType<typeof multipart> | { payload: Record<string, unknown> };
   };
   const cases: [string, string, () => Attempt][] = [
     [
@@ -307,6 +313,56 @@ describe("a session cannot read or change another tenant's store (404)", () => {
       "list an agency store's posts",
       () => ({ method: 'GET', url: `/api/posts?user_id=${id('store02@tenpo.example')}` }),
     ],
+    // Dashboard and reports (issue 10): every call, for another tenant's store.
+    ...(
+      [
+        ['/dashboard/box-data', {}],
+        ['/dashboard/customer-search/1', {}],
+        ['/dashboard/customer-call/1', {}],
+        ['/dashboard/customer-view/1', {}],
+        ['/dashboard/reactions-graph/1', {}],
+        ['/dashboard/search-keywords/1', {}],
+        ['/dashboard/impressions-graph/1', {}],
+        ['/report/single-store/fixed-period', { fixed_report: true }],
+        ['/report/single-store/adjustment-period', reportDates()],
+        ['/report/single-store/csv', reportDates()],
+      ] as const
+    ).flatMap(([url, extra]): [string, string, () => Attempt][] => [
+      [
+        'agency',
+        `${url} for another agency's store`,
+        () => ({
+          method: 'POST',
+          url: `/api${url}`,
+          body: { payload: { user_id: id('other-store@tenpo.example'), ...extra } },
+        }),
+      ],
+      [
+        'shop',
+        `${url} for an agency store`,
+        () => ({
+          method: 'POST',
+          url: `/api${url}`,
+          body: { payload: { user_id: id('store02@tenpo.example'), ...extra } },
+        }),
+      ],
+    ]),
+    ...(['/report/multiple-store/adjustment-period', '/report/multiple-store/csv'] as const).map(
+      (url): [string, string, () => Attempt] => [
+        'agency',
+        `${url} with one of another agency's stores`,
+        () => ({
+          method: 'POST',
+          url: `/api${url}`,
+          body: {
+            payload: {
+              user_id: [id('store02@tenpo.example'), id('other-store@tenpo.example')],
+              ...reportDates(),
+            },
+          },
+        }),
+      ],
+    ),
     [
       'agency',
       "list another agency's group",
@@ -329,6 +385,24 @@ describe("a session cannot read or change another tenant's store (404)", () => {
     const c = make();
     const res = await call(t.app, { method: c.method, url: c.url, token, ...(c.body ?? {}) });
     expect(res.statusCode).toBe(404);
+  });
+
+  it("a CSV link of another tenant's store answers 404 to the agency", async () => {
+    const other = await login(t.app, 'other-agency@tenpo.example');
+    const made = await call(t.app, {
+      method: 'POST',
+      url: '/api/report/single-store/csv',
+      token: other,
+      payload: { user_id: id('other-store@tenpo.example'), ...reportDates() },
+    });
+    expect(made.statusCode).toBe(200);
+    const url = (made.json() as { data: { csv_url: string } }).data.csv_url.replace(
+      t.config.publicUrl,
+      '',
+    );
+    expect((await call(t.app, { method: 'GET', url, token: other })).statusCode).toBe(200);
+    const agency = await login(t.app, 'agency@tenpo.example');
+    expect((await call(t.app, { method: 'GET', url, token: agency })).statusCode).toBe(404);
   });
 
   it("lists never leak another tenant's stores", async () => {
