@@ -48,11 +48,14 @@ export type Split = {
   months: { from: string; to: string };
 };
 
-export function splitRange(start: string, end: string): Split {
+export function splitRange(start: string, end: string, today?: string): Split {
   const sm = monthOfDay(start);
   const em = monthOfDay(end);
   const fullFrom = start === firstDayOf(sm) ? sm : addMonths(sm, 1);
-  const fullTo = end === lastDayOf(em) ? em : addMonths(em, -1);
+  // A range that reaches today holds every day its last month can have (no day after today has
+  // figures), so that month's row is exact too: the slider's ranges read months only.
+  const fullTo =
+    end === lastDayOf(em) || (today !== undefined && end >= today) ? em : addMonths(em, -1);
   const edges: Split['edges'] = [];
   if (sm === em) {
     if (fullFrom > fullTo) edges.push({ start, end });
@@ -106,31 +109,44 @@ export function createReportsRepo(db: Db) {
     /**
      * Each store's totals over the days start..end (both included): the whole months from
      * metric_months, the partial edge months from metric_days, and `search_keywords` of every
-     * month the range touches (Google gives keyword counts by month only). Two to three
-     * indexed queries whatever the number of stores and months.
+     * month the range touches (Google gives keyword counts by month only). One or two
+     * indexed queries whatever the number of stores and months. `today`: see splitRange.
      */
-    async totals(storeIds: readonly number[], start: string, end: string) {
+    async totals(storeIds: readonly number[], start: string, end: string, today?: string) {
       const out = new Map<number, Figures>(storeIds.map((id) => [id, zeroFigures()]));
       if (storeIds.length === 0 || end < start) return out;
-      const split = splitRange(start, end);
-      const full = split.full;
-      const inFull = (col: string) =>
-        full
-          ? sql`sum(case when month >= ${full.from} and month <= ${full.to} then ${sql.ref(col)} else 0 end)`
-          : sql`0`;
-      const monthRows = (await db
+      const split = splitRange(start, end, today);
+      // Whole months: plain sums of one row a store and month (the slider's ranges need no more).
+      if (split.full) {
+        const monthRows = (await db
+          .selectFrom('metric_months')
+          .select([
+            'store_id',
+            ...sums(),
+            sql`sum(search_keywords)`.as('search_keywords'),
+          ] as never[])
+          .where('store_id', 'in', storeIds)
+          .where('month', '>=', split.full.from)
+          .where('month', '<=', split.full.to)
+          .groupBy('store_id')
+          .execute()) as Record<string, unknown>[];
+        for (const r of monthRows) out.set(Number(r.store_id), rowFigures(r));
+      }
+      if (split.edges.length === 0) return out;
+      // Partial edge months: their days, and their (monthly only) keyword figure.
+      const edgeMonths = [...new Set(split.edges.map((e) => monthOfDay(e.start)))];
+      const keywordRows = await db
         .selectFrom('metric_months')
-        .select([
-          'store_id',
-          ...METRIC_FIELDS.map((f) => inFull(f).as(f)),
-          sql`sum(search_keywords)`.as('search_keywords'),
-        ] as never[])
+        .select(['store_id', sql<number | string>`sum(search_keywords)`.as('n')])
         .where('store_id', 'in', storeIds)
-        .where('month', '>=', split.months.from)
-        .where('month', '<=', split.months.to)
+        .where('month', 'in', edgeMonths)
         .groupBy('store_id')
-        .execute()) as Record<string, unknown>[];
-      for (const r of monthRows) out.set(Number(r.store_id), rowFigures(r));
+        .execute();
+      for (const r of keywordRows) {
+        const cur = out.get(Number(r.store_id)) ?? zeroFigures();
+        cur.search_keywords += num(r.n);
+        out.set(Number(r.store_id), cur);
+      }
       for (const e of await edgeSums(storeIds, split.edges, false)) {
         const cur = out.get(e.store_id) ?? zeroFigures();
         out.set(e.store_id, addFigures(cur, { ...e.figures, search_keywords: 0 }));
@@ -139,10 +155,15 @@ export function createReportsRepo(db: Db) {
     },
 
     /** One store's figures per month (`YYYY-MM`) over start..end, partial edge months cut. */
-    async monthly(storeId: number, start: string, end: string): Promise<Map<string, Figures>> {
+    async monthly(
+      storeId: number,
+      start: string,
+      end: string,
+      today?: string,
+    ): Promise<Map<string, Figures>> {
       const out = new Map<string, Figures>();
       if (end < start) return out;
-      const split = splitRange(start, end);
+      const split = splitRange(start, end, today);
       const rows = (await db
         .selectFrom('metric_months')
         .select(['month', 'search_keywords', ...METRIC_FIELDS])

@@ -285,7 +285,7 @@ export function createReportsService(deps: { repo: ReportsRepo; clock: Clock }) 
 
     /** Per month (`YYYY/MM`, edge months cut at the range's days) and the range's totals. */
     async adjustment(storeId: number, range: ReportRange): Promise<AdjustmentReport> {
-      const map = await repo.monthly(storeId, range.start_date, range.end_date);
+      const map = await repo.monthly(storeId, range.start_date, range.end_date, today());
       const months: Record<string, MonthFigures> = {};
       let total = zeroFigures();
       for (const m of monthsIn(monthOfDay(range.start_date), monthOfDay(range.end_date))) {
@@ -311,6 +311,7 @@ export function createReportsService(deps: { repo: ReportsRepo; clock: Clock }) 
         on.map((s) => s.id),
         range.start_date,
         range.end_date,
+        today(),
       );
       const count = new Map<string, number>();
       for (const s of on) count.set(s.name, (count.get(s.name) ?? 0) + 1);

@@ -51,10 +51,20 @@ export function createStoreAccess(users: UsersRepo): StoreAccess {
   };
   return {
     storeFor,
+    // One query for the stores (and one for a leader's groups) however long the list: a
+    // multi-store report names up to a thousand stores (ADR 0036). Same rule as storeFor.
     async storesFor(actor, storeIds, mode) {
-      const out: UserRow[] = [];
-      for (const id of new Set(storeIds)) out.push(await storeFor(actor, id, mode));
-      return out;
+      const unique = [...new Set(storeIds)];
+      if (unique.length === 1) return [await storeFor(actor, unique[0] as number, mode)];
+      const others = unique.filter((id) => id !== actor.user.id);
+      const found = new Map((await users.findByIds(others)).map((u) => [u.id, u]));
+      const led =
+        actor.user.is_leader === 1 ? await users.ledAmong(actor.user.id, others) : new Set();
+      return unique.map((id) => {
+        const target = id === actor.user.id ? actor.user : found.get(id);
+        if (!target || !mayAct(actor.user, target, mode, led.has(id))) throw notFound();
+        return target;
+      });
     },
   };
 }

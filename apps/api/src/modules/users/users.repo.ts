@@ -57,6 +57,23 @@ export function createUsersRepo(db: Db) {
     },
 
     /** Is `storeId` a member of a group that `leaderId` leads? */
+    /** Many users in one query (a multi-store call's access check). */
+    findByIds: async (ids: readonly number[]): Promise<UserRow[]> =>
+      ids.length === 0 ? [] : db.selectFrom('users').selectAll().where('id', 'in', ids).execute(),
+
+    /** Which of these stores are in a group this leader leads, in one query. */
+    async ledAmong(leaderId: number, storeIds: readonly number[]): Promise<Set<number>> {
+      if (storeIds.length === 0) return new Set();
+      const rows = await db
+        .selectFrom('group_members as m')
+        .innerJoin('store_groups as g', 'g.id', 'm.group_id')
+        .select('m.user_id')
+        .where('g.leader_id', '=', leaderId)
+        .where('m.user_id', 'in', storeIds)
+        .execute();
+      return new Set(rows.map((r) => r.user_id));
+    },
+
     async ledBy(leaderId: number, storeId: number): Promise<boolean> {
       const row = await db
         .selectFrom('group_members as m')

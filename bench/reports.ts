@@ -1,0 +1,251 @@
+// Issue 10, "Measure" (reports part): a multi-store report over 1,000 stores × 25 months (the
+// whole slider window, today's partial month included), on SQLite and on PostgreSQL, timed
+// against a full scan of metric_days (760,000 rows) measured in the same run on the same
+// database. Targets: the report ≤ 0.05× the scan, and under 100 ms. Two figures per database:
+// the whole call (POST /api/report/multiple-store/adjustment-period through app.inject, as the
+// agency: access checks of the 1,000 stores, the queries, serialisation), and its queries alone.
+// PostgreSQL from BENCH_DATABASE_URL or TEST_DATABASE_URL (default
+// postgres://postgres@127.0.0.1:5432/test); its rows are skipped when it cannot be reached.
+// Run: node_modules/.bin/node --import tsx bench/reports.ts
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { addDays, METRIC_FIELDS, reportWindowStart, tokyoDay } from '@tenpo/domain';
+import { buildApp } from '../apps/api/src/app';
+import { loadConfig } from '../apps/api/src/config';
+import { openDatabase, type DbHandle } from '../apps/api/src/db/kysely';
+import { migrateToLatest } from '../apps/api/src/db/migrate';
+import { seedDemo } from '../apps/api/src/db/seed';
+import { systemClock } from '../apps/api/src/lib/clock';
+import { createReportsRepo } from '../apps/api/src/modules/reports/reports.repo';
+import { createReportsService } from '../apps/api/src/modules/reports/reports.service';
+import { scratchSchema } from './support/pg-schema';
+
+const STORES = Number(process.env.BENCH_STORES ?? 1000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 15);
+const PG_URL =
+  process.env.BENCH_DATABASE_URL ??
+  process.env.TEST_DATABASE_URL ??
+  'postgres://postgres@127.0.0.1:5432/test';
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? NaN;
+};
+const timed = async (f: () => Promise<unknown>): Promise<number> => {
+  await f(); // warm
+  const out: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t0 = performance.now();
+    await f();
+    out.push(performance.now() - t0);
+  }
+  return median(out);
+};
+
+/** 1,000 stores of the demo agency, each linked to Google, with 25 months of days and months. */
+async function fill(h: DbHandle, from: string, to: string): Promise<number[]> {
+  const db = h.db;
+  const now = new Date().toISOString();
+  const agency = (
+    await db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', 'agency@tenpo.example')
+      .executeTakeFirstOrThrow()
+  ).id;
+  const ids: number[] = [];
+  for (let i = 0; i < STORES; i += 200) {
+    const rows = Array.from({ length: Math.min(200, STORES - i) }, (_, k) => ({
+      email: `bench-store-${i + k}@tenpo.example`,
+      password_hash: null,
+      name: null,
+      role: 1,
+      account_kind: 0,
+      is_leader: 0,
+      agreed_terms: 1,
+      phone: null,
+      company_name: 'ベンチ株式会社',
+      store_name: `ベンチ店 ${i + k}`,
+      logo_url: null,
+      agent_code: null,
+      trial_ends_at: null,
+      payment_fail: 0,
+      agency_id: agency,
+      status: 1,
+      created_at: now,
+      updated_at: now,
+    }));
+    const got = await db.insertInto('users').values(rows).returning('id').execute();
+    ids.push(...got.map((r) => r.id));
+  }
+  for (let i = 0; i < ids.length; i += 200)
+    await db
+      .insertInto('publisher_connections')
+      .values(
+        ids.slice(i, i + 200).map((id) => ({
+          user_id: id,
+          publisher_key: 'google_my_business',
+          status: 1,
+          entity_id: `locations/${id}`,
+          location_name: null,
+          postal_code: null,
+          address_lines: null,
+          store_code: null,
+          log: '[]',
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .execute();
+  // The days, generated in the database (760,000 rows is slow through parameters).
+  const cols = METRIC_FIELDS.join(', ');
+  const lo = Math.min(...ids);
+  const hi = Math.max(...ids);
+  if (h.dialect === 'postgres') {
+    const vals = METRIC_FIELDS.map((_, i) => `((u.id * 31 + d.n * ${7 + i}) % 97)`).join(', ');
+    await sql
+      .raw(
+        `insert into metric_days (store_id, day, ${cols}, fetched_at)
+         select u.id, to_char(date '${from}' + d.n, 'YYYY-MM-DD'), ${vals}, '${now}'
+         from users u cross join generate_series(0, date '${to}' - date '${from}') as d(n)
+         where u.id between ${lo} and ${hi}`,
+      )
+      .execute(db);
+  } else {
+    const vals = METRIC_FIELDS.map((_, i) => `((u.id * 31 + d.n * ${7 + i}) % 97)`).join(', ');
+    await sql
+      .raw(
+        `with recursive d(n, day) as (
+           select 0, '${from}' union all
+           select n + 1, date(day, '+1 day') from d where day < '${to}')
+         insert into metric_days (store_id, day, ${cols}, fetched_at)
+         select u.id, d.day, ${vals}, '${now}' from users u, d
+         where u.id between ${lo} and ${hi}`,
+      )
+      .execute(db);
+  }
+  const sums = METRIC_FIELDS.map((f) => `sum(${f})`).join(', ');
+  await sql
+    .raw(
+      `insert into metric_months (store_id, month, ${cols}, search_keywords, days, updated_at)
+       select store_id, substr(day, 1, 7), ${sums}, 0, count(*), '${now}'
+       from metric_days group by store_id, substr(day, 1, 7)`,
+    )
+    .execute(db);
+  if (h.dialect === 'postgres')
+    await sql.raw('analyze metric_days; analyze metric_months; analyze users').execute(db);
+  else await sql.raw('analyze').execute(db);
+  return ids;
+}
+
+async function measure(label: string, databaseUrl: string, dataDir: string) {
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: 'silent',
+    TENPO_WORKER: 'false',
+    RATE_LIMIT_AUTH_PER_MINUTE: '1000',
+  });
+  const database = openDatabase(config.databaseUrl);
+  await migrateToLatest(database);
+  await seedDemo(database.db, systemClock);
+  const today = tokyoDay(Date.now());
+  const start = reportWindowStart(today);
+  const t0 = performance.now();
+  const ids = await fill(database, start, addDays(today, -1));
+  const rows = Number(
+    (
+      await database.db
+        .selectFrom('metric_days')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+  console.log(
+    `${label}: ${ids.length} stores, ${rows.toLocaleString('en')} day rows (${start}..${addDays(today, -1)}), filled in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
+
+  const sums = METRIC_FIELDS.map((f) => `sum(${f})`).join(', ');
+  const scan = await timed(() => sql.raw(`select ${sums} from metric_days`).execute(database.db));
+
+  const service = createReportsService({
+    repo: createReportsRepo(database.db),
+    clock: systemClock,
+  });
+  const range = { start_date: start, end_date: today };
+  const stores = ids.map((id) => ({ id, name: `ベンチ店 ${id}` }));
+  const queries = await timed(() => service.multiple(stores, range));
+  // An adjustment range with partial edge months (read from metric_days), for reference.
+  const edged = { start_date: addDays(start, 14), end_date: addDays(today, -3) };
+  const edgeQueries = await timed(() => service.multiple(stores, edged));
+
+  const app = await buildApp(config, {
+    database,
+    logger: false,
+    mail: { send: async () => {} },
+  });
+  await app.ready();
+  const login = await app.inject({
+    method: 'POST',
+    url: '/api/login',
+    headers: { 'x-api-key': config.apiKey },
+    payload: { email: 'agency@tenpo.example', password: 'tenpo-demo-1' },
+  });
+  const token = (login.json() as { data: { token: string } }).data.token;
+  let checked = false;
+  const callReport = async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/report/multiple-store/adjustment-period',
+      headers: { 'x-api-key': config.apiKey, authorization: `Bearer ${token}` },
+      payload: { user_id: ids, ...range },
+    });
+    if (res.statusCode !== 200) throw new Error(`report: ${res.statusCode} ${res.body}`);
+    if (!checked) {
+      const d = (res.json() as { data: { data: { stores: Record<string, unknown> } } }).data.data;
+      if (Object.keys(d.stores).length !== ids.length) throw new Error('stores missing');
+      checked = true;
+    }
+  };
+  const whole = await timed(callReport);
+  await app.close();
+  await database.close();
+
+  const line = (what: string, ms: number) =>
+    `  ${what}: ${ms.toFixed(1)} ms = ${(ms / scan).toFixed(3)}× the scan (target ≤ 0.05×; ${ms < 100 ? 'under' : 'OVER'} 100 ms)`;
+  console.log(
+    `  reference, full scan of metric_days (sum of the 10 columns): ${scan.toFixed(1)} ms`,
+  );
+  console.log(line('multi-store report, whole call (POST, 1,000 stores, 25 months)', whole));
+  console.log(line('multi-store report, its queries alone', queries));
+  console.log(
+    `  (a range with partial edge months, ${edged.start_date}..${edged.end_date}, queries alone: ${edgeQueries.toFixed(1)} ms = ${(edgeQueries / scan).toFixed(3)}× the scan)`,
+  );
+}
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tenpo-bench-reports-'));
+try {
+  await measure('SQLite', `sqlite:${path.join(dir, 'bench.sqlite')}`, dir);
+  let reachable = true;
+  try {
+    const c = new pg.Client({ connectionString: PG_URL });
+    await c.connect();
+    await c.end();
+  } catch {
+    reachable = false;
+    console.log(`PostgreSQL: skipped (${PG_URL} unreachable)`);
+  }
+  if (reachable) {
+    const s = await scratchSchema(PG_URL);
+    try {
+      await measure('PostgreSQL', s.url, dir);
+    } finally {
+      await s.drop();
+    }
+  }
+} finally {
+  fs.rmSync(dir, { recursive: true, force: true });
+}
