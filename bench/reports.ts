@@ -172,7 +172,7 @@ async function measure(label: string, databaseUrl: string, dataDir: string) {
   const scan = await timed(() => sql.raw(`select ${sums} from metric_days`).execute(database.db));
 
   const service = createReportsService({
-    repo: createReportsRepo(database.db),
+    repo: createReportsRepo(database),
     clock: systemClock,
   });
   const range = { start_date: start, end_date: today };

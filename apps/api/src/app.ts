@@ -227,7 +227,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
         authenticate,
       });
       registerReportRoutes(api, {
-        reports: createReportsService({ repo: createReportsRepo(db), clock }),
+        reports: createReportsService({ repo: createReportsRepo(deps.database), clock }),
         access,
         clock,
         secretKey: config.secretKey,

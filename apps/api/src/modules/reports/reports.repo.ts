@@ -1,4 +1,4 @@
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import {
   addMonths,
   firstDayOf,
@@ -7,7 +7,7 @@ import {
   monthOfDay,
   type MetricField,
 } from '@tenpo/domain';
-import type { Db } from '../../db/kysely';
+import type { DbHandle } from '../../db/kysely';
 import { GOOGLE_KEY } from '../users/users.repo';
 
 export type Figures = Record<MetricField, number> & { search_keywords: number };
@@ -73,36 +73,53 @@ export function splitRange(start: string, end: string, today?: string): Split {
 export type ReportsRepo = ReturnType<typeof createReportsRepo>;
 
 /** The only reader of the metric tables for the dashboard and report calls (ADR 0036). */
-export function createReportsRepo(db: Db) {
+export function createReportsRepo(handle: Pick<DbHandle, 'db' | 'dialect'>) {
+  const { db, dialect } = handle;
+  /**
+   * `store_id` among these ids as one bound value (an array on PostgreSQL, a JSON list on
+   * SQLite) rather than a thousand parameters: a 1,000-store report parses and plans once.
+   */
+  const storeIn = (ids: readonly number[], column = 'store_id') =>
+    dialect === 'postgres'
+      ? sql<SqlBool>`${sql.ref(column)} = any(${[...ids]}::int[])`
+      : sql<SqlBool>`${sql.ref(column)} in (select value from json_each(${JSON.stringify(ids)}))`;
+
   const rowFigures = (r: Record<string, unknown>): Figures => {
     const f = zeroFigures();
     for (const k of Object.keys(f) as (keyof Figures)[]) f[k] = num(r[k]);
     return f;
   };
 
-  /** Day-range sums of the ten metrics, per store and per month, from metric_days. */
+  /**
+   * Day-range sums of the ten metrics, per store (and per month), from metric_days: one query
+   * per edge range, each an index range on (store_id, day) (an OR of ranges made PostgreSQL
+   * scan the table).
+   */
   const edgeSums = async (
     storeIds: readonly number[],
     edges: Split['edges'],
     byMonth: boolean,
   ): Promise<{ store_id: number; month: string | null; figures: Figures }[]> => {
-    if (edges.length === 0 || storeIds.length === 0) return [];
-    const month = sql<string>`substr(day, 1, 7)`;
-    let q = db
-      .selectFrom('metric_days')
-      .select(['store_id', ...sums()] as never[])
-      .where('store_id', 'in', storeIds)
-      .where((eb) =>
-        eb.or(edges.map((e) => eb.and([eb('day', '>=', e.start), eb('day', '<=', e.end)]))),
-      )
-      .groupBy('store_id');
-    if (byMonth) q = q.select(month.as('month') as never).groupBy(month as never);
-    const rows = (await q.execute()) as Record<string, unknown>[];
-    return rows.map((r) => ({
-      store_id: Number(r.store_id),
-      month: byMonth ? String(r.month) : null,
-      figures: rowFigures(r),
-    }));
+    if (storeIds.length === 0) return [];
+    const out: { store_id: number; month: string | null; figures: Figures }[] = [];
+    for (const e of edges) {
+      const rows = (await db
+        .selectFrom('metric_days')
+        .select(['store_id', ...sums()] as never[])
+        .where(storeIn(storeIds))
+        .where('day', '>=', e.start)
+        .where('day', '<=', e.end)
+        .groupBy('store_id')
+        .execute()) as Record<string, unknown>[];
+      // An edge range lies within one month.
+      for (const r of rows)
+        out.push({
+          store_id: Number(r.store_id),
+          month: byMonth ? monthOfDay(e.start) : null,
+          figures: rowFigures(r),
+        });
+    }
+    return out;
   };
 
   return {
@@ -125,7 +142,7 @@ export function createReportsRepo(db: Db) {
             ...sums(),
             sql`sum(search_keywords)`.as('search_keywords'),
           ] as never[])
-          .where('store_id', 'in', storeIds)
+          .where(storeIn(storeIds))
           .where('month', '>=', split.full.from)
           .where('month', '<=', split.full.to)
           .groupBy('store_id')
@@ -138,7 +155,7 @@ export function createReportsRepo(db: Db) {
       const keywordRows = await db
         .selectFrom('metric_months')
         .select(['store_id', sql<number | string>`sum(search_keywords)`.as('n')])
-        .where('store_id', 'in', storeIds)
+        .where(storeIn(storeIds))
         .where('month', 'in', edgeMonths)
         .groupBy('store_id')
         .execute();
@@ -235,7 +252,7 @@ export function createReportsRepo(db: Db) {
         .select('user_id')
         .where('publisher_key', '=', GOOGLE_KEY)
         .where('entity_id', 'is not', null)
-        .where('user_id', 'in', storeIds)
+        .where(storeIn(storeIds, 'user_id'))
         .execute();
       return new Set(rows.map((r) => r.user_id));
     },
