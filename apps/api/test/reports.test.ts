@@ -681,6 +681,28 @@ describe('bad input answers 422 in Japanese, never 5xx', () => {
     expect((res.json() as { message: string }).message).toBe(message);
   });
 
+  it('answers Japanese for a missing body and a malformed CSV link too', async () => {
+    const none = await call(t.app, { method: 'POST', url: '/api/dashboard/box-data', token: shop });
+    expect([none.statusCode, (none.json() as { message: string }).message]).toEqual([
+      422,
+      ja.reportStoreInvalid,
+    ]);
+    const link = await call(t.app, {
+      method: 'GET',
+      url: '/api/report/csv?kind=single',
+      token: shop,
+    });
+    expect([link.statusCode, (link.json() as { message: string }).message]).toEqual([
+      422,
+      ja.reportCsvLinkExpired,
+    ]);
+    const fixed = await post('/report/single-store/fixed-period', {
+      user_id: id('shop@tenpo.example'),
+      fixed_report: 'yes',
+    });
+    expect(fixed.statusCode).toBe(200);
+  });
+
   it('the fields and the metric names agree with the contract', () => {
     expect([...METRIC_FIELDS].sort()).toEqual(
       REPORT_COLUMNS.filter((c) => c !== 'search_keywords').sort(),

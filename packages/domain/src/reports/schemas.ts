@@ -58,32 +58,37 @@ export const keywordTimeRangeParams = z.object({
   timeRange: z.enum(KEYWORD_RANGES, { error: ja.reportKeywordRangeInvalid }),
 });
 
-export const dashboardBody = z.object({ user_id: reportStoreId });
-export const boxDataBody = z.object({
-  user_id: reportStoreId,
-  range: z
-    .union([z.string(), z.number()])
-    .transform((v) => String(v))
-    .pipe(z.enum(DASHBOARD_RANGES, { error: ja.reportRangeInvalid }))
-    .optional(),
-});
+/** A missing body is the missing store's message, not zod's English. */
+const body = { error: ja.reportStoreInvalid };
 
-export const fixedReportBody = z.object({
-  user_id: reportStoreId,
-  fixed_report: z.union([z.boolean(), z.literal(1), z.literal('1'), z.literal('true')]).optional(),
-});
+export const dashboardBody = z.object({ user_id: reportStoreId }, body);
+export const boxDataBody = z.object(
+  {
+    user_id: reportStoreId,
+    range: z
+      .union([z.string(), z.number()], { error: ja.reportRangeInvalid })
+      .transform((v) => String(v))
+      .pipe(z.enum(DASHBOARD_RANGES, { error: ja.reportRangeInvalid }))
+      .optional(),
+  },
+  body,
+);
+
+/** `fixed_report: true` is what the screen sends; the call has one answer whatever it says. */
+export const fixedReportBody = z.object(
+  { user_id: reportStoreId, fixed_report: z.unknown().optional() },
+  body,
+);
 
 /** Dates are optional in the schema so that a missing one answers the spec's own message. */
-export const singleReportBody = z.object({
-  user_id: reportStoreId,
-  start_date: reportDate.nullish(),
-  end_date: reportDate.nullish(),
-});
-export const multiReportBody = z.object({
-  user_id: reportStoreIds,
-  start_date: reportDate.nullish(),
-  end_date: reportDate.nullish(),
-});
+export const singleReportBody = z.object(
+  { user_id: reportStoreId, start_date: reportDate.nullish(), end_date: reportDate.nullish() },
+  body,
+);
+export const multiReportBody = z.object(
+  { user_id: reportStoreIds, start_date: reportDate.nullish(), end_date: reportDate.nullish() },
+  { error: ja.reportStoresRequired },
+);
 
 // ---- responses -------------------------------------------------------------------------------
 
@@ -163,11 +168,15 @@ export const csvExportSchema = z.object({
 });
 
 /** The signed download of an exported CSV (GET /report/csv). */
-export const csvDownloadQuery = z.object({
-  kind: z.enum(['single', 'multiple']),
-  user_id: z.string().regex(/^\d+(,\d+)*$/),
-  start_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
-  end_date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
-  expires: z.string(),
-  signature: z.string(),
-});
+const link = { error: ja.reportCsvLinkExpired };
+export const csvDownloadQuery = z.object(
+  {
+    kind: z.enum(['single', 'multiple'], link),
+    user_id: z.string(link).regex(/^\d+(,\d+)*$/, link),
+    start_date: z.string(link).regex(/^\d{4}-\d{2}-\d{2}$/, link),
+    end_date: z.string(link).regex(/^\d{4}-\d{2}-\d{2}$/, link),
+    expires: z.string(link),
+    signature: z.string(link),
+  },
+  link,
+);
