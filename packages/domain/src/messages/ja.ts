@@ -187,7 +187,7 @@ export const ja = {
   reportRangeInvalid: '期間は 7（1週間）、1（1か月）、3（3か月）のいずれかを指定してください。',
   reportKeywordRangeInvalid: '検索キーワードの期間は 1（1か月）か 3（3か月）を指定してください。',
   /** spec key screens.report.texts.specifyThePeriodsMissing */
-  reportPeriodsMissing: '期間を指定してください。',
+  reportPeriodsMissing: '集計期間を指定してください。',
   reportDateFormat: '日付は YYYY-MM-DD の形式で入力してください。',
   reportEndBeforeStart: '終了日は開始日以降の日付を指定してください。',
   reportOutOfWindow: (from: string, to: string) =>
