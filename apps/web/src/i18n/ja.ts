@@ -243,7 +243,7 @@ export const ja = {
       yearly: '昨年との比較（1月〜今月）',
       discoverySearch: '間接検索（Google 検索での表示）',
       mapsListing: 'Google マップでの表示',
-      yearlyActions: 'ユーザーのアクション',
+      yearlyActions: 'ユーザーのアクション（昨年比）',
       thisYear: '今年',
       lastYear: '昨年',
       monthLabel: '{{month}}月',
