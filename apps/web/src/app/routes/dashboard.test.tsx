@@ -38,6 +38,8 @@ const search: CustomerSearch = {
 const keywords: SearchKeywords = {
   search_keywords_total: 1520,
   search_keywords: {
+    // An integer-like keyword comes first in a parsed object: the list still sorts by count.
+    '2026': 'value_30',
     パン屋: 'value_1200',
     恵比寿: 'value_150',
     ベーカリー: 'value_90',
@@ -101,7 +103,9 @@ describe('/dashboard', () => {
     expect(lists).toHaveLength(2);
     expect(within(lists[0]!).getAllByRole('listitem')).toHaveLength(5);
     expect(within(lists[0]!).getAllByRole('listitem')[0]).toHaveTextContent('1パン屋1,200');
-    expect(within(lists[1]!).getAllByRole('listitem')[0]).toHaveTextContent('6カフェ< 15');
+    expect(within(lists[0]!).getAllByRole('listitem')[4]).toHaveTextContent('5202630');
+    expect(within(lists[1]!).getAllByRole('listitem')[0]).toHaveTextContent('6食パン20');
+    expect(within(lists[1]!).getAllByRole('listitem')).toHaveLength(5);
 
     const actions = card('ユーザーのアクション');
     expect(within(actions).getByText('labels: 11/21 | 11/22 | 11/23')).toBeInTheDocument();

@@ -65,10 +65,10 @@ const fixed: FixedReport = {
     current_year: { '01': 500, '02': 600 },
     latest_year: { '01': 300, '02': 400 },
   },
-  impressions_graph: {
-    current_year: { '01': 50, '02': 60 },
-    latest_year: { '01': 30, '02': 40 },
-  },
+  // As JSON.parse builds it: the integer-like '10' comes first.
+  impressions_graph: JSON.parse(
+    '{"current_year":{"01":50,"02":60,"10":70},"latest_year":{"01":30,"02":40,"10":45}}',
+  ) as FixedReport['impressions_graph'],
   reactions_graph: { current_year: { '01': 5, '02': 6 }, latest_year: { '01': 3, '02': 4 } },
 };
 
@@ -115,9 +115,9 @@ describe('/report', () => {
     ).toBeInTheDocument();
     expect(within(card('ユーザーのアクション')).getAllByText(/^予約: 1 \| 1$/)).toHaveLength(1);
     const maps = await screen.findByRole('region', { name: 'Google マップでの表示' });
-    expect(within(maps).getByText('labels: 1月 | 2月')).toBeInTheDocument();
-    expect(within(maps).getByText('昨年: 30 | 40')).toBeInTheDocument();
-    expect(within(maps).getByText('今年: 50 | 60')).toBeInTheDocument();
+    expect(within(maps).getByText('labels: 1月 | 2月 | 10月')).toBeInTheDocument();
+    expect(within(maps).getByText('昨年: 30 | 40 | 45')).toBeInTheDocument();
+    expect(within(maps).getByText('今年: 50 | 60 | 70')).toBeInTheDocument();
     expect(adjustmentCalls(calls)).toHaveLength(1);
     expect(adjustmentCalls(calls)[0]?.body).toEqual({ user_id: 1, ...range });
     expect(calls.find((c) => c.path === '/report/single-store/fixed-period')?.body).toEqual({

@@ -45,17 +45,27 @@ export function ReportRoute() {
     );
   }
   const id = ids[0] ?? user.id;
-  const role = id === user.id ? user.role : (stores.find((s) => s.id === id)?.role ?? null);
+  const row = stores.find((s) => s.id === id);
+  const role = id === user.id ? user.role : (row?.role ?? null);
+  const name = id === user.id ? (user.store_name ?? user.company_name ?? '') : (row?.name ?? '');
   return (
     <PaymentGate state={payment}>
-      <SingleReport key={id} userId={id} free={role === ROLE.freeTrial} />
+      <SingleReport key={id} userId={id} free={role === ROLE.freeTrial} storeName={name} />
     </PaymentGate>
   );
 }
 
 const slash = (day: string) => day.replaceAll('-', '');
 
-function SingleReport({ userId, free }: { userId: number; free: boolean }) {
+function SingleReport({
+  userId,
+  free,
+  storeName,
+}: {
+  userId: number;
+  free: boolean;
+  storeName: string;
+}) {
   const { t } = useTranslation();
   const { today, value, setValue, shown, range, waiting } = useReportRange();
   const adjustment = useQuery({
@@ -94,7 +104,8 @@ function SingleReport({ userId, free }: { userId: number; free: boolean }) {
   };
 
   const data = adjustment.data;
-  const months = data ? Object.keys(data.months) : [];
+  // `YYYY/MM` keys are not integer-like, so they keep their order; sorted all the same.
+  const months = data ? Object.keys(data.months).sort() : [];
   const loading = waiting || adjustment.isFetching;
 
   return (
@@ -118,7 +129,7 @@ function SingleReport({ userId, free }: { userId: number; free: boolean }) {
       <Stack gap="md" ref={page1} p="xs" data-testid="report-page-1">
         <Group justify="space-between">
           <Title order={3} fz="lg">
-            {t('screens.report.title')}
+            {storeName ? `${storeName} ${t('screens.report.title')}` : t('screens.report.title')}
           </Title>
           <Text c="dimmed" size="sm">
             {t('screens.report.range', {

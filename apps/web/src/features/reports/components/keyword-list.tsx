@@ -1,12 +1,18 @@
 import { Group, SimpleGrid, Stack, Text } from '@mantine/core';
-import { formatFigure, type SearchKeywords } from '@tenpo/domain';
+import { formatFigure, parseKeywordValue, type SearchKeywords } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
 import { formatCount } from './chart-parts';
 
 /** The top 10 keywords, largest first, in two columns of five (spec 3 §9), with the total. */
 export function KeywordList({ data }: { data: SearchKeywords }) {
   const { t } = useTranslation();
-  const rows = Object.entries(data.search_keywords).slice(0, 10);
+  // Largest first, whatever order the object kept (an integer-like keyword such as '2026'
+  // would otherwise jump to the front); a threshold counts as its bound.
+  const rows = Object.entries(data.search_keywords)
+    .map(([kw, v], i) => ({ kw, v, i, n: parseKeywordValue(v)?.n ?? 0 }))
+    .sort((a, b) => b.n - a.n || a.i - b.i)
+    .slice(0, 10)
+    .map(({ kw, v }) => [kw, v] as const);
   const columns = [rows.slice(0, 5), rows.slice(5, 10)];
   return (
     <Stack gap="sm">

@@ -102,7 +102,8 @@ export function YearlyCharts({
   return (
     <SimpleGrid cols={1} spacing="md">
       {charts.map(([key, g]) => {
-        const months = Object.keys(g?.current_year ?? g?.latest_year ?? {});
+        // `MM` keys: '10' to '12' are integer-like, which JavaScript puts before '01'.
+        const months = Object.keys({ ...g?.latest_year, ...g?.current_year }).sort();
         const pick = (y: YearSeries | undefined) => months.map((m) => Number(y?.[m] ?? 0));
         const all = [...pick(g?.current_year), ...pick(g?.latest_year)];
         const title = t(`screens.report.${key}`);
