@@ -279,6 +279,19 @@ const shot = async (name, { path: route, login, ids, act }) => {
 };
 
 await shot('dashboard', { path: '/dashboard', login: user() });
+await shot('dashboard-hover', {
+  path: '/dashboard',
+  login: user(),
+  act: async (page, dir) => {
+    // Hover the ring on its right-hand side: the centre shows that slice's label, value and share.
+    const card = page.getByRole('region', { name: '検索の内訳' });
+    const ring = card.locator('canvas');
+    const box = await ring.boundingBox();
+    await page.mouse.move(box.x + box.width / 2 + 88, box.y + box.height / 2);
+    await page.waitForTimeout(300);
+    await card.screenshot({ path: path.join(dir, 'dashboard-doughnut-hover.png') });
+  },
+});
 await shot('dashboard-chart', { path: '/dashboard-chart', login: user() });
 await shot('report', {
   path: '/report',
