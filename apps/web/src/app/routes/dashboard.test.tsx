@@ -1,9 +1,17 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { BoxData, CustomerSearch, ReactionsGraph, SearchKeywords } from '@tenpo/domain';
+import type {
+  BoxData,
+  CustomerSearch,
+  ReactionsGraph,
+  SearchKeywords,
+  StoreRow,
+} from '@tenpo/domain';
+import { selectStores } from '../../lib/selection';
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
   fail,
+  loginData,
   mockApi,
   ok,
   renderAt,
@@ -249,5 +257,62 @@ describe('/dashboard-chart', () => {
     expect(await within(callsCard).findByText('データが読み込めません。')).toBeInTheDocument();
     expect(within(callsCard).queryByText(/^通話:/)).not.toBeInTheDocument();
     expect(paths(calls)).toContain('/dashboard/customer-call/7');
+  });
+});
+
+describe('/dashboard for an agency', () => {
+  beforeEach(resetState);
+
+  const agency = { id: 6, role: 11, email: 'agency@tenpo.example' } as const;
+  const row = (id: number): StoreRow => ({
+    id,
+    name: `店舗${id}`,
+    status: 1,
+    role: 1,
+    in_trial: false,
+    agency_logo: null,
+    agent_code: '1001',
+    company_name: '会社',
+    person_in_charge: '担当',
+    email: `s${id}@tenpo.example`,
+    google_status: 1,
+    payment_fail: false,
+  });
+
+  it('loads again for the newly selected store', async () => {
+    const { calls } = mockApi({
+      'GET /refresh-token': ok(loginData(agency)),
+      'GET /agency/stores': ok({ data: [], current_page: 1, last_page: 1, total: 0, per_page: 5 }),
+      'GET /agency/groups': ok([]),
+      'POST /dashboard/box-data': (req) =>
+        ok({
+          data: { ...boxes, view_total: (req.body as { user_id: number }).user_id * 1000 },
+        }),
+    });
+    signIn(agency);
+    selectStores([row(8)], null);
+    renderAt('/dashboard');
+    await waitFor(() => expect(screen.getByTestId('box-view-value')).toHaveTextContent('8,000'));
+    act(() => selectStores([row(9)], null));
+    await waitFor(() => expect(screen.getByTestId('box-view-value')).toHaveTextContent('9,000'));
+    const users = calls
+      .filter((c) => c.path.startsWith('/dashboard/'))
+      .map((c) => (c.body as { user_id: number }).user_id);
+    expect(new Set(users)).toEqual(new Set([8, 9]));
+    expect(calls.filter((c) => c.path === '/dashboard/reactions-graph/1')).toHaveLength(2);
+  });
+
+  it('/dashboard-chart without a selected store sends the agency to the dashboard', async () => {
+    mockApi({
+      'GET /refresh-token': ok(loginData(agency)),
+      'GET /agency/stores': ok({ data: [], current_page: 1, last_page: 1, total: 0, per_page: 5 }),
+      'GET /agency/groups': ok([]),
+    });
+    signIn(agency);
+    const { router } = renderAt('/dashboard-chart');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+    expect(
+      await screen.findByText('上部の「店舗を選択」から店舗を選んでください。'),
+    ).toBeInTheDocument();
   });
 });
