@@ -1,3 +1,4 @@
+import { linkOriginOf } from './lib/hosts';
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
@@ -143,6 +144,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const outbox = createOutbox(queue, config.mailFrom);
   const usersRepo = createUsersRepo(db);
   const users = createUsersService(usersRepo, clock);
+  const domains = createDomainsRepo(db);
+  const isAgencyPrefix = async (prefix: string) =>
+    ((await domains.byPrefix(prefix))?.status ?? 0) !== 0;
+  const linkOrigin = linkOriginOf(config.publicUrl, isAgencyPrefix);
   const authRepo = createAuthRepo(db);
   const access = createStoreAccess(usersRepo);
   const authenticate = createAuthenticate(authRepo, clock);
@@ -152,7 +157,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     users,
     clock,
     outbox,
-    publicUrl: config.publicUrl,
+    linkOrigin,
     sessionTtlHours: config.sessionTtlHours,
   });
   const registration = createRegistrationService({
@@ -160,17 +165,16 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     users: usersRepo,
     clock,
     outbox,
-    publicUrl: config.publicUrl,
+    linkOrigin,
   });
   const channels = deps.channels ?? createChannels(config, clock);
-  const domains = createDomainsRepo(db);
   const publishers = createPublisherService({
     repo: createPublisherRepo(db),
     channels,
     clock,
     secretKey: config.secretKey,
     publicUrl: config.publicUrl,
-    isAgencyPrefix: async (prefix) => ((await domains.byPrefix(prefix))?.status ?? 0) !== 0,
+    isAgencyPrefix,
     log: app.log,
   });
   const entity = createEntityService({ publishers });

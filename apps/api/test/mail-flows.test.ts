@@ -184,6 +184,52 @@ describe('forgot and reset password', () => {
   });
 });
 
+describe('mail links on an agency’s host (ADR 0015)', () => {
+  it.each([
+    ['the agency’s white-label host', { host: 'demo.tenpo.test' }, 'http://demo.tenpo.test'],
+    ['a prefix no agency has', { host: 'nobody.tenpo.test' }, 'http://tenpo.test'],
+    ['another domain', { host: 'demo.evil.example' }, 'http://tenpo.test'],
+  ])('a reset asked on %s links to %s', async (_name, headers, origin) => {
+    const res = await call(t.app, {
+      method: 'POST',
+      url: '/api/forgot-password',
+      payload: { email: 'agency@tenpo.example' },
+      headers,
+    });
+    expect(res.statusCode).toBe(200);
+    const mail = await mailTo('agency@tenpo.example');
+    expect(mail.link.origin).toBe(origin);
+    expect(mail.link.pathname).toBe('/reset-password');
+  });
+
+  it('a sign-up on the agency’s host mails both links to that host', async () => {
+    const email = 'whitelabel-signup@tenpo.example';
+    const headers = { host: 'demo.tenpo.test' };
+    const res = await call(t.app, {
+      method: 'POST',
+      url: '/api/registration-form',
+      payload: { ...form, email },
+      headers,
+    });
+    expect(res.statusCode).toBe(200);
+    const link = (await mailTo(email)).link;
+    expect(link.origin + link.pathname).toBe('http://demo.tenpo.test/register-account');
+    const done = await call(t.app, {
+      method: 'POST',
+      url: '/api/register',
+      payload: {
+        token: link.searchParams.get('token'),
+        email,
+        password: 'long-enough-1',
+        password_confirmation: 'long-enough-1',
+      },
+      headers,
+    });
+    expect(done.statusCode).toBe(200);
+    expect((await mailTo(email)).link.toString()).toBe('http://demo.tenpo.test/login');
+  });
+});
+
 const form = {
   full_name: '山田 太郎',
   company_name: '山田商店',

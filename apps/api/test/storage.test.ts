@@ -239,12 +239,20 @@ describe.each([
       const flipped = new URL(url);
       const sig = flipped.searchParams.get('signature') ?? '';
       flipped.searchParams.set('signature', `${sig.slice(0, -1)}${sig.endsWith('A') ? 'B' : 'A'}`);
+      // The same MAC spelt another way: the last character's two unused bits set.
+      const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+      const respelt = new URL(url);
+      respelt.searchParams.set(
+        'signature',
+        `${sig.slice(0, -1)}${alphabet[alphabet.indexOf(sig.slice(-1)) | 1]}`,
+      );
       const later = new URL(url);
       later.searchParams.set('expires', String(Number(later.searchParams.get('expires')) + 60));
       for (const bad of [
         `${u.origin}${u.pathname}`,
         url.replace(key, other.key),
         flipped.toString(),
+        respelt.toString(),
         later.toString(),
       ]) {
         const r = await fetch(bad);

@@ -46,3 +46,15 @@ export async function knownOriginOf(
   }
   return null;
 }
+
+/**
+ * The origin the links of a mail point at: the host the request that causes the mail came on
+ * when it is one of ours (an agency's white-label host), else PUBLIC_URL's. A user who asked on
+ * `<prefix>.<host>` is sent back there, under the agency's name and logo.
+ */
+export const linkOriginOf =
+  (publicUrl: string, isAgencyPrefix: (prefix: string) => Promise<boolean>) =>
+  async (requestHost: string | undefined): Promise<string> =>
+    (await knownOriginOf(publicUrl, requestHost, isAgencyPrefix)) ?? publicUrl;
+
+export type LinkOrigin = ReturnType<typeof linkOriginOf>;

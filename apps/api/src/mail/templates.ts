@@ -1,4 +1,7 @@
-/** The mails Tenpo sends, in Japanese. Links are absolute, built from PUBLIC_URL. */
+/**
+ * The mails Tenpo sends, in Japanese. Links are absolute: on the host the request came on when it
+ * is ours (an agency's white-label host), else PUBLIC_URL's (`linkOriginOf` in lib/hosts.ts).
+ */
 const footer =
   '\n\n――\nTenpo 運営事務局\nこのメールは送信専用です。心当たりのない場合は破棄してください。';
 

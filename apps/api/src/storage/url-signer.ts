@@ -22,7 +22,12 @@ export function createUrlSigner(secret: Buffer, now: () => number = Date.now) {
       if (typeof signature !== 'string' || !/^[\w-]{43}$/.test(signature)) return false;
       const at = Number(expires);
       if (Math.floor(now() / 1000) > at) return false;
-      return timingSafeEqual(Buffer.from(signature, 'base64url'), mac(key, at));
+      // Compared as written, not decoded: the last of 43 base64url characters carries two unused
+      // bits, so four spellings decode to the same MAC; only the one we issued is accepted.
+      return timingSafeEqual(
+        Buffer.from(signature),
+        Buffer.from(mac(key, at).toString('base64url')),
+      );
     },
   };
 }

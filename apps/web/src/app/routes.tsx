@@ -109,11 +109,11 @@ export const routes: RouteObject[] = [
             lazy: lazy(() => import('./routes/dashboard'), 'DashboardRoute'),
             handle: meta({ name: 'Dashboard', title: 'ダッシュボード' }),
           },
-          later('/dashboard-chart', {
-            name: 'Dashboard Chart',
-            title: 'ダッシュボード',
-            ...guarded,
-          }),
+          {
+            path: '/dashboard-chart',
+            lazy: lazy(() => import('./routes/dashboard-chart'), 'DashboardChartRoute'),
+            handle: meta({ name: 'Dashboard Chart', title: 'ダッシュボード', ...guarded }),
+          },
           later('/change-payment-method', {
             name: 'Change Payment Method',
             title: '支払い方法の変更',
@@ -167,12 +167,16 @@ export const routes: RouteObject[] = [
             ...guarded,
           }),
           later('/media', { name: 'Media', title: '写真・動画', ...guarded }),
-          later('/report', { name: 'Report', title: 'レポート', paymentGate: true }),
-          later('/report-multiple', {
-            name: 'ReportMultiple',
-            title: '複数店舗レポート',
-            paymentGate: true,
-          }),
+          {
+            path: '/report',
+            lazy: lazy(() => import('./routes/report'), 'ReportRoute'),
+            handle: meta({ name: 'Report', title: 'レポート', paymentGate: true }),
+          },
+          {
+            path: '/report-multiple',
+            lazy: lazy(() => import('./routes/report-multiple'), 'ReportMultipleRoute'),
+            handle: meta({ name: 'ReportMultiple', title: '複数店舗レポート', paymentGate: true }),
+          },
           {
             path: '/change-password',
             lazy: lazy(() => import('./routes/change-password'), 'ChangePasswordRoute'),

@@ -10,6 +10,25 @@ import { unexpectedCalls } from './render';
 // about 5 s on a 2-core CI machine).
 configure({ asyncUtilTimeout: 10_000 });
 
+// jsdom has no canvas: Chart.js would fail to draw. The charts of react-chartjs-2 render their
+// data as text instead (labels, then one line per series), which the tests read.
+vi.mock('react-chartjs-2', async () => {
+  const { createElement } = await import('react');
+  type Props = { data: { labels?: unknown[]; datasets: { label?: string; data: unknown[] }[] } };
+  const stub = (type: string) =>
+    function ChartStub({ data }: Props) {
+      return createElement(
+        'div',
+        { 'data-chart': type },
+        createElement('p', null, `labels: ${(data.labels ?? []).join(' | ')}`),
+        ...data.datasets.map((d, i) =>
+          createElement('p', { key: i }, `${d.label ?? type}: ${d.data.join(' | ')}`),
+        ),
+      );
+    };
+  return { Bar: stub('bar'), Line: stub('line'), Doughnut: stub('doughnut') };
+});
+
 // Mantine needs these browser APIs, which jsdom lacks.
 // The tests' "user" prefers reduced motion: Mantine's transitions then take no time and leave no
 // timer running past a test (one firing after the test file's window is gone fails the run).

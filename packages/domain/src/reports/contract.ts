@@ -6,30 +6,12 @@
  * and report call is a POST whose answer is the envelope's `data.data`.
  */
 
-/** The daily metrics Tenpo keeps, with their spec field names (Google's enum, lower-cased). */
-export const METRIC_FIELDS = [
-  'business_impressions_desktop_maps',
-  'business_impressions_mobile_maps',
-  'business_impressions_desktop_search',
-  'business_impressions_mobile_search',
-  'business_bookings',
-  'business_conversations',
-  'business_direction_requests',
-  'business_food_orders',
-  'call_clicks',
-  'website_clicks',
-] as const;
-export type MetricField = (typeof METRIC_FIELDS)[number];
-
-/** Google's `DailyMetric` enum name of a field. */
-export const googleMetricOf = (field: MetricField): string => field.toUpperCase();
-
 export const IMPRESSION_FIELDS = [
   'business_impressions_desktop_maps',
   'business_impressions_mobile_maps',
   'business_impressions_desktop_search',
   'business_impressions_mobile_search',
-] as const satisfies readonly MetricField[];
+] as const;
 
 export const REACTION_FIELDS = [
   'business_bookings',
@@ -38,7 +20,14 @@ export const REACTION_FIELDS = [
   'business_food_orders',
   'call_clicks',
   'website_clicks',
-] as const satisfies readonly MetricField[];
+] as const;
+
+/** The daily metrics Tenpo keeps, with their spec field names (Google's enum, lower-cased). */
+export const METRIC_FIELDS = [...IMPRESSION_FIELDS, ...REACTION_FIELDS] as const;
+export type MetricField = (typeof METRIC_FIELDS)[number];
+
+/** Google's `DailyMetric` enum name of a field. */
+export const googleMetricOf = (field: MetricField): string => field.toUpperCase();
 
 /** Views = the four impressions; actions = website, directions, calls (the boxes' definition). */
 export const ACTION_FIELDS = [

@@ -84,7 +84,8 @@ export function registerAuthRoutes(
       },
     },
     async (req) => {
-      await auth.forgotPassword(req.body.email);
+      // req.host: the Host (or, behind our proxy, X-Forwarded-Host) the browser asked on.
+      await auth.forgotPassword(req.body.email, req.host);
       return done(ja.forgotPasswordSent);
     },
   );

@@ -1,3 +1,4 @@
+import type { LinkOrigin } from '../../lib/hosts';
 import { ja, type LoginResponseData } from '@tenpo/domain';
 import { addMs, HOUR, iso, type Clock } from '../../lib/clock';
 import { AppError, validationError } from '../../lib/errors';
@@ -28,7 +29,8 @@ export function createAuthService(deps: {
   users: UsersService;
   clock: Clock;
   outbox: MailOutbox;
-  publicUrl: string;
+  /** Where the mails' links point: the request's host when it is ours (lib/hosts.ts). */
+  linkOrigin: LinkOrigin;
   sessionTtlHours: number;
 }) {
   const { repo, users, clock, outbox } = deps;
@@ -100,12 +102,12 @@ export function createAuthService(deps: {
     },
 
     /** Always answers the same, so the form does not tell who has an account. */
-    async forgotPassword(email: string): Promise<void> {
+    async forgotPassword(email: string, requestHost?: string): Promise<void> {
       const user = await users.repo.findByEmail(email);
       if (!user || user.status === 0) return;
       const token = newToken();
       const now = clock.now();
-      const link = `${deps.publicUrl}/reset-password?token=${encodeURIComponent(token)}&email=${encodeURIComponent(user.email)}`;
+      const link = `${await deps.linkOrigin(requestHost)}/reset-password?token=${encodeURIComponent(token)}&email=${encodeURIComponent(user.email)}`;
       // The reset and its mail commit together.
       await repo.transaction(async (tx, trx) => {
         await tx.createReset({

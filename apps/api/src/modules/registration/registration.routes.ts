@@ -33,7 +33,8 @@ export function registerRegistrationRoutes(
       },
     },
     async (req) => {
-      await registration.submit(req.body);
+      // req.host: the Host (or, behind our proxy, X-Forwarded-Host) the browser asked on.
+      await registration.submit(req.body, req.host);
       return done(ja.registrationReceived);
     },
   );
@@ -64,7 +65,7 @@ export function registerRegistrationRoutes(
       },
     },
     async (req) => {
-      await registration.register(req.body);
+      await registration.register(req.body, req.host);
       return done(ja.registerDone);
     },
   );

@@ -1,3 +1,4 @@
+import type { LinkOrigin } from '../../lib/hosts';
 import { FREE_TRIAL_DAYS, ja, ROLE, type RegistrationFormRequest } from '@tenpo/domain';
 import type { z } from 'zod';
 import type { registrationFormRequest } from '@tenpo/domain';
@@ -23,7 +24,8 @@ export function createRegistrationService(deps: {
   users: UsersRepo;
   clock: Clock;
   outbox: MailOutbox;
-  publicUrl: string;
+  /** Where the mails' links point: the request's host when it is ours (lib/hosts.ts). */
+  linkOrigin: LinkOrigin;
 }) {
   const { repo, users, clock, outbox } = deps;
   const tokenInvalid = () => validationError({ token: [ja.accessTokenExpired] });
@@ -42,11 +44,11 @@ export function createRegistrationService(deps: {
 
   return {
     /** Stores the request and mails the account-registration link. */
-    async submit(form: Form): Promise<void> {
+    async submit(form: Form, requestHost?: string): Promise<void> {
       if (await users.findByEmail(form.email)) throw validationError({ email: [ja.emailTaken] });
       const token = newToken();
       const now = clock.now();
-      const link = `${deps.publicUrl}/register-account?token=${encodeURIComponent(token)}`;
+      const link = `${await deps.linkOrigin(requestHost)}/register-account?token=${encodeURIComponent(token)}`;
       // The request, its token and its mail: one unit of work (a crash loses none of them alone).
       await repo.transaction(async (tx, trx) => {
         await tx.createRequest(
@@ -85,10 +87,14 @@ export function createRegistrationService(deps: {
      * Creates the free-trial account: 30 days from now (DESIGN §10), having agreed to the terms
      * on the form, so the terms dialog does not ask again.
      */
-    async register(input: { token: string; email: string; password: string }): Promise<void> {
+    async register(
+      input: { token: string; email: string; password: string },
+      requestHost?: string,
+    ): Promise<void> {
       const row = await liveToken(input.token);
       if (row.email.toLowerCase() !== input.email.toLowerCase()) throw tokenInvalid();
       const passwordHash = await hashPassword(input.password);
+      const origin = await deps.linkOrigin(requestHost);
       const now = clock.now();
       await repo.transaction(async (tx, trx) => {
         const user = await createUsersRepo(trx).create({
@@ -115,7 +121,7 @@ export function createRegistrationService(deps: {
         if (!(await tx.useToken(row.token_id, row.request_id, user.id, iso(now))))
           throw tokenInvalid();
         await outbox.send(
-          { to: row.email, ...accountCreatedMail(`${deps.publicUrl}/login`) },
+          { to: row.email, ...accountCreatedMail(`${origin}/login`) },
           { key: `registered:${row.token_id}`, trx },
         );
       });

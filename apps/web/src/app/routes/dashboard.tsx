@@ -1,18 +1,35 @@
-import { Alert, Stack } from '@mantine/core';
+import { Alert, Anchor, Grid, Group, Stack, Title } from '@mantine/core';
+import { DASHBOARD_RANGES, KEYWORD_RANGES, REACTION_FIELDS } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
-import { ComingSoon } from '../../components/ui/coming-soon';
+import { Link } from 'react-router';
 import { PaymentGate } from '../../components/ui/payment-panels';
-import { useSelection } from '../../lib/selection';
+import { ChartCard, chartState, PeriodSelect } from '../../features/reports/components/chart-card';
+import { METRIC_COLORS } from '../../features/reports/components/chart-parts';
+import { LineChart, SearchDoughnut } from '../../features/reports/components/charts';
+import { KeywordList } from '../../features/reports/components/keyword-list';
+import { StatBoxes } from '../../features/reports/components/stat-boxes';
+import {
+  allZero,
+  shortDay,
+  useBoxData,
+  useDashboardChart,
+} from '../../features/reports/use-dashboard';
+import { useCurrentStore, useSelection } from '../../lib/selection';
 import { isAccountManager, useSession } from '../../lib/session';
 import { usePaymentState } from '../payment-state';
 
-/** /dashboard: the payment panels are real; the charts belong to the dashboard issue. */
+/**
+ * /dashboard (spec 3 §2): payment panels first; then six stat boxes, the searches by source, the
+ * top keywords and the customer actions, each with its own period. Every query is keyed by the
+ * store, so a new selection loads everything again.
+ */
 export function DashboardRoute() {
   const { t } = useTranslation();
   const { user } = useSession();
   const { ids } = useSelection();
+  const store = useCurrentStore();
   const payment = usePaymentState();
-  if (isAccountManager(user) && ids.length === 0) {
+  if ((isAccountManager(user) && ids.length === 0) || !store) {
     return (
       <Stack>
         <Alert color="blue" variant="light">
@@ -23,7 +40,107 @@ export function DashboardRoute() {
   }
   return (
     <PaymentGate state={payment}>
-      <ComingSoon title={t('layout.menu.dashboard')} />
+      <Dashboard key={store.id} userId={store.id} />
     </PaymentGate>
+  );
+}
+
+function Dashboard({ userId }: { userId: number }) {
+  const { t } = useTranslation();
+  const boxes = useBoxData(userId);
+  const search = useDashboardChart('customer-search', userId);
+  const keywords = useDashboardChart('search-keywords', userId);
+  const actions = useDashboardChart('reactions-graph', userId);
+
+  const searchData = search.query.data;
+  const keywordData = keywords.query.data;
+  const actionData = actions.query.data;
+  const days = actionData ? Object.keys(actionData.website_clicks ?? {}) : [];
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between">
+        <Title order={2}>{t('screens.dashboard.title')}</Title>
+        <Group gap="md">
+          <PeriodSelect
+            label={`${t('screens.dashboard.title')} ${t('screens.dashboard.period')}`}
+            value={boxes.range}
+            options={DASHBOARD_RANGES}
+            onChange={boxes.setRange}
+          />
+          <Anchor component={Link} to="/dashboard-chart" size="sm">
+            {t('screens.dashboard.openCharts')}
+          </Anchor>
+        </Group>
+      </Group>
+      <StatBoxes data={boxes.query.isError ? null : (boxes.query.data ?? null)} />
+      <Grid gutter="md">
+        <Grid.Col span={{ base: 12, md: 4 }}>
+          <ChartCard
+            title={t('screens.dashboard.searchSource')}
+            action={
+              <PeriodSelect
+                label={`${t('screens.dashboard.searchSource')} ${t('screens.dashboard.period')}`}
+                value={search.range}
+                options={DASHBOARD_RANGES}
+                onChange={search.setRange}
+              />
+            }
+            state={chartState(search.query, !searchData || allZero([searchData.total]))}
+          >
+            {searchData && <SearchDoughnut data={searchData} />}
+          </ChartCard>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 8 }}>
+          <ChartCard
+            title={t('screens.dashboard.keywords')}
+            action={
+              <PeriodSelect
+                label={`${t('screens.dashboard.keywords')} ${t('screens.dashboard.period')}`}
+                value={keywords.range}
+                options={KEYWORD_RANGES}
+                onChange={keywords.setRange}
+              />
+            }
+            state={chartState(
+              keywords.query,
+              !keywordData ||
+                (allZero([keywordData.search_keywords_total]) &&
+                  Object.keys(keywordData.search_keywords).length === 0),
+            )}
+          >
+            {keywordData && <KeywordList data={keywordData} />}
+          </ChartCard>
+        </Grid.Col>
+      </Grid>
+      <ChartCard
+        title={t('screens.dashboard.actions')}
+        action={
+          <PeriodSelect
+            label={`${t('screens.dashboard.actions')} ${t('screens.dashboard.period')}`}
+            value={actions.range}
+            options={DASHBOARD_RANGES}
+            onChange={actions.setRange}
+          />
+        }
+        state={chartState(
+          actions.query,
+          !actionData ||
+            allZero(REACTION_FIELDS.flatMap((f) => Object.values(actionData[f] ?? {}))),
+        )}
+      >
+        {actionData && (
+          <LineChart
+            label={t('screens.dashboard.actions')}
+            labels={days.map(shortDay)}
+            series={REACTION_FIELDS.map((f) => ({
+              label: t(`screens.report.metrics.${f}`),
+              data: days.map((d) => actionData[f]?.[d] ?? 0),
+              color: METRIC_COLORS[f],
+            }))}
+          />
+        )}
+      </ChartCard>
+    </Stack>
   );
 }

@@ -1,0 +1,135 @@
+import { useRef, useState } from 'react';
+import { Alert, Group, List, Stack, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { ROLE } from '@tenpo/domain';
+import { useTranslation } from 'react-i18next';
+import { Navigate } from 'react-router';
+import { PaymentGate } from '../../components/ui/payment-panels';
+import { multipleReportCall, reportKeys } from '../../features/reports/api/reports-api';
+import {
+  ExportButtons,
+  FreeUserDialog,
+  ReportSlider,
+  useFreeDialog,
+} from '../../features/reports/components/report-controls';
+import { AdjustmentCharts, ReportError } from '../../features/reports/components/report-charts';
+import { exportPdf } from '../../features/reports/pdf';
+import { useCsvExport } from '../../features/reports/use-csv-export';
+import { useReportRange } from '../../features/reports/use-report-range';
+import { useSelection } from '../../lib/selection';
+import { useSession } from '../../lib/session';
+import { usePaymentState } from '../payment-state';
+
+/** /report-multiple (spec 3 §2): one bar per store; one store or none goes back to /report. */
+export function ReportMultipleRoute() {
+  const { user } = useSession();
+  const { ids, stores } = useSelection();
+  const payment = usePaymentState();
+  if (ids.length <= 1) return <Navigate to="/report" replace />;
+  if (!user) return null;
+  const free =
+    user.role === ROLE.freeTrial ||
+    stores.some((s) => ids.includes(s.id) && s.role === ROLE.freeTrial);
+  return (
+    <PaymentGate state={payment}>
+      <MultipleReport key={ids.join(',')} ids={ids} free={free} />
+    </PaymentGate>
+  );
+}
+
+const compact = (day: string) => day.replaceAll('-', '');
+
+function MultipleReport({ ids, free }: { ids: number[]; free: boolean }) {
+  const { t } = useTranslation();
+  const { today, value, setValue, shown, range, waiting } = useReportRange();
+  const report = useQuery({
+    queryKey: reportKeys.multiple(ids, range.start_date, range.end_date),
+    queryFn: ({ signal }) => multipleReportCall(ids, range, signal),
+    placeholderData: keepPreviousData,
+  });
+  const csv = useCsvExport();
+  const dialog = useFreeDialog();
+  const [pdfBusy, setPdfBusy] = useState(false);
+  const page1 = useRef<HTMLDivElement>(null);
+
+  const onPdf = async () => {
+    if (free) return dialog.open();
+    if (pdfBusy || !page1.current) return;
+    setPdfBusy(true);
+    try {
+      await exportPdf(
+        [page1.current],
+        `report_multiple_${compact(range.start_date)}-${compact(range.end_date)}.pdf`,
+      );
+    } catch {
+      notifications.show({ color: 'red', message: t('screens.report.pdfFailed') });
+    } finally {
+      setPdfBusy(false);
+    }
+  };
+  const onCsv = () => {
+    if (free) return dialog.open();
+    void csv.run('multiple', ids, range);
+  };
+
+  const data = report.data;
+  const names = data ? Object.keys(data.stores) : [];
+  const notLinked = data?.not_linked ?? [];
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between">
+        <Title order={2}>{t('screens.report.multipleTitle')}</Title>
+        <ExportButtons
+          pdfBusy={pdfBusy}
+          csvBusy={csv.busy}
+          onPdf={() => void onPdf()}
+          onCsv={onCsv}
+        />
+      </Group>
+      <ReportSlider
+        today={today}
+        value={value}
+        onChange={setValue}
+        shown={shown}
+        loading={waiting || report.isFetching}
+      />
+      {notLinked.length > 0 && (
+        <Alert color="yellow" variant="light" data-testid="not-linked">
+          <Text size="sm" mb={4}>
+            {t('screens.report.notLinked')}
+          </Text>
+          <List size="sm">
+            {notLinked.map((s) => (
+              <List.Item key={s.id}>{s.name}</List.Item>
+            ))}
+          </List>
+        </Alert>
+      )}
+      <Stack gap="md" ref={page1} p="xs" data-testid="report-page-1">
+        <Group justify="space-between">
+          <Title order={3} fz="lg">
+            {t('screens.report.multipleTitle')}
+          </Title>
+          <Text c="dimmed" size="sm">
+            {t('screens.report.range', {
+              start: range.start_date.replaceAll('-', '/'),
+              end: range.end_date.replaceAll('-', '/'),
+            })}
+          </Text>
+        </Group>
+        {report.isError ? (
+          <ReportError />
+        ) : (
+          <AdjustmentCharts
+            labels={names}
+            figures={names.map((n) => data!.stores[n]!)}
+            pending={report.isPending}
+          />
+        )}
+      </Stack>
+      <FreeUserDialog opened={dialog.opened} onClose={dialog.close} />
+    </Stack>
+  );
+}

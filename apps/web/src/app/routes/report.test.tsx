@@ -1,0 +1,361 @@
+import { act, fireEvent, renderHook, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { notifications } from '@mantine/notifications';
+import {
+  sliderRange,
+  tokyoDay,
+  type AdjustmentReport,
+  type FixedReport,
+  type MonthFigures,
+  type MultiStoreReport,
+  type StoreRow,
+  type User,
+} from '@tenpo/domain';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { syncSelection } from '../../lib/selection';
+import { useCsvExport } from '../../features/reports/use-csv-export';
+import {
+  fail,
+  loginData,
+  mockApi,
+  ok,
+  renderAt,
+  resetState,
+  signIn,
+  type MockRequest,
+} from '../../test/render';
+
+const pdf = vi.hoisted(() => ({
+  addImage: vi.fn(),
+  addPage: vi.fn(),
+  save: vi.fn(),
+  html2canvas: vi.fn(),
+}));
+vi.mock('jspdf', () => ({
+  jsPDF: class {
+    addImage = pdf.addImage;
+    addPage = pdf.addPage;
+    save = pdf.save;
+  },
+}));
+vi.mock('html2canvas', () => ({ default: pdf.html2canvas }));
+
+const figures = (n: number): MonthFigures => ({
+  business_impressions_desktop_maps: n,
+  business_impressions_mobile_maps: n * 2,
+  business_impressions_desktop_search: n * 3,
+  business_impressions_mobile_search: n * 4,
+  business_bookings: 1,
+  business_conversations: 2,
+  business_direction_requests: n,
+  business_food_orders: 0,
+  call_clicks: 3,
+  website_clicks: n * 5,
+  search_keywords: n * 10,
+});
+
+const adjustment = (r: { start_date: string; end_date: string }): AdjustmentReport => ({
+  ...r,
+  months: { '2026/10': figures(100), '2026/11': figures(1200) },
+  total: figures(1300),
+});
+
+const fixed: FixedReport = {
+  search_graph: {
+    current_year: { '01': 500, '02': 600 },
+    latest_year: { '01': 300, '02': 400 },
+  },
+  // As JSON.parse builds it: the integer-like '10' comes first.
+  impressions_graph: JSON.parse(
+    '{"current_year":{"01":50,"02":60,"10":70},"latest_year":{"01":30,"02":40,"10":45}}',
+  ) as FixedReport['impressions_graph'],
+  reactions_graph: { current_year: { '01': 5, '02': 6 }, latest_year: { '01': 3, '02': 4 } },
+};
+
+const today = () => tokyoDay(Date.now());
+const slash = (d: string) => d.replaceAll('-', '/');
+const adjustmentCalls = (calls: MockRequest[]) =>
+  calls.filter((c) => c.path === '/report/single-store/adjustment-period');
+
+const singleApi = (over: Record<string, unknown> = {}) =>
+  mockApi({
+    'POST /report/single-store/adjustment-period': (req) =>
+      ok({ data: adjustment(req.body as { start_date: string; end_date: string }) }),
+    'POST /report/single-store/fixed-period': ok({ data: fixed }),
+    ...over,
+  });
+
+const card = (name: string) => screen.getByRole('region', { name });
+
+describe('/report', () => {
+  beforeEach(() => {
+    resetState();
+    pdf.addImage.mockReset();
+    pdf.addPage.mockReset();
+    pdf.save.mockReset();
+    pdf.html2canvas.mockReset();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('loads the last six months and this year against last year, and draws them', async () => {
+    const { calls } = singleApi();
+    signIn();
+    renderAt('/report');
+    const range = sliderRange(-6, 0, today());
+    expect(await screen.findByTestId('report-range')).toHaveTextContent(
+      `${slash(range.start_date)} 〜 ${slash(range.end_date)}`,
+    );
+    const search = await screen.findByRole('region', { name: 'ビジネスプロフィールの検索' });
+    expect(within(search).getByText('labels: 2026/10 | 2026/11')).toBeInTheDocument();
+    expect(within(search).getByText('Google 検索（モバイル）: 400 | 4800')).toBeInTheDocument();
+    expect(
+      within(card('検索キーワード経由の表示')).getByText('検索キーワード経由の表示: 1000 | 12000'),
+    ).toBeInTheDocument();
+    expect(within(card('ユーザーのアクション')).getAllByText(/^予約: 1 \| 1$/)).toHaveLength(1);
+    const maps = await screen.findByRole('region', { name: 'Google マップでの表示' });
+    expect(within(maps).getByText('labels: 1月 | 2月 | 10月')).toBeInTheDocument();
+    expect(within(maps).getByText('昨年: 30 | 40 | 45')).toBeInTheDocument();
+    expect(within(maps).getByText('今年: 50 | 60 | 70')).toBeInTheDocument();
+    expect(adjustmentCalls(calls)).toHaveLength(1);
+    expect(adjustmentCalls(calls)[0]?.body).toEqual({ user_id: 1, ...range });
+    expect(calls.find((c) => c.path === '/report/single-store/fixed-period')?.body).toEqual({
+      user_id: 1,
+      fixed_report: true,
+    });
+  });
+
+  it('the slider shows its dates at once and reloads once, after 600 ms of quiet', async () => {
+    const { calls } = singleApi();
+    signIn();
+    renderAt('/report');
+    await screen.findByRole('region', { name: 'ビジネスプロフィールの検索' });
+    expect(adjustmentCalls(calls)).toHaveLength(1);
+    const start = screen.getByRole('slider', { name: '開始月' });
+    expect(start).toHaveAttribute('aria-valuenow', '-6');
+
+    vi.useFakeTimers({ shouldAdvanceTime: false });
+    act(() => start.focus());
+    for (let i = 0; i < 3; i++) {
+      fireEvent.keyDown(start, { key: 'ArrowLeft' });
+      await act(() => vi.advanceTimersByTimeAsync(300));
+    }
+    const moved = sliderRange(-9, 0, today());
+    expect(screen.getByTestId('report-range')).toHaveTextContent(slash(moved.start_date));
+    expect(screen.getByText('レポートを読み込み中…')).toBeInTheDocument();
+    await act(() => vi.advanceTimersByTimeAsync(299));
+    expect(adjustmentCalls(calls)).toHaveLength(1);
+    await act(() => vi.advanceTimersByTimeAsync(1));
+    await act(() => vi.advanceTimersByTimeAsync(50));
+    vi.useRealTimers();
+    await waitFor(() => expect(adjustmentCalls(calls)).toHaveLength(2));
+    expect(adjustmentCalls(calls)[1]?.body).toEqual({ user_id: 1, ...moved });
+    await waitFor(() =>
+      expect(screen.queryByText('レポートを読み込み中…')).not.toBeInTheDocument(),
+    );
+  });
+
+  it('a report error replaces the charts with a red message', async () => {
+    singleApi({
+      'POST /report/single-store/adjustment-period': fail(422, {
+        start_date: ['開始日が正しくありません。'],
+      }),
+    });
+    signIn();
+    renderAt('/report');
+    const error = await screen.findByTestId('report-error');
+    expect(error).toHaveTextContent('データが読み込めません。');
+    expect(screen.queryByRole('region', { name: 'ビジネスプロフィールの検索' })).toBeNull();
+    // The yearly comparison answered: it stays.
+    expect(
+      await screen.findByRole('region', { name: 'Google マップでの表示' }),
+    ).toBeInTheDocument();
+  });
+
+  it('CSV: a spinner while it runs, a second press ignored, then the file is saved', async () => {
+    let release = () => {};
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    const { calls, fetchMock } = singleApi({
+      'POST /report/single-store/csv': ok({ csv_url: 'http://localhost/api/report/csv/abc?e=1' }),
+      'GET /report/csv/abc': ok('csv'),
+    });
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (String(input).includes('/report/single-store/csv')) await held;
+      return fetchMock(input, init);
+    });
+    const created = vi.fn(() => 'blob:report');
+    Object.assign(URL, { createObjectURL: created, revokeObjectURL: vi.fn() });
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    signIn();
+    renderAt('/report');
+    await screen.findByRole('region', { name: 'ビジネスプロフィールの検索' });
+    const button = screen.getByRole('button', { name: 'CSV ダウンロード' });
+    fireEvent.click(button);
+    await waitFor(() => expect(button).toHaveAttribute('data-loading'));
+    fireEvent.click(button);
+    release();
+    await waitFor(() => expect(click).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(button).not.toHaveAttribute('data-loading'));
+    const csvCalls = calls.filter((c) => c.path === '/report/single-store/csv');
+    expect(csvCalls).toHaveLength(1);
+    const range = sliderRange(-6, 0, today());
+    expect(csvCalls[0]?.body).toEqual({ user_id: 1, ...range });
+    const file = calls.find((c) => c.path === '/report/csv/abc');
+    expect(file?.url.searchParams.get('e')).toBe('1');
+    expect(file?.headers.get('Authorization')).toBe('Bearer token-1');
+    const anchor = click.mock.contexts[0] as HTMLAnchorElement;
+    expect(anchor.download).toBe(
+      `report_${range.start_date.replaceAll('-', '')}-${range.end_date.replaceAll('-', '')}.csv`,
+    );
+  });
+
+  it('CSV: a failure shows the first server error as a danger notice', async () => {
+    singleApi({
+      'POST /report/single-store/csv': fail(422, {
+        end_date: ['終了日は開始日以降の日付を指定してください。', '二つ目'],
+      }),
+    });
+    signIn();
+    renderAt('/report');
+    await screen.findByRole('region', { name: 'ビジネスプロフィールの検索' });
+    await userEvent.click(screen.getByRole('button', { name: 'CSV ダウンロード' }));
+    expect(
+      await screen.findByText('終了日は開始日以降の日付を指定してください。'),
+    ).toBeInTheDocument();
+    expect(screen.queryByText('二つ目')).not.toBeInTheDocument();
+  });
+
+  it('CSV: a missing date shows the specify-the-periods notice and calls nothing', async () => {
+    const { calls } = mockApi({});
+    const show = vi.spyOn(notifications, 'show');
+    const { result } = renderHook(() => useCsvExport());
+    await act(() => result.current.run('single', 1, { start_date: '2026-01-01', end_date: '' }));
+    expect(show).toHaveBeenCalledWith(
+      expect.objectContaining({ color: 'red', message: '集計期間を指定してください。' }),
+    );
+    expect(calls).toHaveLength(0);
+  });
+
+  it('PDF: two A4 pages at scale 2 and 800 px, with a spinner meanwhile', async () => {
+    singleApi();
+    pdf.html2canvas.mockResolvedValue({
+      width: 1600,
+      height: 2000,
+      toDataURL: () => 'data:image/jpeg;base64,',
+    });
+    signIn();
+    renderAt('/report');
+    await screen.findByRole('region', { name: 'Google マップでの表示' });
+    const button = screen.getByRole('button', { name: 'PDF ダウンロード' });
+    fireEvent.click(button);
+    await waitFor(() => expect(button).toHaveAttribute('data-loading'));
+    await waitFor(() => expect(pdf.save).toHaveBeenCalledTimes(1));
+    expect(pdf.html2canvas).toHaveBeenCalledTimes(2);
+    expect(pdf.html2canvas.mock.calls[0]?.[1]).toMatchObject({ scale: 2, width: 800 });
+    expect(pdf.addPage).toHaveBeenCalledTimes(1);
+    expect(pdf.addImage).toHaveBeenCalledTimes(2);
+    await waitFor(() => expect(button).not.toHaveAttribute('data-loading'));
+  });
+
+  it('a free user pressing download is offered the payment settings, or cancel', async () => {
+    const { calls } = singleApi();
+    signIn({ role: 0, in_trial: true });
+    const { router } = renderAt('/report');
+    await screen.findByRole('region', { name: 'ビジネスプロフィールの検索' });
+    await userEvent.click(screen.getByRole('button', { name: 'CSV ダウンロード' }));
+    let dialog = await screen.findByRole('dialog', { name: '有料プランの機能です' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'キャンセル' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await userEvent.click(screen.getByRole('button', { name: 'PDF ダウンロード' }));
+    dialog = await screen.findByRole('dialog', { name: '有料プランの機能です' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'お支払い設定へ' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/register-payment'));
+    expect(calls.some((c) => c.path.endsWith('/csv'))).toBe(false);
+    expect(pdf.html2canvas).not.toHaveBeenCalled();
+  });
+});
+
+const store = (id: number, over: Partial<StoreRow> = {}): StoreRow => ({
+  id,
+  name: `店舗${id}`,
+  status: 1,
+  role: 1,
+  in_trial: false,
+  agency_logo: null,
+  agent_code: '1001',
+  company_name: '会社',
+  person_in_charge: '担当',
+  email: `s${id}@tenpo.example`,
+  google_status: 1,
+  payment_fail: false,
+  ...over,
+});
+const agencyUser: Partial<User> = { id: 6, role: 11, email: 'agency@tenpo.example' };
+const multi: MultiStoreReport = {
+  start_date: '2026-05-01',
+  end_date: '2026-11-24',
+  stores: { 店舗8: figures(10), 店舗9: figures(20) },
+  not_linked: [{ id: 10, name: '店舗10' }],
+};
+
+const agencyApi = (over: Record<string, unknown> = {}) =>
+  mockApi({
+    'GET /refresh-token': ok(loginData(agencyUser)),
+    'GET /agency/stores': ok({
+      data: [store(8), store(9), store(10)],
+      current_page: 1,
+      last_page: 1,
+      total: 3,
+      per_page: 5,
+      from: 1,
+      to: 3,
+    }),
+    'GET /agency/groups': ok([]),
+    'POST /report/multiple-store/adjustment-period': ok({ data: multi }),
+    'POST /report/single-store/adjustment-period': (req) =>
+      ok({ data: adjustment(req.body as { start_date: string; end_date: string }) }),
+    'POST /report/single-store/fixed-period': ok({ data: fixed }),
+    ...over,
+  });
+
+describe('/report-multiple', () => {
+  beforeEach(resetState);
+
+  it('several stores on /report go to /report-multiple: one bar per store, unlinked stores named', async () => {
+    const { calls } = agencyApi();
+    signIn(agencyUser);
+    localStorage.setItem('userIds', '8,9,10');
+    syncSelection();
+    const { router } = renderAt('/report');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/report-multiple'));
+    const search = await screen.findByRole('region', { name: 'ビジネスプロフィールの検索' });
+    expect(within(search).getByText('labels: 店舗8 | 店舗9')).toBeInTheDocument();
+    expect(within(search).getByText('Google マップ（パソコン）: 10 | 20')).toBeInTheDocument();
+    const notice = screen.getByTestId('not-linked');
+    expect(notice).toHaveTextContent('連携していない店舗があります');
+    expect(within(notice).getByRole('listitem')).toHaveTextContent('店舗10');
+    const body = calls.find((c) => c.path === '/report/multiple-store/adjustment-period')?.body;
+    expect(body).toEqual({ user_id: [8, 9, 10], ...sliderRange(-6, 0, today()) });
+    expect(calls.some((c) => c.path === '/report/single-store/adjustment-period')).toBe(false);
+    // No yearly comparison for several stores.
+    expect(screen.queryByRole('region', { name: 'Google マップでの表示' })).toBeNull();
+  });
+
+  it('one store or none sends /report-multiple back to /report', async () => {
+    const { calls } = agencyApi();
+    signIn(agencyUser);
+    localStorage.setItem('userIds', '8');
+    syncSelection();
+    const { router } = renderAt('/report-multiple');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/report'));
+    await screen.findByRole('region', { name: 'Google マップでの表示' });
+    expect(calls.find((c) => c.path === '/report/single-store/adjustment-period')?.body).toEqual({
+      user_id: 8,
+      ...sliderRange(-6, 0, today()),
+    });
+    expect(calls.some((c) => c.path === '/report/multiple-store/adjustment-period')).toBe(false);
+  });
+});

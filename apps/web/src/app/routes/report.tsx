@@ -1,0 +1,164 @@
+import { useRef, useState } from 'react';
+import { Alert, Group, Stack, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { ROLE } from '@tenpo/domain';
+import { useTranslation } from 'react-i18next';
+import { Navigate } from 'react-router';
+import { PaymentGate } from '../../components/ui/payment-panels';
+import {
+  adjustmentReportCall,
+  fixedReportCall,
+  reportKeys,
+} from '../../features/reports/api/reports-api';
+import {
+  ExportButtons,
+  FreeUserDialog,
+  ReportSlider,
+  useFreeDialog,
+} from '../../features/reports/components/report-controls';
+import {
+  AdjustmentCharts,
+  ReportError,
+  YearlyCharts,
+} from '../../features/reports/components/report-charts';
+import { exportPdf } from '../../features/reports/pdf';
+import { useCsvExport } from '../../features/reports/use-csv-export';
+import { useReportRange } from '../../features/reports/use-report-range';
+import { useSelection } from '../../lib/selection';
+import { isAccountManager, useSession } from '../../lib/session';
+import { usePaymentState } from '../payment-state';
+
+/** /report (spec 3 §2): one store; several selected stores go to /report-multiple. */
+export function ReportRoute() {
+  const { t } = useTranslation();
+  const { user } = useSession();
+  const { ids, stores } = useSelection();
+  const payment = usePaymentState();
+  if (ids.length > 1) return <Navigate to="/report-multiple" replace />;
+  if (!user) return null;
+  if (isAccountManager(user) && ids.length === 0) {
+    return (
+      <Alert color="blue" variant="light">
+        {t('screens.report.noStores')}
+      </Alert>
+    );
+  }
+  const id = ids[0] ?? user.id;
+  const row = stores.find((s) => s.id === id);
+  const role = id === user.id ? user.role : (row?.role ?? null);
+  const name = id === user.id ? (user.store_name ?? user.company_name ?? '') : (row?.name ?? '');
+  return (
+    <PaymentGate state={payment}>
+      <SingleReport key={id} userId={id} free={role === ROLE.freeTrial} storeName={name} />
+    </PaymentGate>
+  );
+}
+
+const slash = (day: string) => day.replaceAll('-', '');
+
+function SingleReport({
+  userId,
+  free,
+  storeName,
+}: {
+  userId: number;
+  free: boolean;
+  storeName: string;
+}) {
+  const { t } = useTranslation();
+  const { today, value, setValue, shown, range, waiting } = useReportRange();
+  const adjustment = useQuery({
+    queryKey: reportKeys.adjustment(userId, range.start_date, range.end_date),
+    queryFn: ({ signal }) => adjustmentReportCall(userId, range, signal),
+    placeholderData: keepPreviousData,
+  });
+  const fixed = useQuery({
+    queryKey: reportKeys.fixed(userId),
+    queryFn: ({ signal }) => fixedReportCall(userId, signal),
+  });
+  const csv = useCsvExport();
+  const dialog = useFreeDialog();
+  const [pdfBusy, setPdfBusy] = useState(false);
+  const page1 = useRef<HTMLDivElement>(null);
+  const page2 = useRef<HTMLDivElement>(null);
+
+  const onPdf = async () => {
+    if (free) return dialog.open();
+    if (pdfBusy || !page1.current || !page2.current) return;
+    setPdfBusy(true);
+    try {
+      await exportPdf(
+        [page1.current, page2.current],
+        `report_${slash(range.start_date)}-${slash(range.end_date)}.pdf`,
+      );
+    } catch {
+      notifications.show({ color: 'red', message: t('screens.report.pdfFailed') });
+    } finally {
+      setPdfBusy(false);
+    }
+  };
+  const onCsv = () => {
+    if (free) return dialog.open();
+    void csv.run('single', userId, range);
+  };
+
+  const data = adjustment.data;
+  // `YYYY/MM` keys are not integer-like, so they keep their order; sorted all the same.
+  const months = data ? Object.keys(data.months).sort() : [];
+  const loading = waiting || adjustment.isFetching;
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between">
+        <Title order={2}>{t('screens.report.title')}</Title>
+        <ExportButtons
+          pdfBusy={pdfBusy}
+          csvBusy={csv.busy}
+          onPdf={() => void onPdf()}
+          onCsv={onCsv}
+        />
+      </Group>
+      <ReportSlider
+        today={today}
+        value={value}
+        onChange={setValue}
+        shown={shown}
+        loading={loading}
+      />
+      <Stack gap="md" ref={page1} p="xs" data-testid="report-page-1">
+        <Group justify="space-between">
+          <Title order={3} fz="lg">
+            {storeName ? `${storeName} ${t('screens.report.title')}` : t('screens.report.title')}
+          </Title>
+          <Text c="dimmed" size="sm">
+            {t('screens.report.range', {
+              start: range.start_date.replaceAll('-', '/'),
+              end: range.end_date.replaceAll('-', '/'),
+            })}
+          </Text>
+        </Group>
+        {adjustment.isError ? (
+          <ReportError />
+        ) : (
+          <AdjustmentCharts
+            labels={months}
+            figures={months.map((m) => data!.months[m]!)}
+            pending={adjustment.isPending}
+          />
+        )}
+      </Stack>
+      <Stack gap="md" ref={page2} p="xs" data-testid="report-page-2">
+        <Title order={3} fz="lg">
+          {t('screens.report.yearly')}
+        </Title>
+        {fixed.isError ? (
+          <ReportError />
+        ) : (
+          <YearlyCharts data={fixed.data} pending={fixed.isPending} />
+        )}
+      </Stack>
+      <FreeUserDialog opened={dialog.opened} onClose={dialog.close} />
+    </Stack>
+  );
+}

@@ -1,0 +1,81 @@
+import type { ReactNode } from 'react';
+import { Card, Center, Group, Loader, SegmentedControl, Text, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+
+export type ChartState = 'loading' | 'error' | 'empty' | 'ready';
+
+/** The state of a chart from its query: an error clears the chart; all zero is "not enough data". */
+export const chartState = (
+  q: { isPending: boolean; isError: boolean },
+  empty: boolean,
+): ChartState => (q.isError ? 'error' : q.isPending ? 'loading' : empty ? 'empty' : 'ready');
+
+/** The period selector of a card (spec 3 §9: 7 一週間, 1 一ヶ月, 3 三ヶ月). */
+export function PeriodSelect({
+  value,
+  options,
+  onChange,
+  label,
+}: {
+  value: string;
+  options: readonly string[];
+  onChange: (v: string) => void;
+  label: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <SegmentedControl
+      size="xs"
+      aria-label={label}
+      value={value}
+      onChange={onChange}
+      data={options.map((o) => ({ value: o, label: t(`screens.dashboard.periods.${o}`) }))}
+    />
+  );
+}
+
+/** A titled card holding one chart, its period selector and its loading, error and empty states. */
+export function ChartCard({
+  title,
+  action,
+  state,
+  children,
+  minHeight = 280,
+}: {
+  title: string;
+  action?: ReactNode;
+  state: ChartState;
+  children: ReactNode;
+  minHeight?: number;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Card withBorder radius="md" padding="lg" component="section" aria-label={title} h="100%">
+      <Group justify="space-between" mb="md" wrap="wrap" gap="xs">
+        <Title order={4} fz="md">
+          {title}
+        </Title>
+        {action}
+      </Group>
+      {state === 'ready' ? (
+        children
+      ) : (
+        <Center mih={minHeight}>
+          {state === 'loading' ? (
+            <Loader size="sm" aria-label={t('app.loading')} />
+          ) : (
+            <Text
+              c={state === 'error' ? 'red' : 'dimmed'}
+              ta="center"
+              role={state === 'error' ? 'alert' : undefined}
+            >
+              {state === 'error'
+                ? t('screens.dashboard.error')
+                : t('screens.dashboard.notEnoughData')}
+            </Text>
+          )}
+        </Center>
+      )}
+    </Card>
+  );
+}

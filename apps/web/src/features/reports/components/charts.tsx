@@ -1,0 +1,176 @@
+import { useState } from 'react';
+import { Box, ColorSwatch, Group, Stack, Text } from '@mantine/core';
+import type { ChartOptions } from 'chart.js';
+import { Bar, Doughnut, Line } from 'react-chartjs-2';
+import { IMPRESSION_FIELDS, type CustomerSearch } from '@tenpo/domain';
+import { useTranslation } from 'react-i18next';
+import { countScale, formatCount, METRIC_COLORS } from './chart-parts';
+
+export type Series = { label: string; data: number[]; color: string };
+
+const tooltipLabel = {
+  callbacks: {
+    label: (c: { dataset: { label?: string }; parsed: { y?: number | null } | number }) => {
+      const v = typeof c.parsed === 'number' ? c.parsed : (c.parsed.y ?? 0);
+      return `${c.dataset.label ?? ''}: ${formatCount(v)}`;
+    },
+  },
+};
+
+/** Bars, stacked or side by side, one group per label. */
+export function BarChart({
+  labels,
+  series,
+  stacked = false,
+  label,
+  height = 280,
+}: {
+  labels: string[];
+  series: Series[];
+  stacked?: boolean;
+  label: string;
+  height?: number;
+}) {
+  const options: ChartOptions<'bar'> = {
+    responsive: true,
+    maintainAspectRatio: false,
+    animation: false,
+    plugins: { legend: { position: 'bottom' }, tooltip: tooltipLabel },
+    scales: { x: { stacked }, y: { ...countScale, stacked } },
+  };
+  return (
+    <Box h={height} role="img" aria-label={label}>
+      <Bar
+        options={options}
+        data={{
+          labels,
+          datasets: series.map((s) => ({
+            label: s.label,
+            data: s.data,
+            backgroundColor: s.color,
+            borderRadius: 2,
+            maxBarThickness: 48,
+          })),
+        }}
+      />
+    </Box>
+  );
+}
+
+/** Lines over days or months. */
+export function LineChart({
+  labels,
+  series,
+  label,
+  height = 280,
+}: {
+  labels: string[];
+  series: Series[];
+  label: string;
+  height?: number;
+}) {
+  const options: ChartOptions<'line'> = {
+    responsive: true,
+    maintainAspectRatio: false,
+    animation: false,
+    interaction: { mode: 'index', intersect: false },
+    plugins: { legend: { position: 'bottom' }, tooltip: tooltipLabel },
+    scales: { y: countScale, x: { ticks: { maxTicksLimit: 12 } } },
+  };
+  return (
+    <Box h={height} role="img" aria-label={label}>
+      <Line
+        options={options}
+        data={{
+          labels,
+          datasets: series.map((s) => ({
+            label: s.label,
+            data: s.data,
+            borderColor: s.color,
+            backgroundColor: s.color,
+            pointRadius: labels.length > 40 ? 0 : 2,
+            tension: 0.25,
+          })),
+        }}
+      />
+    </Box>
+  );
+}
+
+/**
+ * Searches by source (spec 3 §2): idle, the centre shows the total of the four; hovering a
+ * slice shows its label, value and share. Cutout 80 %, fixed colours.
+ */
+export function SearchDoughnut({ data }: { data: CustomerSearch }) {
+  const { t } = useTranslation();
+  const [active, setActive] = useState<number | null>(null);
+  const values = IMPRESSION_FIELDS.map((f) => data[f] ?? 0);
+  const labels = IMPRESSION_FIELDS.map((f) => t(`screens.report.metrics.${f}`));
+  const total = values.reduce((a, b) => a + b, 0);
+  const options: ChartOptions<'doughnut'> = {
+    responsive: true,
+    maintainAspectRatio: false,
+    animation: false,
+    cutout: '80%',
+    plugins: { legend: { display: false }, tooltip: { enabled: false } },
+    onHover: (_e, elements) => setActive(elements[0]?.index ?? null),
+  };
+  const value = active !== null ? (values[active] ?? 0) : total;
+  const pct =
+    active !== null && total > 0 ? Math.round(((values[active] ?? 0) / total) * 1000) / 10 : null;
+  return (
+    <Box>
+      <Box pos="relative" h={220} onMouseLeave={() => setActive(null)}>
+        <Box h="100%" role="img" aria-label={t('screens.dashboard.searchSource')}>
+          <Doughnut
+            options={options}
+            data={{
+              labels,
+              datasets: [
+                {
+                  data: values,
+                  backgroundColor: IMPRESSION_FIELDS.map((f) => METRIC_COLORS[f]),
+                  borderWidth: 0,
+                  hoverOffset: 4,
+                },
+              ],
+            }}
+          />
+        </Box>
+        <Box
+          pos="absolute"
+          inset={0}
+          style={{ display: 'grid', placeItems: 'center', pointerEvents: 'none' }}
+          data-testid="doughnut-centre"
+        >
+          <Box ta="center" maw={150}>
+            <Text size="xs" c="dimmed">
+              {active !== null ? labels[active] : t('screens.dashboard.total')}
+            </Text>
+            <Text fw={700} fz={26}>
+              {formatCount(value)}
+            </Text>
+            {pct !== null && (
+              <Text size="sm" c="dimmed">
+                {pct}%
+              </Text>
+            )}
+          </Box>
+        </Box>
+      </Box>
+      <Stack gap={4} mt="sm">
+        {labels.map((l, i) => (
+          <Group key={l} justify="space-between" wrap="nowrap" gap="xs">
+            <Group gap={6} wrap="nowrap">
+              <ColorSwatch size={10} color={METRIC_COLORS[IMPRESSION_FIELDS[i]!]} />
+              <Text size="sm">{l}</Text>
+            </Group>
+            <Text size="sm" fw={500}>
+              {formatCount(values[i] ?? 0)}
+            </Text>
+          </Group>
+        ))}
+      </Stack>
+    </Box>
+  );
+}
