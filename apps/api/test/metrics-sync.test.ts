@@ -17,6 +17,7 @@ import {
   dayRequests,
   keywordMonthFinal,
   keywordMonths,
+  rowsOf,
   windowOf,
   type MetricsSyncDeps,
 } from '../src/modules/metrics/metrics.sync';
@@ -26,7 +27,7 @@ import {
   createPublisherService,
   type PublisherService,
 } from '../src/modules/publisher/publisher.service';
-import { buildTestApp, type TestApp } from './helpers';
+import { buildTestApp, call, login, type TestApp } from './helpers';
 import { startSandbox, type RunningSandbox } from './sandbox';
 
 /**
@@ -248,6 +249,31 @@ describe('plans', () => {
     ]);
   });
 
+  it('stores every day of a request, zeros where Google left values or whole days out', () => {
+    const rows = rowsOf(
+      7,
+      { start: '2026-02-27', end: '2026-03-02' },
+      [
+        {
+          metric: 'CALL_CLICKS',
+          values: [
+            { date: { year: 2026, month: 2, day: 28 }, value: 3 },
+            // outside the request: not ours to write
+            { date: { year: 2026, month: 3, day: 5 }, value: 9 },
+          ],
+        },
+        { metric: 'BUSINESS_FOOD_MENU_CLICKS', values: [] },
+      ],
+      'now',
+    );
+    expect(rows.map((r) => [r.day, r.call_clicks, r.website_clicks])).toEqual([
+      ['2026-02-27', 0, 0],
+      ['2026-02-28', 3, 0],
+      ['2026-03-01', 0, 0],
+      ['2026-03-02', 0, 0],
+    ]);
+  });
+
   it('keeps pulling the previous month until the 6th, then it is final', () => {
     expect(keywordMonthFinal('2026-10', '2026-11-05')).toBe(false);
     expect(keywordMonthFinal('2026-10', '2026-11-06')).toBe(true);
@@ -332,10 +358,10 @@ describe('metrics sync against the emulator', () => {
     const reference = await (async () => {
       await t.app.metrics.sync.syncStore(shop);
       const s = await snapshot(shop);
+      // The days go; the keyword months stay final (so no keyword pull rewrites the months and
+      // hides a month whose rollup was lost).
       await db().deleteFrom('metric_days').where('store_id', '=', shop).execute();
       await db().deleteFrom('metric_months').where('store_id', '=', shop).execute();
-      await db().deleteFrom('metric_keywords').where('store_id', '=', shop).execute();
-      await db().deleteFrom('metric_syncs').where('store_id', '=', shop).execute();
       return s;
     })();
     // The worker dies in the fourth request, its days written and its months not yet.
@@ -351,9 +377,27 @@ describe('metrics sync against the emulator', () => {
     expect(partial.length).toBeGreaterThan(0);
     expect(partial.length).toBeLessThan(reference.days.length);
 
-    // The job is claimed again (the engine's retry) and finishes the rest.
-    await t.app.queue.enqueue(METRICS_SYNC_QUEUE, { storeId: shop });
+    // Its job is left as a killed worker leaves it: running, its lease lapsed. Another worker
+    // claims it again and finishes the rest.
+    await t.app.queue.enqueue(METRICS_SYNC_QUEUE, { storeId: shop }, { key: 'killed' });
+    await db()
+      .updateTable('jobs')
+      .set({
+        status: 'running',
+        owner: 'a-dead-worker',
+        attempts: 1,
+        locked_until: new Date(t.clock.now().getTime() - 1000).toISOString(),
+      })
+      .where('idempotency_key', '=', 'killed')
+      .execute();
     await drainUntilQuiet();
+    const job = await db()
+      .selectFrom('jobs')
+      .select(['status', 'owner'])
+      .where('idempotency_key', '=', 'killed')
+      .executeTakeFirstOrThrow();
+    expect(job.status).toBe('done');
+    expect(job.owner).not.toBe('a-dead-worker');
     expect(await snapshot(shop)).toEqual(reference);
   });
 
@@ -458,6 +502,28 @@ describe('metrics sync against the emulator', () => {
       .filter(([d]) => monthOfDay(d) === monthOfDay(recent))
       .reduce((n, [, v]) => n + (v.call_clicks ?? 0), 0);
     expect(Number(month?.call_clicks)).toBe(sum);
+  });
+
+  it('backfills a store once its Google location is chosen', async () => {
+    const token = await login(t.app, 'shop@tenpo.example');
+    const chosen = await call(t.app, {
+      method: 'POST',
+      url: '/api/entity/location',
+      token,
+      payload: { user_id: shop, location_id: location },
+    });
+    expect(chosen.statusCode, chosen.body).toBe(200);
+    const queued = await db()
+      .selectFrom('jobs')
+      .select('payload')
+      .where('queue', '=', METRICS_SYNC_QUEUE)
+      .execute();
+    expect(queued.map((j) => JSON.parse(j.payload) as unknown)).toEqual([{ storeId: shop }]);
+    await drainUntilQuiet();
+    const w = windowOf(today());
+    expect((await storedDays(shop)).map((d) => d.day)).toEqual([
+      ...(await sandboxDays(w.start, w.end)).keys(),
+    ]);
   });
 
   it('at start, backfills every connected store that has none, in the background', async () => {
