@@ -21,7 +21,11 @@ import {
   windowOf,
   type MetricsSyncDeps,
 } from '../src/modules/metrics/metrics.sync';
-import { METRICS_DAILY_QUEUE, METRICS_SYNC_QUEUE } from '../src/modules/metrics/metrics.jobs';
+import {
+  METRICS_BACKFILL_QUEUE,
+  METRICS_DAILY_QUEUE,
+  METRICS_SYNC_QUEUE,
+} from '../src/modules/metrics/metrics.jobs';
 import { createPublisherRepo } from '../src/modules/publisher/publisher.repo';
 import {
   createPublisherService,
@@ -516,7 +520,7 @@ describe('metrics sync against the emulator', () => {
     const queued = await db()
       .selectFrom('jobs')
       .select('payload')
-      .where('queue', '=', METRICS_SYNC_QUEUE)
+      .where('queue', '=', METRICS_BACKFILL_QUEUE)
       .execute();
     expect(queued.map((j) => JSON.parse(j.payload) as unknown)).toEqual([{ storeId: shop }]);
     await drainUntilQuiet();
