@@ -530,6 +530,35 @@ describe('metrics sync against the emulator', () => {
     ]);
   });
 
+  it('forgets the figures of a listing the store no longer has', async () => {
+    await t.app.metrics.sync.syncStore(shop);
+    const reference = await snapshot(shop);
+    // As if the figures held were another location's, chosen before this one.
+    await db()
+      .updateTable('metric_syncs')
+      .set({ location_id: '1111111111111111111' })
+      .where('store_id', '=', shop)
+      .execute();
+    await db()
+      .updateTable('metric_days')
+      .set({ call_clicks: 12345 })
+      .where('store_id', '=', shop)
+      .execute();
+    await db()
+      .insertInto('metric_keywords')
+      .values({
+        store_id: shop,
+        month: '2020-01',
+        keyword: 'よその店',
+        value: 99,
+        threshold: null,
+        fetched_at: 'x',
+      })
+      .execute();
+    expect(await t.app.metrics.sync.syncStore(shop)).toMatchObject({ state: 'done' });
+    expect(await snapshot(shop)).toEqual(reference);
+  });
+
   it('at start, backfills every connected store that has none, in the background', async () => {
     const stores = await db()
       .selectFrom('publisher_connections')
