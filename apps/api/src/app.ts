@@ -28,6 +28,9 @@ import { registerPublisherRoutes } from './modules/publisher/publisher.routes';
 import { createPublisherService } from './modules/publisher/publisher.service';
 import { createDomainsRepo } from './modules/domains/domains.repo';
 import { registerDomainRoutes } from './modules/domains/domains.routes';
+import { registerMetricsJobs, type MetricsJobs } from './modules/metrics/metrics.jobs';
+import { createMetricsRepo } from './modules/metrics/metrics.repo';
+import { createMetricsSync, type MetricsSync } from './modules/metrics/metrics.sync';
 import { registerPostJobs } from './modules/posts/posts.jobs';
 import { createPostsRepo } from './modules/posts/posts.repo';
 import { registerPostRoutes } from './modules/posts/posts.routes';
@@ -75,6 +78,8 @@ declare module 'fastify' {
     queue: Queue;
     storeAccess: StoreAccess;
     storage: MediaStorage;
+    /** The Google metrics sync (ADR 0035): `jobs.start()` where jobs run, `sync` for one store. */
+    metrics: { sync: MetricsSync; jobs: MetricsJobs };
   }
 }
 
@@ -177,7 +182,23 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     isAgencyPrefix,
     log: app.log,
   });
-  const entity = createEntityService({ publishers });
+  const metricsRepo = createMetricsRepo(db);
+  const metricsSync = createMetricsSync({
+    repo: metricsRepo,
+    registry: publishers.registry,
+    clock,
+    log: app.log,
+  });
+  const metricsJobs = registerMetricsJobs(queue, {
+    sync: metricsSync,
+    repo: metricsRepo,
+    clock,
+    syncHour: config.metricsSyncHour,
+  });
+  const entity = createEntityService({
+    publishers,
+    onGoogleConnected: (storeId) => metricsJobs.connected(storeId),
+  });
   const postsRepo = createPostsRepo(db);
   registerPostJobs(queue, { repo: postsRepo, registry: publishers.registry, storage, clock });
   const posts = createPostsService({
@@ -193,6 +214,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.decorate('queue', queue);
   app.decorate('storage', storage);
   app.decorate('storeAccess', access);
+  app.decorate('metrics', { sync: metricsSync, jobs: metricsJobs });
 
   await app.register(
     async (api) => {

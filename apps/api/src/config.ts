@@ -56,6 +56,8 @@ const envSchema = z.object({
   TENPO_JOB_DRIVER: z.enum(['table', 'pg-boss']).default('table'),
   JOB_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(250),
   JOB_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
+  // The daily metrics sync (ADR 0035): the hour of the day, Tokyo time, it pulls Google again.
+  METRICS_SYNC_HOUR: z.coerce.number().int().min(0).max(23).default(6),
   // Default depends on the mode (see `productionRules`): on in development, off in production.
   TENPO_SEED_DEMO: boolish.optional(),
   TRUST_PROXY: z
@@ -146,6 +148,8 @@ export type Config = Readonly<{
   rateLimitAuthPerMinute: number;
   runWorker: boolean;
   jobs: Readonly<{ driver: 'table' | 'pg-boss'; pollMs: number; leaseMs: number }>;
+  /** The daily metrics sync's hour, Tokyo time (ADR 0035). */
+  metricsSyncHour: number;
   seedDemo: boolean;
   /**
    * Fastify's `trustProxy`: whom to believe about the client's address (X-Forwarded-For) and
@@ -381,6 +385,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       pollMs: e.JOB_POLL_MS,
       leaseMs: e.JOB_LEASE_SECONDS * 1000,
     }),
+    metricsSyncHour: e.METRICS_SYNC_HOUR,
     seedDemo: e.TENPO_SEED_DEMO ?? !production,
     trustProxy: trustProxyOf(e.TRUST_PROXY),
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : null,

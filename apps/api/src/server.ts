@@ -5,7 +5,11 @@ import { composeServer } from './compose';
 async function main(): Promise<void> {
   const config = loadConfig();
   const { app } = await composeServer(config);
-  if (config.runWorker) await app.queue.start();
+  if (config.runWorker) {
+    await app.queue.start();
+    // The daily metrics schedule, and the backfill of stores that have none (in the background).
+    await app.metrics.jobs.start();
+  }
   await app.listen({ port: config.port, host: config.host });
   app.log.info(
     { url: config.publicUrl, database: config.databaseUrl.replace(/\/\/[^@]*@/, '//***@') },

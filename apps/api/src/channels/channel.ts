@@ -211,12 +211,20 @@ export interface ListsRecentPosts {
 export type CalendarDay = { year: number; month: number; day: number };
 export type MetricSeries = { metric: string; values: { date: CalendarDay; value: number }[] };
 
+/** A month's search keyword: an exact count, or "fewer than `threshold`" (Google's own split). */
+export type KeywordCount = { keyword: string; value: number | null; threshold: number | null };
+
 export interface FetchesMetrics {
   fetchMetrics(
     handle: CredentialHandle,
     range: { start: CalendarDay; end: CalendarDay },
     metrics: readonly string[],
   ): Promise<MetricSeries[]>;
+  /** One month's search keywords (every page), as the provider counts them. */
+  fetchKeywords?(
+    handle: CredentialHandle,
+    month: { year: number; month: number },
+  ): Promise<KeywordCount[]>;
 }
 
 /** Fields of a listing a store may edit, by the provider's field paths. */

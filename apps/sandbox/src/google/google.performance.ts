@@ -434,7 +434,12 @@ export function registerGooglePerformance(
     const { first, last } = dataWindow(rt.now());
     const datedValues = [];
     for (let d = from; d <= to; d++) {
-      const v = d >= first && d <= last ? dailyValue(id, metric, d) : 0;
+      const date = fromDayNumber(d);
+      const key = `${date.year}-${String(date.month).padStart(2, '0')}-${String(date.day).padStart(2, '0')}`;
+      const set = store.data.metricOverrides?.find(
+        (o) => o.locationId === id && o.metric === metric && o.day === key,
+      );
+      const v = set ? set.value : d >= first && d <= last ? dailyValue(id, metric, d) : 0;
       // proto3 JSON leaves out an int64 zero, so a day without events has only its date.
       datedValues.push(
         v > 0 ? { date: fromDayNumber(d), value: String(v) } : { date: fromDayNumber(d) },
@@ -575,5 +580,34 @@ export function registerGooglePerformance(
 
   app.register(async (scope) => router.mount(scope, (_m, p) => unknownPath(p)), {
     prefix: '/google/businessprofileperformance',
+  });
+
+  // A revision, as Google makes to recent days: one location's metric on one day gets `value`
+  // from now on (until a reset). `{location_id, metric, day: 'YYYY-MM-DD', value}`.
+  app.post('/control/google/daily-metric', async (req, reply) => {
+    const b = (req.body ?? {}) as Record<string, unknown>;
+    const locationId = String(b.location_id ?? '');
+    const metric = String(b.metric ?? '');
+    const day = String(b.day ?? '');
+    const value = Number(b.value);
+    if (
+      !store.data.locations.some((l) => l.id === locationId) ||
+      !(DAILY_METRICS as readonly string[]).includes(metric) ||
+      !/^\d{4}-\d{2}-\d{2}$/.test(day) ||
+      !Number.isInteger(value) ||
+      value < 0
+    )
+      return reply.code(400).send({
+        error: 'invalid',
+        message:
+          'location_id, metric (a DailyMetric), day (YYYY-MM-DD) and value (>= 0) are needed',
+      });
+    const overrides = (store.data.metricOverrides ??= []).filter(
+      (o) => !(o.locationId === locationId && o.metric === metric && o.day === day),
+    );
+    overrides.push({ locationId, metric, day, value });
+    store.data.metricOverrides = overrides;
+    store.save();
+    return { data: { location_id: locationId, metric, day, value } };
   });
 }

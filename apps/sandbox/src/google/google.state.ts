@@ -74,6 +74,11 @@ export type GoogleState = {
   posts: GPost[];
   media: GMedia[];
   uploads: GUpload[];
+  /**
+   * Daily values set through `POST {S}/control/google/daily-metric` in place of the generated
+   * ones: Google revises recent days, and a test needs to see a revision arrive.
+   */
+  metricOverrides?: { locationId: string; metric: string; day: string; value: number }[];
 };
 
 /** The demo stores' pre-issued grants (google.fixtures.ts) as the token endpoint keeps them. */

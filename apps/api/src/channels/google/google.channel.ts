@@ -200,6 +200,26 @@ export function createGoogleCapabilities(client: GoogleClient, access: GrantAcce
               })),
             }));
         }),
+      fetchKeywords: (h, month) =>
+        access.use(h, async (g) =>
+          (await client.monthlyKeywords(g.accessToken, locationIdOf(g), month))
+            .filter((k) => !!k.searchKeyword)
+            .map((k) => {
+              // int64 strings; a count Google hides below its threshold keeps only the threshold.
+              const v = k.insightsValue ?? {};
+              return v.value !== undefined || v.threshold === undefined
+                ? {
+                    keyword: k.searchKeyword as string,
+                    value: Number(v.value ?? '0'),
+                    threshold: null,
+                  }
+                : {
+                    keyword: k.searchKeyword as string,
+                    value: null,
+                    threshold: Number(v.threshold),
+                  };
+            }),
+        ),
     },
     editLocation: {
       editLocation: (h, patch) =>

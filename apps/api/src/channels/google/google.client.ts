@@ -240,6 +240,41 @@ export function createGoogleClient(cfg: ChannelsConfig['google'], http: HttpDeps
       );
     },
 
+    /**
+     * Performance v1 monthly search keywords (§1.5) of one month (startMonth = endMonth, so each
+     * month is stored on its own), every page followed. `insightsValue` has `value` (an int64
+     * string) or `threshold` (fewer than N); an empty month comes without `searchKeywordsCounts`.
+     */
+    async monthlyKeywords(
+      accessToken: string,
+      locationId: string,
+      month: { year: number; month: number },
+    ): Promise<GoogleKeywordCount[]> {
+      const out: GoogleKeywordCount[] = [];
+      let pageToken: string | undefined;
+      do {
+        const q = new URLSearchParams();
+        for (const k of ['startMonth', 'endMonth']) {
+          q.set(`monthlyRange.${k}.year`, String(month.year));
+          q.set(`monthlyRange.${k}.month`, String(month.month));
+        }
+        q.set('pageSize', '100');
+        if (pageToken) q.set('pageToken', pageToken);
+        const page = await requestJson<{
+          searchKeywordsCounts?: GoogleKeywordCount[];
+          nextPageToken?: string;
+        }>(
+          http,
+          `${cfg.performanceUrl}/v1/locations/${locationId}/searchkeywords/impressions/monthly?${q.toString()}`,
+          { method: 'GET', headers: bearer(accessToken) },
+          classifyGoogle,
+        );
+        out.push(...(page.searchKeywordsCounts ?? []));
+        pageToken = page.nextPageToken || undefined;
+      } while (pageToken);
+      return out;
+    },
+
     getLocation: (accessToken: string, locationId: string): Promise<GoogleLocationResource> =>
       official(() =>
         info.locations.get(
@@ -258,6 +293,11 @@ export type GoogleLocalPost = {
   createTime?: string;
   state?: string;
   searchUrl?: string;
+};
+
+export type GoogleKeywordCount = {
+  searchKeyword?: string;
+  insightsValue?: { value?: string; threshold?: string };
 };
 
 export type GoogleDailySeries = {

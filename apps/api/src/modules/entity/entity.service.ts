@@ -54,7 +54,11 @@ const basicInformationOf = (l: LocationDetail): BasicInformation => {
 };
 
 /** Business locations of the store's Google account: the picker, the choice, the sync. */
-export function createEntityService(deps: { publishers: PublisherService }) {
+export function createEntityService(deps: {
+  publishers: PublisherService;
+  /** A location was chosen: the metrics backfill starts (ADR 0035). */
+  onGoogleConnected?: (storeId: number) => Promise<void>;
+}) {
   const { publishers } = deps;
   const google = () => publishers.registry.require(KEY, 'locations');
   const handle = (store: UserRow) => publishers.handleOf(store, KEY);
@@ -75,6 +79,7 @@ export function createEntityService(deps: { publishers: PublisherService }) {
         ...locationFields(found),
         log: '[]',
       });
+      await deps.onGoogleConnected?.(store.id);
       return publishers.row(store, KEY);
     },
 
