@@ -2,7 +2,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import {
   addDays,
   addMonths,
+  dashboardPeriod,
   googleMetricOf,
+  IMPRESSION_FIELDS,
   METRIC_FIELDS,
   monthOfDay,
   monthsIn,
@@ -284,6 +286,84 @@ describe('plans', () => {
     expect(keywordMonths('2026-11-03', '2026-09')).toEqual(['2026-10']);
     expect(keywordMonths('2026-11-24', '2026-10')).toEqual([]);
     expect(keywordMonths('2026-11-24', null)).toHaveLength(24);
+  });
+});
+
+describe('reports over synced figures equal the emulator’s own series', () => {
+  type Figures = Record<string, number>;
+  const report = async (token: string, url: string, payload: object) => {
+    const res = await call(t.app, { method: 'POST', url: `/api${url}`, token, payload });
+    expect(res.statusCode, res.body).toBe(200);
+    return (JSON.parse(res.body) as { data: { data: Record<string, unknown> } }).data.data;
+  };
+  const sumOf = (days: Map<string, Day>): Figures =>
+    Object.fromEntries(
+      METRIC_FIELDS.map((f) => [f, [...days.values()].reduce((n, d) => n + (d[f] ?? 0), 0)]),
+    );
+  const pick = (o: unknown): Figures =>
+    Object.fromEntries(METRIC_FIELDS.map((f) => [f, Number((o as Figures)[f])]));
+
+  it('a single-store report across month boundaries and into the current month; a multi-store report is the sum of its single-store reports', async () => {
+    const trial = await db()
+      .selectFrom('users')
+      .innerJoin('publisher_connections as p', 'p.user_id', 'users.id')
+      .select('users.id')
+      .where('users.email', '=', 'trial@tenpo.example')
+      .where('p.publisher_key', '=', 'google_my_business')
+      .where('p.entity_id', 'is not', null)
+      .executeTakeFirstOrThrow();
+    expect(await t.app.metrics.sync.syncStore(shop)).toMatchObject({ state: 'done' });
+    expect(await t.app.metrics.sync.syncStore(trial.id)).toMatchObject({ state: 'done' });
+    const token = await login(t.app, 'manager@tenpo.example');
+
+    // From the middle of a month three months back to today: partial first month, two whole
+    // months, and the current month up to yesterday (Google has no figures for today yet).
+    const start = `${addMonths(monthOfDay(today()), -3)}-15`;
+    const range = { start_date: start, end_date: today() };
+    const single = await report(token, '/report/single-store/adjustment-period', {
+      user_id: shop,
+      ...range,
+    });
+    const expected = await sandboxDays(start, addDays(today(), -1));
+    expect(pick(single.total)).toEqual(sumOf(expected));
+    // Month by month too, each cut at the range's days.
+    const months = single.months as Record<string, Figures>;
+    expect(Object.keys(months)).toHaveLength(4);
+    for (const [label, got] of Object.entries(months)) {
+      const month = label.replace('/', '-');
+      const own = new Map([...expected].filter(([d]) => monthOfDay(d) === month));
+      expect(pick(got), label).toEqual(sumOf(own));
+    }
+
+    const other = await report(token, '/report/single-store/adjustment-period', {
+      user_id: trial.id,
+      ...range,
+    });
+    const multi = await report(token, '/report/multiple-store/adjustment-period', {
+      user_id: [shop, trial.id],
+      ...range,
+    });
+    const stores = Object.values(multi.stores as Record<string, Figures>);
+    expect(stores).toHaveLength(2);
+    const summed = Object.fromEntries(
+      METRIC_FIELDS.map((f) => [f, stores.reduce((n, s) => n + Number(s[f]), 0)]),
+    );
+    expect(summed).toEqual(
+      Object.fromEntries(
+        METRIC_FIELDS.map((f) => [f, pick(single.total)[f]! + pick(other.total)[f]!]),
+      ),
+    );
+    expect(summed.website_clicks).toBeGreaterThan(0);
+
+    // The dashboard's month box: the four impressions over the period, against the period before.
+    const period = dashboardPeriod('1', today());
+    const box = await report(token, '/dashboard/box-data', { user_id: shop });
+    const views = (days: Map<string, Day>) =>
+      IMPRESSION_FIELDS.reduce((n, f) => n + (sumOf(days)[f] ?? 0), 0);
+    const now = views(await sandboxDays(period.start, period.end));
+    const before = views(await sandboxDays(period.previous.start, period.previous.end));
+    expect(box.view_total).toBe(now);
+    expect(box.percent_view_total).toBe(Math.round(((now - before) / before) * 1000) / 10);
   });
 });
 
