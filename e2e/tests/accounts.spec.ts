@@ -20,14 +20,14 @@ test.describe('each demo account lands where the spec sends it', () => {
     ]) {
       await expect(nav.getByRole('link', { name })).toBeVisible();
     }
-    await expect(page.getByTestId('coming-soon')).toBeVisible();
+    await expect(page.getByTestId('box-view')).toBeVisible();
     await expect(page.getByRole('button', { name: '店舗を選択' })).toHaveCount(0);
   });
 
   test('trial (running): its dashboard, no payment panel', async ({ page }) => {
     await login(page, 'trial@tenpo.example');
     await expect(page).toHaveURL(/\/dashboard$/);
-    await expect(page.getByTestId('coming-soon')).toBeVisible();
+    await expect(page.getByTestId('box-view')).toBeVisible();
     await expect(page.getByTestId('pay-required')).toHaveCount(0);
   });
 

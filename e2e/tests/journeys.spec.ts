@@ -132,19 +132,27 @@ test('the store selector’s navigation rules (agency)', async ({ page }) => {
 test('a 401 logs out and goes to /login', async ({ page, request }) => {
   await login(page, 'trial@tenpo.example');
   await expect(page).toHaveURL(/\/dashboard$/);
-  // Each route change rotates the token: read it once the last rotation has answered.
-  await page.waitForLoadState('networkidle');
-  const token = await page.evaluate(() => localStorage.getItem('token'));
   const apiKey = await page.locator('meta[name="tenpo-api-key"]').getAttribute('content');
-  // The session is revoked behind the app's back (as by an expiry or a logout elsewhere).
-  const r = await request.get('/api/logout', {
-    headers: {
-      Authorization: `Bearer ${token}`,
-      'X-Api-Key': apiKey ?? '',
-      Accept: 'application/json',
-    },
-  });
-  expect(r.status()).toBe(200);
+  // The session is revoked behind the app's back (as by an expiry or a logout elsewhere). Each
+  // route change rotates the token, and the landing's last rotation may answer after we read
+  // it (a rotated token is refused, ADR 0012): read the stored token again until one is live.
+  await expect
+    .poll(
+      async () => {
+        await page.waitForLoadState('networkidle');
+        const token = await page.evaluate(() => localStorage.getItem('token'));
+        const r = await request.get('/api/logout', {
+          headers: {
+            Authorization: `Bearer ${token}`,
+            'X-Api-Key': apiKey ?? '',
+            Accept: 'application/json',
+          },
+        });
+        return r.status();
+      },
+      { timeout: 15_000, intervals: [500] },
+    )
+    .toBe(200);
   await page
     .getByRole('navigation', { name: 'メインメニュー' })
     .getByRole('link', { name: 'レポート' })
