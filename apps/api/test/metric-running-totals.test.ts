@@ -189,7 +189,7 @@ describe('metric_months running totals', () => {
 
   it('migration 0010 fills the running totals of the rows already held', async () => {
     // Down (the columns and the index go) and up again over the rows the tests above wrote.
-    const migration = metricRunningTotals();
+    const migration = metricRunningTotals(t.database.dialect);
     await migration.down(db() as never);
     await migration.up(db() as never);
     for (const s of stores) await expectRunningTotals(s);

@@ -22,7 +22,7 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   '0007-post-topics': postTopics(),
   '0008-post-target-parts': postTargetParts(),
   '0009-metrics': metrics(),
-  '0010-metric-running-totals': metricRunningTotals(),
+  '0010-metric-running-totals': metricRunningTotals(dialect),
 });
 
 const migratorOf = ({ db, dialect, schema }: DbHandle): Migrator => {
