@@ -1,5 +1,6 @@
 import { METRIC_FIELDS, monthOfDay, type MetricField } from '@tenpo/domain';
 import type { Db } from '../src/db/kysely';
+import { keepRunningTotals } from '../src/modules/metrics/metrics.repo';
 
 export type SeedDay = { day: string } & Partial<Record<MetricField, number>>;
 export type SeedKeyword = {
@@ -19,7 +20,8 @@ export const fullDay = (d: SeedDay): Record<MetricField, number> & { day: string
 /**
  * Writes a store's days, and its months exactly as the metrics sync does: each month the sums
  * of its day rows, `days` their count, `search_keywords` the sum of the month's exact keyword
- * values. A month with keywords but no days still gets a row.
+ * values, and the running totals of every month from the first one written on. A month with
+ * keywords but no days still gets a row.
  */
 export async function seedMetrics(
   db: Db,
@@ -62,7 +64,10 @@ export async function seedMetrics(
     updated_at: at,
     ...r,
   }));
-  if (monthRows.length) await db.insertInto('metric_months').values(monthRows).execute();
+  if (monthRows.length) {
+    await db.insertInto('metric_months').values(monthRows).execute();
+    await keepRunningTotals(db, storeId, [...months.keys()].sort()[0] as string);
+  }
   if (keywords.length)
     await db
       .insertInto('metric_keywords')

@@ -9,6 +9,7 @@ import { posts } from './migrations/0006-posts';
 import { postTopics } from './migrations/0007-post-topics';
 import { postTargetParts } from './migrations/0008-post-target-parts';
 import { metrics } from './migrations/0009-metrics';
+import { metricRunningTotals } from './migrations/0010-metric-running-totals';
 
 /** Migrations are listed here in order; each runs on SQLite and PostgreSQL alike. */
 const migrations = (dialect: Dialect): Record<string, Migration> => ({
@@ -21,6 +22,7 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   '0007-post-topics': postTopics(),
   '0008-post-target-parts': postTargetParts(),
   '0009-metrics': metrics(),
+  '0010-metric-running-totals': metricRunningTotals(dialect),
 });
 
 const migratorOf = ({ db, dialect, schema }: DbHandle): Migrator => {

@@ -286,6 +286,14 @@ export type MetricMonthsTable = MetricColumns & {
   search_keywords: number;
   days: number;
   updated_at: string;
+} & RunningTotals;
+
+/**
+ * `cum_<field>`: the sum of `<field>` over the store's months up to and including this one
+ * (migration 0010, ADR 0038). Kept by the metrics sync; 64-bit, so PostgreSQL answers strings.
+ */
+export type RunningTotals = {
+  [K in keyof MetricColumns | 'search_keywords' as `cum_${K}`]: Generated<number | string>;
 };
 
 /** A search keyword's monthly count: `value` exact, or `threshold` (fewer than N). */

@@ -1,3 +1,4 @@
+import { PostgresAdapter, sql } from 'kysely';
 import { firstDayOf, lastDayOf, METRIC_FIELDS, PUBLISHER_STATUS } from '@tenpo/domain';
 import type { Db } from '../../db/kysely';
 import type {
@@ -23,6 +24,23 @@ export const SYNCED_STATUSES: readonly number[] = [
 
 /** Rows per insert: 13 columns × 100 stays far below SQLite's and PostgreSQL's bind limits. */
 const BATCH = 100;
+
+/** The figures `metric_months` keeps a running total of (`cum_<field>`, ADR 0038). */
+export const RUNNING_FIELDS = [...METRIC_FIELDS, 'search_keywords'] as const;
+
+/**
+ * Recomputes the store's running totals (`cum_<field>`, ADR 0038) of every month row from
+ * `from` on: each the sum of the store's rows up to and including its month. One statement;
+ * a rewritten month moves the totals of every later month, so all of them are rewritten (a
+ * store holds about 25 months). Called wherever `metric_months` rows are written.
+ */
+export async function keepRunningTotals(db: Db, storeId: number, from: string): Promise<void> {
+  await sql`update metric_months set (${sql.join(RUNNING_FIELDS.map((f) => sql.ref(`cum_${f}`)))}) = (
+      select ${sql.join(RUNNING_FIELDS.map((f) => sql`coalesce(sum(m.${sql.ref(f)}), 0)`))}
+      from metric_months m
+      where m.store_id = metric_months.store_id and m.month <= metric_months.month)
+    where store_id = ${storeId} and month >= ${from}`.execute(db);
+}
 
 const queries = (db: Db) => ({
   /** Every store whose Google row has a chosen location and is in a synced state. */
@@ -140,6 +158,16 @@ const queries = (db: Db) => ({
    * `metric_keywords` hold now: sums, never increments, so a day written twice counts once.
    */
   async rollupMonths(storeId: number, months: readonly string[], now: string): Promise<void> {
+    if (months.length === 0) return;
+    // PostgreSQL: one store's rollups one transaction at a time. Two syncs of a store writing
+    // different days (a backfill request and the daily revisit) would otherwise each sum the
+    // days and total the months without the other's uncommitted rows, and the later commit
+    // would keep a month or a running total that misses the other's days. After the wait, each
+    // statement reads what the first committed. (SQLite runs one write transaction at a time.)
+    if (db.getExecutor().adapter instanceof PostgresAdapter)
+      await sql`select pg_advisory_xact_lock(hashtext(${`tenpo-metric-months:${storeId}`}))`.execute(
+        db,
+      );
     for (const month of months) {
       const sums = await db
         .selectFrom('metric_days')
@@ -175,6 +203,8 @@ const queries = (db: Db) => ({
         .onConflict((oc) => oc.columns(['store_id', 'month']).doUpdateSet(update))
         .execute();
     }
+    // The rewritten months, and every later one, carry new running totals.
+    await keepRunningTotals(db, storeId, [...months].sort()[0] as string);
   },
 
   /** Forgets every figure of a store (its location changed: they were another listing's). */

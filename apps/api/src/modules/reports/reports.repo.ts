@@ -19,8 +19,11 @@ export type KeywordRow = {
   threshold: number | null;
 };
 
-export const zeroFigures = (): Figures =>
-  Object.fromEntries([...METRIC_FIELDS, 'search_keywords'].map((f) => [f, 0])) as Figures;
+const FIGURE_FIELDS = [...METRIC_FIELDS, 'search_keywords'] as const;
+
+const ZERO = Object.fromEntries(FIGURE_FIELDS.map((f) => [f, 0])) as Figures;
+
+export const zeroFigures = (): Figures => ({ ...ZERO });
 
 export const addFigures = (a: Figures, b: Figures): Figures => {
   const out = { ...a };
@@ -86,7 +89,7 @@ export function createReportsRepo(handle: Pick<DbHandle, 'db' | 'dialect'>) {
 
   const rowFigures = (r: Record<string, unknown>): Figures => {
     const f = zeroFigures();
-    for (const k of Object.keys(f) as (keyof Figures)[]) f[k] = num(r[k]);
+    for (const k of FIGURE_FIELDS) f[k] = num(r[k]);
     return f;
   };
 
@@ -122,33 +125,90 @@ export function createReportsRepo(handle: Pick<DbHandle, 'db' | 'dialect'>) {
     return out;
   };
 
+  /** What each store's running totals say of a field: `e.cum − (b.cum − b.field)`. */
+  const difference = sql.join(
+    FIGURE_FIELDS.map(
+      (f) =>
+        sql`${sql.ref(`e.cum_${f}`)} - ${sql.ref(`b.cum_${f}`)} + ${sql.ref(`b.${f}`)} as ${sql.ref(f)}`,
+    ),
+  );
+
+  /**
+   * The general case of `wholeMonths`, for any store: `e` is the store's last month row up to
+   * `to`, `b` its first from `from` on (two index probes a store). No row on one side → null →
+   * 0, as is `b` after `e` (no row in the range: both totals count the same rows).
+   */
+  const probedMonths = async (
+    storeIds: readonly number[],
+    from: string,
+    to: string,
+  ): Promise<Map<number, Figures>> => {
+    const query =
+      dialect === 'postgres'
+        ? sql<Record<string, unknown>>`select s.id as store_id, ${difference}
+            from unnest(${[...storeIds]}::int[]) as s(id)
+            left join lateral (select * from metric_months where store_id = s.id and month <= ${to}
+              order by month desc limit 1) e on true
+            left join lateral (select * from metric_months where store_id = s.id and month >= ${from}
+              order by month limit 1) b on true`
+        : sql<Record<string, unknown>>`select s.value as store_id, ${difference}
+            from json_each(${JSON.stringify(storeIds)}) s
+            left join metric_months e on e.store_id = s.value and e.month = (select max(month)
+              from metric_months where store_id = s.value and month <= ${to})
+            left join metric_months b on b.store_id = s.value and b.month = (select min(month)
+              from metric_months where store_id = s.value and month >= ${from})`;
+    const { rows } = await query.execute(db);
+    return new Map(rows.map((r) => [Number(r.store_id), rowFigures(r)]));
+  };
+
+  /**
+   * Each store's figures over the whole months from..to, from its running totals (ADR 0038):
+   * the totals of its last month row up to `to` (e) minus those before its first row from
+   * `from` on (b: `b.cum − b.field`). There is no row between the two, so the difference is
+   * exactly the rows of from..to, whatever the months a store holds. A store synced over the
+   * range has rows at `from` and at `to` themselves (the sync writes every day of its window):
+   * they are read in one query, two rows a store, whatever the number of months; the stores
+   * without one of them (rows that start later, stop earlier, the 1st of a month before its
+   * first day is pulled) are looked up in a second query that finds their nearest rows.
+   */
+  const wholeMonths = async (
+    storeIds: readonly number[],
+    from: string,
+    to: string,
+  ): Promise<Map<number, Figures>> => {
+    // Both ends at once, the difference made by the database: one row of 11 figures a store.
+    // The list joined as a table (not `= any(…)`): PostgreSQL then plans in about 0.5 ms
+    // instead of 2–4 (it estimates an `= any` of 1,000 values one value at a time).
+    const list =
+      dialect === 'postgres'
+        ? sql`unnest(${[...storeIds]}::int[]) as s(id)`
+        : sql`(select value as id from json_each(${JSON.stringify(storeIds)})) as s`;
+    const { rows } = await sql<Record<string, unknown>>`select s.id as store_id, ${difference}
+        from ${list}
+        join metric_months e on e.store_id = s.id and e.month = ${to}
+        join metric_months b on b.store_id = s.id and b.month = ${from}`.execute(db);
+    const out = new Map(rows.map((r) => [Number(r.store_id), rowFigures(r)]));
+    const missing = storeIds.filter((id) => !out.has(id));
+    if (missing.length) for (const [id, f] of await probedMonths(missing, from, to)) out.set(id, f);
+    return out;
+  };
+
   return {
     /**
      * Each store's totals over the days start..end (both included): the whole months from
      * metric_months, the partial edge months from metric_days, and `search_keywords` of every
-     * month the range touches (Google gives keyword counts by month only). One or two
-     * indexed queries whatever the number of stores and months. `today`: see splitRange.
+     * month the range touches (Google gives keyword counts by month only). The whole months
+     * are one query of two index probes a store (running totals, ADR 0038) whatever the number
+     * of months; each partial edge adds one indexed query. `today`: see splitRange.
      */
     async totals(storeIds: readonly number[], start: string, end: string, today?: string) {
       const out = new Map<number, Figures>(storeIds.map((id) => [id, zeroFigures()]));
       if (storeIds.length === 0 || end < start) return out;
       const split = splitRange(start, end, today);
-      // Whole months: plain sums of one row a store and month (the slider's ranges need no more).
-      if (split.full) {
-        const monthRows = (await db
-          .selectFrom('metric_months')
-          .select([
-            'store_id',
-            ...sums(),
-            sql`sum(search_keywords)`.as('search_keywords'),
-          ] as never[])
-          .where(storeIn(storeIds))
-          .where('month', '>=', split.full.from)
-          .where('month', '<=', split.full.to)
-          .groupBy('store_id')
-          .execute()) as Record<string, unknown>[];
-        for (const r of monthRows) out.set(Number(r.store_id), rowFigures(r));
-      }
+      // Whole months: two rows a store, whatever the number of months (running totals).
+      if (split.full)
+        for (const [id, f] of await wholeMonths(storeIds, split.full.from, split.full.to))
+          out.set(id, f);
       if (split.edges.length === 0) return out;
       // Partial edge months: their days, and their (monthly only) keyword figure.
       const edgeMonths = [...new Set(split.edges.map((e) => monthOfDay(e.start)))];

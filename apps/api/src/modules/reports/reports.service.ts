@@ -305,14 +305,12 @@ export function createReportsService(deps: { repo: ReportsRepo; clock: Clock }) 
       range: ReportRange,
     ): Promise<MultiStoreReport> {
       const ids = stores.map((s) => s.id);
-      const linked = await repo.linked(ids);
+      // At once (two connections on PostgreSQL): the totals of an unlinked store are dropped.
+      const [linked, totals] = await Promise.all([
+        repo.linked(ids),
+        repo.totals(ids, range.start_date, range.end_date, today()),
+      ]);
       const on = stores.filter((s) => linked.has(s.id));
-      const totals = await repo.totals(
-        on.map((s) => s.id),
-        range.start_date,
-        range.end_date,
-        today(),
-      );
       const count = new Map<string, number>();
       for (const s of on) count.set(s.name, (count.get(s.name) ?? 0) + 1);
       const out: Record<string, MonthFigures> = {};
