@@ -13,7 +13,7 @@ import {
   ReportSlider,
   useFreeDialog,
 } from '../../features/reports/components/report-controls';
-import { AdjustmentCharts, ReportError } from '../../features/reports/components/report-charts';
+import { AdjustmentPage } from '../../features/reports/components/report-charts';
 import { exportPdf } from '../../features/reports/pdf';
 import { useCsvExport } from '../../features/reports/use-csv-export';
 import { useReportRange } from '../../features/reports/use-report-range';
@@ -107,28 +107,15 @@ function MultipleReport({ ids, free }: { ids: number[]; free: boolean }) {
           </List>
         </Alert>
       )}
-      <Stack gap="md" ref={page1} p="xs" data-testid="report-page-1">
-        <Group justify="space-between">
-          <Title order={3} fz="lg">
-            {t('screens.report.multipleTitle')}
-          </Title>
-          <Text c="dimmed" size="sm">
-            {t('screens.report.range', {
-              start: range.start_date.replaceAll('-', '/'),
-              end: range.end_date.replaceAll('-', '/'),
-            })}
-          </Text>
-        </Group>
-        {report.isError ? (
-          <ReportError />
-        ) : (
-          <AdjustmentCharts
-            labels={names}
-            figures={names.map((n) => data!.stores[n]!)}
-            pending={report.isPending}
-          />
-        )}
-      </Stack>
+      <AdjustmentPage
+        pageRef={page1}
+        title={t('screens.report.multipleTitle')}
+        range={range}
+        error={report.isError}
+        labels={names}
+        figures={() => names.map((n) => data!.stores[n]!)}
+        pending={report.isPending}
+      />
       <FreeUserDialog opened={dialog.opened} onClose={dialog.close} />
     </Stack>
   );

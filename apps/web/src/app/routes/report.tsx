@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { Alert, Group, Stack, Text, Title } from '@mantine/core';
+import { Alert, Group, Stack, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { ROLE } from '@tenpo/domain';
@@ -18,7 +18,7 @@ import {
   useFreeDialog,
 } from '../../features/reports/components/report-controls';
 import {
-  AdjustmentCharts,
+  AdjustmentPage,
   ReportError,
   YearlyCharts,
 } from '../../features/reports/components/report-charts';
@@ -126,28 +126,15 @@ function SingleReport({
         shown={shown}
         loading={loading}
       />
-      <Stack gap="md" ref={page1} p="xs" data-testid="report-page-1">
-        <Group justify="space-between">
-          <Title order={3} fz="lg">
-            {storeName ? `${storeName} ${t('screens.report.title')}` : t('screens.report.title')}
-          </Title>
-          <Text c="dimmed" size="sm">
-            {t('screens.report.range', {
-              start: range.start_date.replaceAll('-', '/'),
-              end: range.end_date.replaceAll('-', '/'),
-            })}
-          </Text>
-        </Group>
-        {adjustment.isError ? (
-          <ReportError />
-        ) : (
-          <AdjustmentCharts
-            labels={months}
-            figures={months.map((m) => data!.months[m]!)}
-            pending={adjustment.isPending}
-          />
-        )}
-      </Stack>
+      <AdjustmentPage
+        pageRef={page1}
+        title={storeName ? `${storeName} ${t('screens.report.title')}` : t('screens.report.title')}
+        range={range}
+        error={adjustment.isError}
+        labels={months}
+        figures={() => months.map((m) => data!.months[m]!)}
+        pending={adjustment.isPending}
+      />
       <Stack gap="md" ref={page2} p="xs" data-testid="report-page-2">
         <Title order={3} fz="lg">
           {t('screens.report.yearly')}

@@ -1,4 +1,5 @@
-import { Alert, SimpleGrid, Stack } from '@mantine/core';
+import type { Ref } from 'react';
+import { Alert, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import {
   IMPRESSION_FIELDS,
   REACTION_FIELDS,
@@ -81,6 +82,50 @@ export function AdjustmentCharts({
           }))}
         />
       </ChartCard>
+    </Stack>
+  );
+}
+
+/**
+ * The report's first PDF page: its title, the range, and the adjustment-period charts (or the
+ * report error in their place). Shared by /report (months) and /report-multiple (stores).
+ */
+export function AdjustmentPage({
+  pageRef,
+  title,
+  range,
+  error,
+  labels,
+  figures,
+  pending,
+}: {
+  pageRef: Ref<HTMLDivElement>;
+  title: string;
+  range: { start_date: string; end_date: string };
+  error: boolean;
+  labels: string[];
+  figures: () => MonthFigures[];
+  pending: boolean;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Stack gap="md" ref={pageRef} p="xs" data-testid="report-page-1">
+      <Group justify="space-between">
+        <Title order={3} fz="lg">
+          {title}
+        </Title>
+        <Text c="dimmed" size="sm">
+          {t('screens.report.range', {
+            start: range.start_date.replaceAll('-', '/'),
+            end: range.end_date.replaceAll('-', '/'),
+          })}
+        </Text>
+      </Group>
+      {error ? (
+        <ReportError />
+      ) : (
+        <AdjustmentCharts labels={labels} figures={figures()} pending={pending} />
+      )}
     </Stack>
   );
 }
