@@ -28,11 +28,18 @@ async function post<T>(
   path: string,
   data: unknown,
 ): Promise<T> {
-  const r = await request.post(`/api${path}`, { headers: await apiHeaders(page), data });
-  expect(r.status(), `${path}: ${await r.text()}`).toBe(200);
-  return ((await r.json()) as { data: { data: T } }).data.data;
+  // A token read while the page's rotation is in flight is refused once the rotation lands
+  // (ADR 0012): read it again and ask again, a few times.
+  for (let attempt = 0; ; attempt++) {
+    const r = await request.post(`/api${path}`, { headers: await apiHeaders(page), data });
+    if (r.status() === 401 && attempt < 5) {
+      await page.waitForTimeout(500);
+      continue;
+    }
+    expect(r.status(), `${path}: ${await r.text()}`).toBe(200);
+    return ((await r.json()) as { data: { data: T } }).data.data;
+  }
 }
-
 type Box = { view_total: number; percent_view_total: number | null; action_phone: number };
 
 /** The store the dashboard asks about, read from its own box-data call. */
