@@ -4,7 +4,7 @@ import { openDatabase } from '../src/db/kysely';
 import { HOUR } from '../src/lib/clock';
 import { hashToken } from '../src/lib/tokens';
 import { ROTATION_GRACE_MS } from '../src/modules/auth/rotation';
-import { buildTestApp, call, json, login, type TestApp } from './helpers';
+import { API_KEY, buildTestApp, call, json, login, type TestApp } from './helpers';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -241,12 +241,21 @@ describe('sessions', () => {
 
   it('another process’s revocation, expiry and user changes count from the very next call', async () => {
     // A second connection to the same database stands for another API process (DESIGN §2):
-    // nothing this process keeps may outlive what that one writes.
+    // nothing this process keeps may outlive what that one writes. The calls come over HTTP, as
+    // a client's do: a request sent after the commit reaches the server in a later turn of its
+    // event loop, which is what the SQLite check relies on (ADR 0039).
     const other = openDatabase(t.config.databaseUrl);
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
     try {
       const email = 'payfail@tenpo.example';
-      const me = (token: string) =>
-        call(t.app, { method: 'GET', url: '/api/account-setting/information', token });
+      const me = async (token: string) => {
+        const res = await fetch(`${base}/api/account-setting/information`, {
+          headers: { 'x-api-key': API_KEY, authorization: `Bearer ${token}` },
+        });
+        const body = await res.text();
+        return { statusCode: res.status, body: JSON.parse(body) as unknown };
+      };
       const sessionOf = (token: string) =>
         other.db.updateTable('sessions').where('token_hash', '=', hashToken(token));
       const user = other.db.updateTable('users').where('email', '=', email);
@@ -254,7 +263,7 @@ describe('sessions', () => {
       const token = await login(t.app, email);
       expect((await me(token)).statusCode).toBe(200);
       await user.set({ name: '別のプロセス' }).execute();
-      expect(json<{ data: { name: string } }>(await me(token)).data.name).toBe('別のプロセス');
+      expect((await me(token)).body).toMatchObject({ data: { name: '別のプロセス' } });
       await user.set({ status: 0 }).execute();
       expect((await me(token)).statusCode).toBe(401);
       await user.set({ status: 1 }).execute();
@@ -269,7 +278,7 @@ describe('sessions', () => {
         .execute();
       const expired = await me(second);
       expect(expired.statusCode).toBe(401);
-      expect(json<ErrorBody>(expired).message).toBe(ja.accessTokenExpired);
+      expect(expired.body).toMatchObject({ message: ja.accessTokenExpired });
     } finally {
       await other.close();
     }
