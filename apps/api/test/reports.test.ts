@@ -398,47 +398,54 @@ describe('multi-store report', () => {
     'store04@tenpo.example',
   ];
 
-  it('equals the sum of its single-store reports, keyed by store name, naming the unlinked', async () => {
-    const range = { start_date: '2025-02-10', end_date: TODAY };
-    const res = await post(
-      '/report/multiple-store/adjustment-period',
-      { user_id: STORES.map(id), ...range },
-      agency,
-    );
-    expect(res.statusCode).toBe(200);
-    const d = dataOf<{
-      stores: Record<string, Record<string, number>>;
-      not_linked: { id: number; name: string }[];
-    }>(res);
-    expect(d.not_linked).toEqual([
-      { id: id('store04@tenpo.example'), name: 'カフェ・ミナト 品川店' },
-    ]);
-    const names: Record<string, string> = {
-      'leader@tenpo.example': 'カフェ・ミナト 渋谷店',
-      'store02@tenpo.example': 'カフェ・ミナト 新宿店',
-      'store03@tenpo.example': 'カフェ・ミナト 池袋店',
-    };
-    expect(Object.keys(d.stores).sort()).toEqual(Object.values(names).sort());
-    const all: Record<string, number> = {};
-    for (const [email, name] of Object.entries(names)) {
-      const single = dataOf<{ total: Record<string, number> }>(
-        await post(
-          '/report/single-store/adjustment-period',
-          { user_id: id(email), ...range },
-          agency,
-        ),
+  it.each([
+    ['whole months and a partial edge', '2025-02-10', TODAY],
+    ['days within one month', '2025-03-05', '2025-03-20'],
+    ['whole months only', '2025-01-01', '2025-06-30'],
+  ])(
+    'equals the sum of its single-store reports, keyed by store name, naming the unlinked: %s',
+    async (_what, start_date, end_date) => {
+      const range = { start_date, end_date };
+      const res = await post(
+        '/report/multiple-store/adjustment-period',
+        { user_id: STORES.map(id), ...range },
+        agency,
       );
-      expect(d.stores[name]).toEqual(single.total);
-      expect(single.total).toEqual(
-        expectedFigures(rowsOf(email, range.start_date, range.end_date), []),
-      );
-      for (const [k, v] of Object.entries(single.total)) all[k] = (all[k] ?? 0) + v;
-    }
-    const summed: Record<string, number> = {};
-    for (const s of Object.values(d.stores))
-      for (const [k, v] of Object.entries(s)) summed[k] = (summed[k] ?? 0) + v;
-    expect(summed).toEqual(all);
-  });
+      expect(res.statusCode).toBe(200);
+      const d = dataOf<{
+        stores: Record<string, Record<string, number>>;
+        not_linked: { id: number; name: string }[];
+      }>(res);
+      expect(d.not_linked).toEqual([
+        { id: id('store04@tenpo.example'), name: 'カフェ・ミナト 品川店' },
+      ]);
+      const names: Record<string, string> = {
+        'leader@tenpo.example': 'カフェ・ミナト 渋谷店',
+        'store02@tenpo.example': 'カフェ・ミナト 新宿店',
+        'store03@tenpo.example': 'カフェ・ミナト 池袋店',
+      };
+      expect(Object.keys(d.stores).sort()).toEqual(Object.values(names).sort());
+      const all: Record<string, number> = {};
+      for (const [email, name] of Object.entries(names)) {
+        const single = dataOf<{ total: Record<string, number> }>(
+          await post(
+            '/report/single-store/adjustment-period',
+            { user_id: id(email), ...range },
+            agency,
+          ),
+        );
+        expect(d.stores[name]).toEqual(single.total);
+        expect(single.total).toEqual(
+          expectedFigures(rowsOf(email, range.start_date, range.end_date), []),
+        );
+        for (const [k, v] of Object.entries(single.total)) all[k] = (all[k] ?? 0) + v;
+      }
+      const summed: Record<string, number> = {};
+      for (const s of Object.values(d.stores))
+        for (const [k, v] of Object.entries(s)) summed[k] = (summed[k] ?? 0) + v;
+      expect(summed).toEqual(all);
+    },
+  );
 
   it('takes user_id as a comma string, and makes a shared name unique', async () => {
     await t.database.db

@@ -485,6 +485,24 @@ describe('storeFor: who may act for a store', () => {
         'read',
       ),
     ).resolves.toHaveLength(2);
+    // The slim list of the report calls keeps the same rule.
+    await expect(
+      t.app.storeAccess.storeNamesFor(
+        a,
+        [id('store02@tenpo.example'), id('other-store@tenpo.example')],
+        'read',
+      ),
+    ).rejects.toMatchObject({ statusCode: 404 });
+    await expect(
+      t.app.storeAccess.storeNamesFor(
+        a,
+        [id('store02@tenpo.example'), id('store03@tenpo.example')],
+        'read',
+      ),
+    ).resolves.toMatchObject([
+      { email: 'store02@tenpo.example' },
+      { email: 'store03@tenpo.example' },
+    ]);
   });
 
   it('a manager reads any store through /admin/stores/{id}; a shop may not', async () => {

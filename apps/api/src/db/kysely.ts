@@ -65,6 +65,7 @@ export function openDatabase(url: string): DbHandle {
   database.pragma('journal_mode = WAL');
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
+  database.pragma('cache_size = -32768');
   // Kysely prepares every query anew; the same few hundred SQL texts recur, so keep their
   // prepared statements. better-sqlite3 runs a statement synchronously, so a cached one is only
   // ever in use by an unfinished iterate() (a streamed query): then it is `busy`, and that call

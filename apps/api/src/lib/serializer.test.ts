@@ -94,7 +94,33 @@ const cases: [string, $ZodType, unknown][] = [
   ['a transform', z.object({ s: z.string().transform((s) => s.length) }), { s: 'abc' }],
   ['a check', z.object({ s: z.string().min(5) }), { s: 'abc' }],
   ['a strict object', z.strictObject({ s: z.string() }), { s: 'a', t: 1 }],
-  ['a record', z.record(z.string(), z.number()), { a: 1 }],
+  // Records with plain string keys.
+  ['a record', z.record(z.string(), z.number()), { a: 1, 'b "c"': 2, 10: 3, 2: 4 }],
+  ['an empty record', z.record(z.string(), z.number()), {}],
+  ['a record of objects', z.record(z.string(), plain), { 店舗: good, x: { ...good, extra: 1 } }],
+  ['a bad record value', z.record(z.string(), z.number()), { a: 'x' }],
+  ['an array for a record', z.record(z.string(), z.number()), [1, 2]],
+  ['a date for a record', z.record(z.string(), z.number()), new Date(0)],
+  ['a Map for a record', z.record(z.string(), z.number()), new Map([['a', 1]])],
+  ['a record with a symbol key', z.record(z.string(), z.number()), { a: 1, [Symbol('s')]: 2 }],
+  [
+    'a record with an own __proto__ key',
+    z.record(z.string(), z.number()),
+    JSON.parse('{"a":1,"__proto__":2}') as unknown,
+  ],
+  [
+    'a record with a non-enumerable key',
+    z.record(z.string(), z.number()),
+    Object.defineProperty({ a: 1 }, 'hidden', { value: 2, enumerable: false }),
+  ],
+  [
+    'a record of null prototype',
+    z.record(z.string(), z.number()),
+    Object.assign(Object.create(null) as object, { a: 1 }),
+  ],
+  // Shapes the fast path leaves to zod entirely.
+  ['a record with a key check', z.record(z.string().min(3), z.number()), { a: 1 }],
+  ['a record with an enum key', z.record(z.enum(['a', 'b']), z.number()), { a: 1, b: 2 }],
 ];
 
 describe('the fast response serializer', () => {
@@ -109,6 +135,9 @@ describe('the fast response serializer', () => {
     expect(compileFastSerializer(z.object({ s: z.string().default('a') }))).toBeNull();
     expect(compileFastSerializer(z.object({ d: z.date() }))).toBeNull();
     expect(compileFastSerializer(z.looseObject({ s: z.string() }))).toBeNull();
+    expect(compileFastSerializer(z.record(z.string(), z.number()))).not.toBeNull();
+    expect(compileFastSerializer(z.record(z.string().min(1), z.number()))).toBeNull();
+    expect(compileFastSerializer(z.partialRecord(z.string(), z.number()))).toBeNull();
   });
 
   it('vouches only for values zod accepts', () => {

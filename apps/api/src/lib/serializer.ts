@@ -15,6 +15,10 @@ type Def = {
   innerType?: $ZodType;
   options?: $ZodType[];
   element?: $ZodType;
+  keyType?: $ZodType;
+  valueType?: $ZodType;
+  mode?: string;
+  partial?: boolean;
 };
 const defOf = (schema: $ZodType): Def => schema._zod.def as unknown as Def;
 
@@ -26,7 +30,8 @@ const isSafeIntFormat = (def: Def): boolean =>
 
 /**
  * A serializer for the plain shapes our responses use (objects that strip unknown keys, strings,
- * numbers, integers, booleans, literals, nullable, optional properties, unions, arrays), which
+ * numbers, integers, booleans, literals, nullable, optional properties, unions, arrays, records
+ * with plain string keys), which
  * checks each value as zod would and writes the JSON in the same pass. null when the schema has
  * anything else (a check, a transform, a record…): zod serializes those routes unchanged.
  */
@@ -105,6 +110,34 @@ export function compileFastSerializer(schema: $ZodType): Fast | null {
           const s = p.fast(value);
           if (s === UNSURE) return UNSURE;
           out += out === '' ? p.head + s : `,${p.head}${s}`;
+        }
+        return `{${out}}`;
+      };
+    }
+    case 'record': {
+      // Only z.record(z.string(), …): a key schema with a check or a set of values, a loose or
+      // partial record, are zod's to answer.
+      const key = def.keyType && defOf(def.keyType);
+      if (!key || key.type !== 'string' || key.checks?.length || key.format !== undefined)
+        return null;
+      if (def.checks?.length || def.mode !== undefined || def.partial || !def.valueType)
+        return null;
+      const value = compileFastSerializer(def.valueType);
+      if (!value) return null;
+      return (v) => {
+        // zod takes plain objects only, and a symbol key fails z.string(): both left to it.
+        if (typeof v !== 'object' || v === null) return UNSURE;
+        const proto: unknown = Object.getPrototypeOf(v);
+        if (proto !== Object.prototype && proto !== null) return UNSURE;
+        if (Object.getOwnPropertySymbols(v).length > 0) return UNSURE;
+        const o = v as Record<string, unknown>;
+        let out = '';
+        // Own enumerable string keys in their own order, as zod copies them; it drops __proto__.
+        for (const k of Object.keys(o)) {
+          if (k === '__proto__') continue;
+          const s = value(o[k]);
+          if (s === UNSURE) return UNSURE;
+          out += out === '' ? `${JSON.stringify(k)}:${s}` : `,${JSON.stringify(k)}:${s}`;
         }
         return `{${out}}`;
       };

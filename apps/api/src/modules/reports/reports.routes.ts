@@ -26,7 +26,7 @@ import {
   searchKeywordsSchema,
   singleReportBody,
 } from '@tenpo/domain';
-import type { UserRow } from '../../db/types';
+import type { StoreName } from '../users/users.repo';
 import type { Clock } from '../../lib/clock';
 import { AppError, validationError } from '../../lib/errors';
 import { okData, withZod } from '../../lib/route';
@@ -38,7 +38,7 @@ import { reportCsv, type ReportRange, type ReportsService } from './reports.serv
 /** How long a CSV link works (ADR 0036). */
 export const CSV_URL_TTL_SECONDS = 600;
 
-const nameOf = (u: UserRow): string => u.store_name ?? u.company_name ?? u.email;
+const nameOf = (u: StoreName): string => u.store_name ?? u.company_name ?? u.email;
 
 export function registerReportRoutes(
   app: FastifyInstance,
@@ -224,7 +224,7 @@ export function registerReportRoutes(
       },
     },
     async (req) => {
-      const stores = await access.storesFor(actorOf(req), req.body.user_id, 'read');
+      const stores = await access.storeNamesFor(actorOf(req), req.body.user_id, 'read');
       const range = reports.checkRange(req.body.start_date, req.body.end_date);
       const list = stores.map((s) => ({ id: s.id, name: nameOf(s) }));
       return okData({ data: await reports.multiple(list, range) });
@@ -274,7 +274,7 @@ export function registerReportRoutes(
       },
     },
     async (req) => {
-      const stores = await access.storesFor(actorOf(req), req.body.user_id, 'read');
+      const stores = await access.storeNamesFor(actorOf(req), req.body.user_id, 'read');
       const range = reports.checkRange(req.body.start_date, req.body.end_date);
       return {
         status_code: 200,
@@ -306,7 +306,7 @@ export function registerReportRoutes(
       if (!signer.verify(csvKey(q.kind, q.user_id, range), q))
         throw new AppError(403, 'csv_link_expired', ja.reportCsvLinkExpired);
       const ids = q.user_id.split(',').map(Number);
-      const stores = await access.storesFor(actorOf(req), ids, 'read');
+      const stores = await access.storeNamesFor(actorOf(req), ids, 'read');
       let csv: string;
       if (q.kind === 'single') {
         const store = stores[0];

@@ -305,11 +305,9 @@ export function createReportsService(deps: { repo: ReportsRepo; clock: Clock }) 
       range: ReportRange,
     ): Promise<MultiStoreReport> {
       const ids = stores.map((s) => s.id);
-      // At once (two connections on PostgreSQL): the totals of an unlinked store are dropped.
-      const [linked, totals] = await Promise.all([
-        repo.linked(ids),
-        repo.totals(ids, range.start_date, range.end_date, today()),
-      ]);
+      // Keyed by the linked stores only: one query finds them and reads their whole months.
+      const totals = await repo.linkedTotals(ids, range.start_date, range.end_date, today());
+      const linked = { has: (id: number) => totals.has(id) };
       const on = stores.filter((s) => linked.has(s.id));
       const count = new Map<string, number>();
       for (const s of on) count.set(s.name, (count.get(s.name) ?? 0) + 1);

@@ -9,6 +9,17 @@ export const CONNECTED_STATUSES = [1, 2];
 
 export type UsersRepo = ReturnType<typeof createUsersRepo>;
 
+/** What the access rule reads of a store, and what names it (a report's rows). */
+export const STORE_NAME_COLUMNS = [
+  'id',
+  'role',
+  'agency_id',
+  'store_name',
+  'company_name',
+  'email',
+] as const;
+export type StoreName = Pick<UserRow, (typeof STORE_NAME_COLUMNS)[number]>;
+
 export function createUsersRepo(db: Db) {
   // Read on every presented user of an agency's store (GET /account-setting/information among
   // them): compiled once, as the session lookups are (ADR 0016, 0025).
@@ -60,6 +71,12 @@ export function createUsersRepo(db: Db) {
     /** Many users in one query (a multi-store call's access check). */
     findByIds: async (ids: readonly number[]): Promise<UserRow[]> =>
       ids.length === 0 ? [] : db.selectFrom('users').selectAll().where('id', 'in', ids).execute(),
+
+    /** The same with only what the access rule and a store's name need (a report's thousand). */
+    namesByIds: async (ids: readonly number[]): Promise<StoreName[]> =>
+      ids.length === 0
+        ? []
+        : db.selectFrom('users').select(STORE_NAME_COLUMNS).where('id', 'in', ids).execute(),
 
     /** Which of these stores are in a group this leader leads, in one query. */
     async ledAmong(leaderId: number, storeIds: readonly number[]): Promise<Set<number>> {
