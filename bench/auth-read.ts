@@ -19,7 +19,7 @@ import { systemClock } from '../apps/api/src/lib/clock';
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
 // Rounds of (reference, Tenpo) back to back; the median ratio is printed, so a burst of load
 // from elsewhere on a shared machine skews one round rather than the result.
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CONNECTIONS = 20;
 
 // The load comes from a second process, so the server under test has its own core.
