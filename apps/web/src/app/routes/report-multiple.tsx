@@ -1,21 +1,17 @@
-import { useRef, useState } from 'react';
-import { Alert, Group, List, Stack, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { Alert, List, Stack, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { ROLE } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router';
 import { PaymentGate } from '../../components/ui/payment-panels';
 import { multipleReportCall, reportKeys } from '../../features/reports/api/reports-api';
-import {
-  ExportButtons,
-  FreeUserDialog,
-  ReportSlider,
-  useFreeDialog,
-} from '../../features/reports/components/report-controls';
+import { ReportSlider } from '../../features/reports/components/report-controls';
 import { AdjustmentPage } from '../../features/reports/components/report-charts';
-import { exportPdf } from '../../features/reports/pdf';
-import { useCsvExport } from '../../features/reports/use-csv-export';
+import {
+  ReportHeader,
+  usePageRef,
+  useReportExports,
+} from '../../features/reports/components/report-header';
 import { useReportRange } from '../../features/reports/use-report-range';
 import { useSelection } from '../../lib/selection';
 import { useSession } from '../../lib/session';
@@ -38,8 +34,6 @@ export function ReportMultipleRoute() {
   );
 }
 
-const compact = (day: string) => day.replaceAll('-', '');
-
 function MultipleReport({ ids, free }: { ids: number[]; free: boolean }) {
   const { t } = useTranslation();
   const { today, value, setValue, shown, range, waiting } = useReportRange();
@@ -48,30 +42,8 @@ function MultipleReport({ ids, free }: { ids: number[]; free: boolean }) {
     queryFn: ({ signal }) => multipleReportCall(ids, range, signal),
     placeholderData: keepPreviousData,
   });
-  const csv = useCsvExport();
-  const dialog = useFreeDialog();
-  const [pdfBusy, setPdfBusy] = useState(false);
-  const page1 = useRef<HTMLDivElement>(null);
-
-  const onPdf = async () => {
-    if (free) return dialog.open();
-    if (pdfBusy || !page1.current) return;
-    setPdfBusy(true);
-    try {
-      await exportPdf(
-        [page1.current],
-        `report_multiple_${compact(range.start_date)}-${compact(range.end_date)}.pdf`,
-      );
-    } catch {
-      notifications.show({ color: 'red', message: t('screens.report.pdfFailed') });
-    } finally {
-      setPdfBusy(false);
-    }
-  };
-  const onCsv = () => {
-    if (free) return dialog.open();
-    void csv.run('multiple', ids, range);
-  };
+  const page1 = usePageRef();
+  const exports = useReportExports({ free, kind: 'multiple', userId: ids, range, pages: [page1] });
 
   const data = report.data;
   const names = data ? Object.keys(data.stores) : [];
@@ -79,15 +51,7 @@ function MultipleReport({ ids, free }: { ids: number[]; free: boolean }) {
 
   return (
     <Stack gap="lg">
-      <Group justify="space-between">
-        <Title order={2}>{t('screens.report.multipleTitle')}</Title>
-        <ExportButtons
-          pdfBusy={pdfBusy}
-          csvBusy={csv.busy}
-          onPdf={() => void onPdf()}
-          onCsv={onCsv}
-        />
-      </Group>
+      <ReportHeader title={t('screens.report.multipleTitle')} exports={exports} />
       <ReportSlider
         today={today}
         value={value}
@@ -116,7 +80,6 @@ function MultipleReport({ ids, free }: { ids: number[]; free: boolean }) {
         figures={() => names.map((n) => data!.stores[n]!)}
         pending={report.isPending}
       />
-      <FreeUserDialog opened={dialog.opened} onClose={dialog.close} />
     </Stack>
   );
 }

@@ -1,6 +1,4 @@
-import { useRef, useState } from 'react';
-import { Alert, Group, Stack, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { Alert, Stack, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { ROLE } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
@@ -11,19 +9,17 @@ import {
   fixedReportCall,
   reportKeys,
 } from '../../features/reports/api/reports-api';
-import {
-  ExportButtons,
-  FreeUserDialog,
-  ReportSlider,
-  useFreeDialog,
-} from '../../features/reports/components/report-controls';
+import { ReportSlider } from '../../features/reports/components/report-controls';
 import {
   AdjustmentPage,
   ReportError,
   YearlyCharts,
 } from '../../features/reports/components/report-charts';
-import { exportPdf } from '../../features/reports/pdf';
-import { useCsvExport } from '../../features/reports/use-csv-export';
+import {
+  ReportHeader,
+  usePageRef,
+  useReportExports,
+} from '../../features/reports/components/report-header';
 import { useReportRange } from '../../features/reports/use-report-range';
 import { useSelection } from '../../lib/selection';
 import { isAccountManager, useSession } from '../../lib/session';
@@ -55,8 +51,6 @@ export function ReportRoute() {
   );
 }
 
-const slash = (day: string) => day.replaceAll('-', '');
-
 function SingleReport({
   userId,
   free,
@@ -77,31 +71,15 @@ function SingleReport({
     queryKey: reportKeys.fixed(userId),
     queryFn: ({ signal }) => fixedReportCall(userId, signal),
   });
-  const csv = useCsvExport();
-  const dialog = useFreeDialog();
-  const [pdfBusy, setPdfBusy] = useState(false);
-  const page1 = useRef<HTMLDivElement>(null);
-  const page2 = useRef<HTMLDivElement>(null);
-
-  const onPdf = async () => {
-    if (free) return dialog.open();
-    if (pdfBusy || !page1.current || !page2.current) return;
-    setPdfBusy(true);
-    try {
-      await exportPdf(
-        [page1.current, page2.current],
-        `report_${slash(range.start_date)}-${slash(range.end_date)}.pdf`,
-      );
-    } catch {
-      notifications.show({ color: 'red', message: t('screens.report.pdfFailed') });
-    } finally {
-      setPdfBusy(false);
-    }
-  };
-  const onCsv = () => {
-    if (free) return dialog.open();
-    void csv.run('single', userId, range);
-  };
+  const page1 = usePageRef();
+  const page2 = usePageRef();
+  const exports = useReportExports({
+    free,
+    kind: 'single',
+    userId,
+    range,
+    pages: [page1, page2],
+  });
 
   const data = adjustment.data;
   // `YYYY/MM` keys are not integer-like, so they keep their order; sorted all the same.
@@ -110,15 +88,7 @@ function SingleReport({
 
   return (
     <Stack gap="lg">
-      <Group justify="space-between">
-        <Title order={2}>{t('screens.report.title')}</Title>
-        <ExportButtons
-          pdfBusy={pdfBusy}
-          csvBusy={csv.busy}
-          onPdf={() => void onPdf()}
-          onCsv={onCsv}
-        />
-      </Group>
+      <ReportHeader title={t('screens.report.title')} exports={exports} />
       <ReportSlider
         today={today}
         value={value}
@@ -145,7 +115,6 @@ function SingleReport({
           <YearlyCharts data={fixed.data} pending={fixed.isPending} />
         )}
       </Stack>
-      <FreeUserDialog opened={dialog.opened} onClose={dialog.close} />
     </Stack>
   );
 }
