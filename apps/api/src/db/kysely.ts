@@ -115,10 +115,10 @@ export function openDatabase(url: string): DbHandle {
   // only when another connection committed a change (https://sqlite.org/pragma.html#pragma_data_version).
   //
   // Asked once per turn of the event loop, and again if a millisecond has passed within one
-  // (ADR 0039). Every request handled in a turn was read off its socket by that turn's poll,
-  // so a request sent after another process's commit arrives in a later turn and sees it; the
-  // pragma is a read transaction with its file locks, and asking it for every request of a
-  // busy turn was the largest cost of an authenticated read left.
+  // (ADR 0039): a request sent after another process's commit comes in a later turn, or at
+  // worst within a millisecond, and sees it. The pragma is a read transaction with its file
+  // locks, and asking it for every request of a busy turn was the largest cost of an
+  // authenticated read left.
   const dataVersion = database.prepare('PRAGMA data_version').pluck();
   let seenDataVersion: unknown = dataVersion.get();
   let askedAt = -Infinity;
