@@ -261,7 +261,10 @@ describe('/report', () => {
   });
 
   it('a free user pressing download is offered the payment settings, or cancel', async () => {
-    const { calls } = singleApi();
+    // Leaving for /register-payment is a route change, which rotates the session.
+    const { calls } = singleApi({
+      'GET /refresh-token': ok(loginData({ role: 0, in_trial: true })),
+    });
     signIn({ role: 0, in_trial: true });
     const { router } = renderAt('/report');
     await screen.findByRole('region', { name: 'ビジネスプロフィールの検索' });
@@ -273,6 +276,7 @@ describe('/report', () => {
     dialog = await screen.findByRole('dialog', { name: '有料プランの機能です' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'お支払い設定へ' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/register-payment'));
+    await waitFor(() => expect(calls.some((c) => c.path === '/refresh-token')).toBe(true));
     expect(calls.some((c) => c.path.endsWith('/csv'))).toBe(false);
     expect(pdf.html2canvas).not.toHaveBeenCalled();
   });
