@@ -41,6 +41,13 @@ import { createPostsService } from './modules/posts/posts.service';
 import { createRegistrationRepo } from './modules/registration/registration.repo';
 import { registerRegistrationRoutes } from './modules/registration/registration.routes';
 import { createRegistrationService } from './modules/registration/registration.service';
+import { registerStoreInfoJobs } from './modules/store-info/store-info.jobs';
+import { createStoreInfoRepo } from './modules/store-info/store-info.repo';
+import { registerStoreInfoRoutes } from './modules/store-info/store-info.routes';
+import {
+  createStoreInfoService,
+  type StoreInfoService,
+} from './modules/store-info/store-info.service';
 import { createStoreAccess, type StoreAccess } from './modules/stores/access';
 import { createStoresRepo } from './modules/stores/stores.repo';
 import { registerStoreRoutes } from './modules/stores/stores.routes';
@@ -80,6 +87,8 @@ declare module 'fastify' {
     storage: MediaStorage;
     /** The Google metrics sync (ADR 0035): `jobs.start()` where jobs run, `sync` for one store. */
     metrics: { sync: MetricsSync; jobs: MetricsJobs };
+    /** The store's information and its edits on their way to Google (ADR 0041). */
+    storeInfo: StoreInfoService;
   }
 }
 
@@ -195,8 +204,18 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     clock,
     syncHour: config.metricsSyncHour,
   });
+  const storeInfo = createStoreInfoService({
+    repo: createStoreInfoRepo(db),
+    registry: publishers.registry,
+    queue,
+    clock,
+    log: app.log,
+    notConnected: () => publishers.notConnected('google_my_business'),
+  });
+  registerStoreInfoJobs(queue, { storeInfo });
   const entity = createEntityService({
     publishers,
+    storeInfo,
     onGoogleConnected: (storeId) => metricsJobs.connected(storeId),
   });
   const postsRepo = createPostsRepo(db);
@@ -215,6 +234,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.decorate('storage', storage);
   app.decorate('storeAccess', access);
   app.decorate('metrics', { sync: metricsSync, jobs: metricsJobs });
+  app.decorate('storeInfo', storeInfo);
 
   await app.register(
     async (api) => {
@@ -244,6 +264,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       registerDomainRoutes(api, { domains });
       registerPublisherRoutes(api, { publishers, facebookPages, entity, access, authenticate });
       registerEntityRoutes(api, { entity, access, authenticate });
+      registerStoreInfoRoutes(api, { storeInfo, access, authenticate });
       registerPostRoutes(api, {
         posts,
         access,

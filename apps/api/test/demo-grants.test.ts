@@ -4,6 +4,7 @@ import { sandboxDemoGrants } from '@tenpo/sandbox';
 import { demoSeedFor } from '../src/compose';
 import { seedDemo } from '../src/db/seed';
 import { decrypt } from '../src/lib/tokens';
+import { PULL_AFTER_MS } from '../src/modules/store-info/store-info.service';
 import { buildTestApp, call, json, login, storedCredentials, type TestApp } from './helpers';
 import { startSandbox, type RunningSandbox } from './sandbox';
 
@@ -219,7 +220,8 @@ describe('sandbox mode: the demo stores hold real grants', () => {
     });
     expect(first.contact_website_apps.website_url.url).toBe('https://hana-salon.example');
 
-    // The phone changed at Google is the phone read next: no copy in Tenpo goes stale.
+    // A phone changed at Google is read back into Tenpo's copy once the copy is older than
+    // PULL_AFTER_MS (ADR 0041): not before, and without a save of Tenpo's own on its way.
     const g = await credentials(trial, 'google_my_business');
     const edit = (phone: string) =>
       fetch(
@@ -235,6 +237,8 @@ describe('sandbox mode: the demo stores hold real grants', () => {
       );
     expect((await edit('03-3466-0000')).status).toBe(200);
     try {
+      expect((await read()).core_information.main_phone).toBe('03-3466-7781');
+      t.clock.advance(PULL_AFTER_MS + 1000);
       expect((await read()).core_information.main_phone).toBe('03-3466-0000');
     } finally {
       expect((await edit('03-3466-7781')).status).toBe(200);

@@ -192,6 +192,8 @@ describe('OpenAPI', () => {
         `/api/posts/${type}/{id}`,
       ]),
       '/api/entity/basic-information',
+      '/api/entity/business-details',
+      '/api/entity/contact-websites-apps',
       '/api/dashboard/box-data',
       ...['customer-search/{range}', 'customer-call/{range}'].map((p) => `/api/dashboard/${p}`),
       ...['customer-view', 'reactions-graph', 'search-keywords', 'impressions-graph'].map(
@@ -206,6 +208,12 @@ describe('OpenAPI', () => {
     ]) {
       expect(doc.paths).toHaveProperty([p]);
     }
+    for (const p of [
+      '/api/entity/basic-information',
+      '/api/entity/business-details',
+      '/api/entity/contact-websites-apps',
+    ])
+      expect(doc.paths[p]).toHaveProperty('put');
     const login =
       doc.paths['/api/login']?.post?.requestBody?.content['application/json']?.schema.properties;
     expect(Object.keys(login ?? {})).toEqual(['email', 'password']);

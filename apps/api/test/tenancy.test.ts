@@ -140,7 +140,7 @@ const id = (email: string): number => {
 
 describe("a session cannot read or change another tenant's store (404)", () => {
   type Attempt = {
-    method: 'GET' | 'POST' | 'DELETE';
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE';
     url: string;
     body?: ReturnType<typeof multipart> | { payload: Record<string, unknown> };
   };
@@ -308,6 +308,42 @@ describe("a session cannot read or change another tenant's store (404)", () => {
         url: `/api/entity/basic-information?user_id=${id('store02@tenpo.example')}`,
       }),
     ],
+    // Store information saves (issue 11): every form, for another tenant's store.
+    ...(
+      [
+        [
+          'basic-information',
+          {
+            name: '店',
+            postal_code: '150-0002',
+            prefecture: '東京都',
+            address1: '1-1',
+            address2: '1F',
+          },
+        ],
+        ['business-details', { description: '説明', hours: '[]' }],
+        ['contact-websites-apps', { website_url: 'https://a.example' }],
+      ] as const
+    ).flatMap(([form, body]): [string, string, () => Attempt][] => [
+      [
+        'agency',
+        `save another agency's store's ${form}`,
+        () => ({
+          method: 'PUT',
+          url: `/api/entity/${form}`,
+          body: { payload: { user_id: id('other-store@tenpo.example'), ...body } },
+        }),
+      ],
+      [
+        'shop',
+        `save an agency store's ${form}`,
+        () => ({
+          method: 'PUT',
+          url: `/api/entity/${form}`,
+          body: { payload: { user_id: id('store02@tenpo.example'), ...body } },
+        }),
+      ],
+    ]),
     [
       'shop',
       "list an agency store's posts",

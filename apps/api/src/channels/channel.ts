@@ -31,6 +31,8 @@ export class ChannelError extends Error {
     readonly status: number | null = null,
     /** The channel the failure came from, once a caller's handle named it. */
     readonly publisher: PublisherKey | null = null,
+    /** The fields the provider refused (its field violations), when it named them. */
+    readonly fields: readonly { field: string; description: string }[] = [],
   ) {
     super(message);
     this.name = 'ChannelError';
@@ -39,7 +41,14 @@ export class ChannelError extends Error {
   /** The same failure, tagged with the channel it came from (for the caller's messages). */
   from(publisher: PublisherKey): ChannelError {
     if (this.publisher === publisher) return this;
-    const e = new ChannelError(this.kind, this.message, this.retryAfterMs, this.status, publisher);
+    const e = new ChannelError(
+      this.kind,
+      this.message,
+      this.retryAfterMs,
+      this.status,
+      publisher,
+      this.fields,
+    );
     e.stack = this.stack;
     return e;
   }
@@ -227,12 +236,53 @@ export interface FetchesMetrics {
   ): Promise<KeywordCount[]>;
 }
 
-/** Fields of a listing a store may edit, by the provider's field paths. */
+/** A time of day as a listing provider keeps it (zero fields may be left out). */
+export type ListingTime = { hours?: number; minutes?: number };
+export type ListingPeriod = {
+  openDay: string;
+  closeDay: string;
+  openTime: ListingTime;
+  closeTime: ListingTime;
+};
+export type ListingCategory = { name: string; displayName?: string };
+
+/** Fields of a listing a store may edit, by the provider's field paths (providers.md §1.4). */
 export type LocationPatch = {
   title?: string;
   websiteUri?: string | null;
   phoneNumbers?: { primaryPhone: string; additionalPhones?: string[] };
   profile?: { description: string };
+  storefrontAddress?: {
+    regionCode: string;
+    languageCode?: string;
+    postalCode?: string;
+    administrativeArea?: string;
+    locality?: string;
+    addressLines: string[];
+  };
+  categories?: { primaryCategory: ListingCategory; additionalCategories?: ListingCategory[] };
+  regularHours?: { periods: ListingPeriod[] };
+  openInfo?: { status: 'OPEN' | 'CLOSED_TEMPORARILY' };
+};
+
+/** The listing's editable fields as the provider holds them (what a pull reads back). */
+export type Listing = {
+  id: string;
+  title: string;
+  storefrontAddress: {
+    regionCode: string | null;
+    postalCode: string | null;
+    administrativeArea: string | null;
+    locality: string | null;
+    addressLines: string[];
+  };
+  phoneNumbers: { primaryPhone: string | null; additionalPhones: string[] };
+  categories: { primaryCategory: ListingCategory | null; additionalCategories: ListingCategory[] };
+  websiteUri: string | null;
+  regularHours: ListingPeriod[];
+  description: string | null;
+  openStatus: string | null;
+  latlng: { latitude: number; longitude: number } | null;
 };
 
 /** A chosen location with what the publisher row shows of it. */
@@ -242,7 +292,17 @@ export type LocationDetail = Location & {
 };
 
 export interface EditsLocation {
-  editLocation(handle: CredentialHandle, patch: LocationPatch): Promise<LocationDetail>;
+  /**
+   * Sends a partial listing; `updateMask` names the fields it replaces (by default its top-level
+   * keys). Repeatable: the named fields are replaced whole.
+   */
+  editLocation(
+    handle: CredentialHandle,
+    patch: LocationPatch,
+    updateMask?: string,
+  ): Promise<LocationDetail>;
+  /** The chosen listing's editable fields as the provider holds them now. */
+  readListing(handle: CredentialHandle): Promise<Listing>;
 }
 
 /** The location picker of a listing channel (connect flow). */

@@ -322,6 +322,35 @@ export type MetricSyncsTable = {
   updated_at: string;
 };
 
+export type StoreProfilesTable = {
+  store_id: number;
+  location_id: string;
+  /** JSON text of each section (spec 2 §3 shapes). */
+  core: string;
+  details: string;
+  contacts: string;
+  pulled_at: string | null;
+  send_lease: string | null;
+  send_lease_until: string | null;
+  updated_at: string;
+};
+
+export type LocationEditStatus = 'queued' | 'sent' | 'refused';
+
+export type LocationEditsTable = {
+  id: Generated<number>;
+  store_id: number;
+  location_id: string;
+  section: 'core' | 'details' | 'contacts';
+  update_mask: string;
+  patch: string;
+  status: LocationEditStatus;
+  attempts: Generated<number>;
+  error: string | null;
+  created_at: string;
+  sent_at: string | null;
+};
+
 export type Database = {
   users: UsersTable;
   sessions: SessionsTable;
@@ -345,6 +374,8 @@ export type Database = {
   metric_months: MetricMonthsTable;
   metric_keywords: MetricKeywordsTable;
   metric_syncs: MetricSyncsTable;
+  store_profiles: StoreProfilesTable;
+  location_edits: LocationEditsTable;
 };
 
 export type UserRow = Selectable<UsersTable>;

@@ -2,6 +2,12 @@ import { z } from 'zod';
 import { fieldLabels, ja } from '../messages/ja';
 import { pageQuery } from '../paging/paging';
 import { userIdField } from '../stores/schemas';
+import {
+  businessDetailsSchema,
+  contactsSchema,
+  coreInformationSchema,
+  googleSyncSchema,
+} from '../store-info/schemas';
 import { LOCATIONS_PER_PAGE, PUBLISHER_KEYS, publisherById } from './publishers';
 
 /** A publisher row of /connect-account (spec 1 §3). */
@@ -117,39 +123,13 @@ export const oauthReturnQuery = z.object({
 export const basicInformationQuery = z.object({ user_id: userIdField });
 
 /**
- * The store's basic information (spec 2 §3, §7), read from its chosen Google location. This
- * issue reads the listing's name, address, main phone and website; the fields it does not read
- * yet (categories, map marker, corporate code, business details) are null until the basic
- * information screen (a later issue) reads them.
+ * The store's basic information (spec 2 §3, §7): Tenpo's copy of the chosen Google location's
+ * listing, the three forms' sections, and (beyond the spec) where its edits stand at Google.
  */
 export const basicInformationSchema = z.object({
-  core_information: z.object({
-    id: z.string(),
-    name: z.string(),
-    primary_category: z.object({ name: z.string(), displayName: z.string() }).nullable(),
-    additional_categories: z
-      .array(z.object({ name: z.string(), displayName: z.string() }))
-      .nullable(),
-    address: z.object({
-      postalCode: z.string().nullable(),
-      administrativeArea: z.string().nullable(),
-      locality: z.string().nullable(),
-      address1: z.string().nullable(),
-      address2: z.string().nullable(),
-      address3: z.string().nullable(),
-      regionCode: z.string().nullable(),
-    }),
-    map_marker: z.object({ latitude: z.number(), longitude: z.number() }).nullable(),
-    /** The listing's primary phone: what Google's call-now button dials. */
-    main_phone: z.string().nullable(),
-    corporate_code: z.string().nullable(),
-  }),
-  contact_website_apps: z.object({
-    email: z.array(z.string()).nullable(),
-    website_url: z.object({ url: z.string().nullable() }),
-  }),
-  business_details: z
-    .object({ description: z.string().nullable(), hours: z.array(z.unknown()) })
-    .nullable(),
+  core_information: coreInformationSchema,
+  contact_website_apps: contactsSchema,
+  business_details: businessDetailsSchema.nullable(),
+  google_sync: googleSyncSchema,
 });
 export type BasicInformation = z.infer<typeof basicInformationSchema>;

@@ -7,6 +7,7 @@ import {
   type GrantAccess,
   type LocalDateTime,
   type LocationDetail,
+  type Listing,
   type PostDraft,
   type PublishedPost,
   type TokenSet,
@@ -36,6 +37,55 @@ export const locationOf = (l: GoogleLocationResource): LocationDetail => ({
   websiteUri: l.websiteUri ?? null,
   postalCode: l.storefrontAddress?.postalCode ?? null,
   storeCode: l.storeCode ?? null,
+});
+
+/** The listing fields the store's information reads (readMask is required, §1.4). */
+const LISTING_READ_MASK =
+  'name,title,storefrontAddress,phoneNumbers,categories,websiteUri,regularHours,profile,openInfo,latlng';
+
+const timeOf = (t: { hours?: number | null; minutes?: number | null } | undefined) => ({
+  ...(t?.hours ? { hours: t.hours } : {}),
+  ...(t?.minutes ? { minutes: t.minutes } : {}),
+});
+
+export const listingOf = (l: GoogleLocationResource): Listing => ({
+  id: (l.name ?? '').replace(/^locations\//, ''),
+  title: l.title ?? '',
+  storefrontAddress: {
+    regionCode: l.storefrontAddress?.regionCode ?? null,
+    postalCode: l.storefrontAddress?.postalCode ?? null,
+    administrativeArea: l.storefrontAddress?.administrativeArea ?? null,
+    locality: l.storefrontAddress?.locality ?? null,
+    addressLines: l.storefrontAddress?.addressLines ?? [],
+  },
+  phoneNumbers: {
+    primaryPhone: l.phoneNumbers?.primaryPhone ?? null,
+    additionalPhones: l.phoneNumbers?.additionalPhones ?? [],
+  },
+  categories: {
+    primaryCategory: l.categories?.primaryCategory?.name
+      ? {
+          name: l.categories.primaryCategory.name,
+          displayName: l.categories.primaryCategory.displayName ?? '',
+        }
+      : null,
+    additionalCategories: (l.categories?.additionalCategories ?? [])
+      .filter((c) => c.name)
+      .map((c) => ({ name: c.name ?? '', displayName: c.displayName ?? '' })),
+  },
+  websiteUri: l.websiteUri ?? null,
+  regularHours: (l.regularHours?.periods ?? []).map((p) => ({
+    openDay: p.openDay ?? 'DAY_OF_WEEK_UNSPECIFIED',
+    closeDay: p.closeDay ?? p.openDay ?? 'DAY_OF_WEEK_UNSPECIFIED',
+    openTime: timeOf(p.openTime),
+    closeTime: timeOf(p.closeTime),
+  })),
+  description: l.profile?.description ?? null,
+  openStatus: l.openInfo?.status ?? null,
+  latlng:
+    typeof l.latlng?.latitude === 'number' && typeof l.latlng.longitude === 'number'
+      ? { latitude: l.latlng.latitude, longitude: l.latlng.longitude }
+      : null,
 });
 
 export function createGoogleChannel(client: GoogleClient, now: () => Date): Channel {
@@ -222,9 +272,13 @@ export function createGoogleCapabilities(client: GoogleClient, access: GrantAcce
         ),
     },
     editLocation: {
-      editLocation: (h, patch) =>
+      readListing: (h) =>
+        access.use(h, async (g) =>
+          listingOf(await client.getLocation(g.accessToken, locationIdOf(g), LISTING_READ_MASK)),
+        ),
+      editLocation: (h, patch, updateMask) =>
         access.use(h, async (g) => {
-          const mask = Object.keys(patch).join(',');
+          const mask = updateMask ?? Object.keys(patch).join(',');
           if (!mask) throw new ChannelError('invalid', 'google: empty location patch');
           return locationOf(
             await client.patchLocation(

@@ -275,10 +275,14 @@ export function createGoogleClient(cfg: ChannelsConfig['google'], http: HttpDeps
       return out;
     },
 
-    getLocation: (accessToken: string, locationId: string): Promise<GoogleLocationResource> =>
+    getLocation: (
+      accessToken: string,
+      locationId: string,
+      readMask: string = LOCATION_READ_MASK,
+    ): Promise<GoogleLocationResource> =>
       official(() =>
         info.locations.get(
-          { name: `locations/${locationId}`, readMask: LOCATION_READ_MASK },
+          { name: `locations/${locationId}`, readMask },
           options(cfg.businessInformationUrl, accessToken),
         ),
       ),

@@ -7,7 +7,12 @@ type GoogleApiError = {
         code?: number;
         message?: string;
         status?: string;
-        details?: { '@type'?: string; retryDelay?: string; reason?: string }[];
+        details?: {
+          '@type'?: string;
+          retryDelay?: string;
+          reason?: string;
+          fieldViolations?: { field?: string; description?: string }[];
+        }[];
       }
     | string;
   error_description?: string;
@@ -47,7 +52,11 @@ export function classifyGoogle(status: number, body: unknown, headers: Headers):
     return new ChannelError('rate_limited', text, wait, status);
   }
   if (status >= 500 || status === 408) return new ChannelError('transient', text, null, status);
-  return new ChannelError('invalid', text, null, status);
+  // google.rpc.BadRequest names the refused fields (a 400 INVALID_ARGUMENT).
+  const fields = (e.details ?? [])
+    .flatMap((d) => d.fieldViolations ?? [])
+    .map((v) => ({ field: v.field ?? '', description: v.description ?? '' }));
+  return new ChannelError('invalid', text, null, status, null, fields);
 }
 
 /** The official clients throw a GaxiosError with the response; classify it the same way. */

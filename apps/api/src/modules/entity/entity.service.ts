@@ -11,6 +11,7 @@ import type { LocationDetail } from '../../channels/channel';
 import type { UserRow } from '../../db/types';
 import { validationError } from '../../lib/errors';
 import type { PublisherService } from '../publisher/publisher.service';
+import type { StoreInfoService } from '../store-info/store-info.service';
 
 export type EntityService = ReturnType<typeof createEntityService>;
 
@@ -26,36 +27,11 @@ const locationFields = (l: LocationDetail) => ({
 
 const picker = ({ postalCode: _p, storeCode: _s, ...l }: LocationDetail): Location => l;
 
-/** The listing as spec 2 §3's basic information (what GET /entity/basic-information answers). */
-const basicInformationOf = (l: LocationDetail): BasicInformation => {
-  const [address1 = null, address2 = null, ...rest] = l.storefrontAddress.addressLines;
-  return {
-    core_information: {
-      id: l.id,
-      name: l.title,
-      primary_category: null,
-      additional_categories: null,
-      address: {
-        postalCode: l.postalCode,
-        administrativeArea: l.storefrontAddress.administrativeArea,
-        locality: l.storefrontAddress.locality,
-        address1,
-        address2,
-        address3: rest.length > 0 ? rest.join(' ') : null,
-        regionCode: l.storefrontAddress.regionCode,
-      },
-      map_marker: null,
-      main_phone: l.phoneNumbers.primaryPhone?.trim() || null,
-      corporate_code: null,
-    },
-    contact_website_apps: { email: null, website_url: { url: l.websiteUri } },
-    business_details: null,
-  };
-};
-
 /** Business locations of the store's Google account: the picker, the choice, the sync. */
 export function createEntityService(deps: {
   publishers: PublisherService;
+  /** The store's information (Tenpo's copy of the listing, ADR 0041). */
+  storeInfo: StoreInfoService;
   /** A location was chosen: the metrics backfill starts (ADR 0035). */
   onGoogleConnected?: (storeId: number) => Promise<void>;
 }) {
@@ -80,18 +56,18 @@ export function createEntityService(deps: {
         log: '[]',
       });
       await deps.onGoogleConnected?.(store.id);
+      await deps.storeInfo.resume(store.id);
       return publishers.row(store, KEY);
     },
 
     /**
-     * The store's basic information, read from its chosen location at Google (read-only; the
-     * listing is the source of the main phone that Google's call-now button dials, and Tenpo
-     * keeps no copy of it).
+     * The store's basic information (spec 2 §3): Tenpo's copy of its chosen location's listing,
+     * read again from Google when stale (ADR 0041), with where its edits stand at Google.
      */
     async basicInformation(store: UserRow): Promise<BasicInformation> {
       const row = await publishers.row(store, KEY);
       if (!row.entity_id) throw publishers.notConnected(KEY);
-      return basicInformationOf(await google().getLocation(handle(store), row.entity_id));
+      return deps.storeInfo.information(store);
     },
 
     /** Reads the chosen location again from Google and stores what changed there. */

@@ -1,0 +1,85 @@
+import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
+import {
+  basicInformationSchema,
+  businessDetailsRequest,
+  contactsRequest,
+  coreInformationRequest,
+  ja,
+  ok,
+} from '@tenpo/domain';
+import { okData, withZod } from '../../lib/route';
+import { actorOf } from '../../plugins/auth';
+import type { StoreAccess } from '../stores/access';
+import type { StoreInfoService } from './store-info.service';
+
+/**
+ * The three forms of /basic-information (spec 2 §7): each saves Tenpo's copy and queues the
+ * Google edit; the answer is the store's information with where its edits stand at Google.
+ */
+export function registerStoreInfoRoutes(
+  app: FastifyInstance,
+  deps: {
+    storeInfo: StoreInfoService;
+    access: StoreAccess;
+    authenticate: preHandlerAsyncHookHandler;
+  },
+): void {
+  const r = withZod(app);
+  const pre = { preHandler: deps.authenticate };
+  const tags = ['entity'];
+  const response = { 200: ok(basicInformationSchema) };
+
+  r.put(
+    '/entity/basic-information',
+    {
+      ...pre,
+      schema: {
+        tags,
+        summary:
+          'Saves the core information (name, address, phone, categories, map marker, corporate code) and queues its Google edit (title, storefrontAddress, phoneNumbers, categories)',
+        body: coreInformationRequest,
+        response,
+      },
+    },
+    async (req) => {
+      const store = await deps.access.storeFor(actorOf(req), req.body.user_id, 'write');
+      return okData(await deps.storeInfo.saveCore(store, req.body), ja.updateSuccess);
+    },
+  );
+
+  r.put(
+    '/entity/business-details',
+    {
+      ...pre,
+      schema: {
+        tags,
+        summary:
+          'Saves the business details (description, hours as JSON text of periods, temporarily closed, payment options, price range, pickup and delivery) and queues its Google edit',
+        body: businessDetailsRequest,
+        response,
+      },
+    },
+    async (req) => {
+      const store = await deps.access.storeFor(actorOf(req), req.body.user_id, 'write');
+      return okData(await deps.storeInfo.saveDetails(store, req.body), ja.updateSuccess);
+    },
+  );
+
+  r.put(
+    '/entity/contact-websites-apps',
+    {
+      ...pre,
+      schema: {
+        tags,
+        summary:
+          'Saves the contacts (e-mails, kept by Tenpo) and the website, and queues its Google edit (websiteUri)',
+        body: contactsRequest,
+        response,
+      },
+    },
+    async (req) => {
+      const store = await deps.access.storeFor(actorOf(req), req.body.user_id, 'write');
+      return okData(await deps.storeInfo.saveContacts(store, req.body), ja.updateSuccess);
+    },
+  );
+}

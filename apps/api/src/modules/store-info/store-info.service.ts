@@ -1,0 +1,538 @@
+import { randomUUID } from 'node:crypto';
+import {
+  PAYMENT_OPTIONS,
+  PUBLISHER_STATUS,
+  storeInfoLabels,
+  WEEK_DAYS,
+  type BasicInformation,
+  type BusinessDetails,
+  type BusinessDetailsRequest,
+  type Contacts,
+  type ContactsRequest,
+  type CoreInformation,
+  type CoreInformationRequest,
+  type GoogleSync,
+  type StoreInfoSection,
+  type TimePeriod,
+} from '@tenpo/domain';
+import {
+  ChannelError,
+  credentialHandle,
+  type ChannelRegistry,
+  type Listing,
+  type LocationPatch,
+} from '../../channels/channel';
+import type { UserRow } from '../../db/types';
+import type { Queue } from '../../jobs/engine';
+import { iso, type Clock } from '../../lib/clock';
+import type { AppError } from '../../lib/errors';
+import type { LocationEdit, StoreInfoRepo, StoreProfile } from './store-info.repo';
+
+const GOOGLE = 'google_my_business' as const;
+
+/** The queue of edits on their way to Google: `{ storeId }` sends the store's oldest. */
+export const LOCATION_EDIT_QUEUE = 'location.edit';
+/** Google's Business Information edits: 10 a minute per profile (providers.md §1.4, §1.8). */
+export const EDITS_PER_MINUTE = 10;
+/** The copy is read again from Google when older than this and a screen asks for it. */
+export const PULL_AFTER_MS = 5 * 60_000;
+/** One sender a store: the lease outlives a provider call (its time-out) with room to spare. */
+export const SEND_LEASE_MS = 2 * 60_000;
+/** A sender that finds the lease taken tries again after this. */
+const LEASE_WAIT_MS = 2000;
+const RATE_WAIT_MS = 60_000;
+
+/** The Google states under which Tenpo reads and edits the listing. */
+const LIVE: readonly number[] = [
+  PUBLISHER_STATUS.connected,
+  PUBLISHER_STATUS.sync,
+  PUBLISHER_STATUS.submitted,
+];
+
+/** Google's field paths (its violations use snake_case) named as the form names them. */
+const GOOGLE_FIELD_LABELS: [RegExp, string][] = [
+  [/^title/, storeInfoLabels.name],
+  [
+    /^(storefront_address|storefrontAddress)\.(postal_code|postalCode)/,
+    storeInfoLabels.postal_code,
+  ],
+  [
+    /^(storefront_address|storefrontAddress)\.(administrative_area|administrativeArea)/,
+    storeInfoLabels.prefecture,
+  ],
+  [/^(storefront_address|storefrontAddress)\.locality/, storeInfoLabels.locality],
+  [/^(storefront_address|storefrontAddress)/, storeInfoLabels.address1],
+  [/^(phone_numbers|phoneNumbers)/, storeInfoLabels.main_phone],
+  [
+    /^categories\.(additional_categories|additionalCategories)/,
+    storeInfoLabels.additional_categories,
+  ],
+  [/^categories/, storeInfoLabels.primary_category],
+  [/^(website_uri|websiteUri)/, storeInfoLabels.website_url],
+  [/^(regular_hours|regularHours)/, storeInfoLabels.hours],
+  [/^profile/, storeInfoLabels.description],
+];
+const labelOfGoogleField = (f: string): string =>
+  GOOGLE_FIELD_LABELS.find(([re]) => re.test(f))?.[1] ?? f;
+
+/** What a refusal keeps: the sentence the screen shows and the form fields it names. */
+type Refusal = { message: string; fields: string[] };
+
+const refusalOf = (err: ChannelError): Refusal => {
+  const fields = [...new Set(err.fields.map((v) => labelOfGoogleField(v.field)))];
+  return {
+    fields,
+    message:
+      fields.length > 0
+        ? `Google が次の項目を受け付けませんでした: ${fields.join('、')}。内容を確認して保存し直してください。`
+        : 'Google がこの変更を受け付けませんでした。内容を確認して保存し直してください。',
+  };
+};
+
+const emptyDetails = (): BusinessDetails => ({
+  description: null,
+  hours: [],
+  temporarily_closed_hours: { dateOff: false },
+  additional_hours_text: null,
+  payment_options: [],
+  price_range: null,
+  impressum: null,
+  pickup_and_delivery_services: [],
+  neighborhood: null,
+});
+
+const isDay = (d: string): d is TimePeriod['openDay'] =>
+  (WEEK_DAYS as readonly string[]).includes(d);
+
+/** Google's listing as the store's copy; what Google does not hold is kept from `prev`. */
+export function copyOfListing(
+  l: Listing,
+  prev: { core: CoreInformation; details: BusinessDetails; contacts: Contacts } | null,
+  sections: ReadonlySet<StoreInfoSection> = new Set(['core', 'details', 'contacts']),
+): { core: CoreInformation; details: BusinessDetails; contacts: Contacts } {
+  const [address1 = null, address2 = null, ...rest] = l.storefrontAddress.addressLines;
+  const core: CoreInformation = {
+    id: l.id,
+    name: l.title,
+    primary_category: l.categories.primaryCategory
+      ? {
+          name: l.categories.primaryCategory.name,
+          displayName: l.categories.primaryCategory.displayName ?? '',
+        }
+      : null,
+    additional_categories: l.categories.additionalCategories.map((c) => ({
+      name: c.name,
+      displayName: c.displayName ?? '',
+    })),
+    address: {
+      postalCode: l.storefrontAddress.postalCode,
+      administrativeArea: l.storefrontAddress.administrativeArea,
+      locality: l.storefrontAddress.locality,
+      address1,
+      address2,
+      address3: rest.length > 0 ? rest.join(' ') : null,
+      regionCode: l.storefrontAddress.regionCode,
+    },
+    // The marker is Tenpo's (reference only, never sent): Google's point only seeds it.
+    map_marker: prev?.core.map_marker ?? l.latlng,
+    main_phone: l.phoneNumbers.primaryPhone?.trim() || null,
+    corporate_code: prev?.core.corporate_code ?? null,
+  };
+  const details: BusinessDetails = {
+    ...(prev?.details ?? emptyDetails()),
+    description: l.description || null,
+    hours: l.regularHours.flatMap((p) =>
+      isDay(p.openDay) && isDay(p.closeDay)
+        ? [
+            {
+              openDay: p.openDay,
+              closeDay: p.closeDay,
+              openTime: p.openTime,
+              closeTime: p.closeTime,
+            },
+          ]
+        : [],
+    ),
+    temporarily_closed_hours: { dateOff: l.openStatus === 'CLOSED_TEMPORARILY' },
+  };
+  const contacts: Contacts = {
+    email: prev?.contacts.email ?? [],
+    website_url: { url: l.websiteUri || null },
+  };
+  return {
+    core: sections.has('core') || !prev ? core : prev.core,
+    details: sections.has('details') || !prev ? details : prev.details,
+    contacts: sections.has('contacts') || !prev ? contacts : prev.contacts,
+  };
+}
+
+/** A core-information save as the copy keeps it and as Google's Location patch. */
+export function coreEdit(
+  req: CoreInformationRequest,
+  prev: CoreInformation,
+  additionalPhones: string[],
+): { copy: CoreInformation; patch: LocationPatch; mask: string } {
+  const regionCode = req.region_code ?? prev.address.regionCode ?? 'JP';
+  const names = new Map<string, string>(
+    req.additional_categorie_id.map((id, i) => [id, req.additional_categorie_name[i] ?? '']),
+  );
+  const primary = req.primary_category_id
+    ? { name: req.primary_category_id, displayName: req.primary_category_name ?? '' }
+    : null;
+  const copy: CoreInformation = {
+    id: prev.id,
+    name: req.name,
+    primary_category: primary ?? prev.primary_category,
+    additional_categories: primary
+      ? req.additional_categorie_id.map((id) => ({ name: id, displayName: names.get(id) ?? '' }))
+      : prev.additional_categories,
+    address: {
+      postalCode: req.postal_code,
+      administrativeArea: req.prefecture,
+      locality: req.locality,
+      address1: req.address1,
+      address2: req.address2,
+      address3: req.address3,
+      regionCode,
+    },
+    map_marker:
+      typeof req.latitude === 'number' && typeof req.longitude === 'number'
+        ? { latitude: req.latitude, longitude: req.longitude }
+        : prev.map_marker,
+    main_phone: req.main_phone,
+    corporate_code: req.corporate_code,
+  };
+  const patch: LocationPatch = {
+    title: req.name,
+    storefrontAddress: {
+      regionCode,
+      postalCode: req.postal_code,
+      administrativeArea: req.prefecture,
+      ...(req.locality ? { locality: req.locality } : {}),
+      addressLines: [req.address1, req.address2, req.address3].filter((x): x is string => !!x),
+    },
+    // phoneNumbers is replaced whole (§1.4): the extra phones Google holds are sent back.
+    phoneNumbers: {
+      ...(req.main_phone ? { primaryPhone: req.main_phone } : {}),
+      additionalPhones,
+    } as LocationPatch['phoneNumbers'],
+  };
+  const fields = ['title', 'storefrontAddress', 'phoneNumbers'];
+  if (primary) {
+    patch.categories = {
+      primaryCategory: { name: primary.name },
+      additionalCategories: req.additional_categorie_id.map((name) => ({ name })),
+    };
+    fields.push('categories');
+  }
+  return { copy, patch, mask: fields.join(',') };
+}
+
+export function detailsEdit(
+  req: BusinessDetailsRequest,
+  prev: BusinessDetails,
+): { copy: BusinessDetails; patch: LocationPatch; mask: string } {
+  const byValue = new Map<string, string>(PAYMENT_OPTIONS.map((o) => [o.value, o.text]));
+  const copy: BusinessDetails = {
+    ...prev,
+    description: req.description,
+    hours: req.hours,
+    temporarily_closed_hours: { dateOff: req.temporarily_closed },
+    payment_options: req.payment_options.map((v) => ({ value: v, text: byValue.get(v) ?? v })),
+    price_range: req.price_range,
+    pickup_and_delivery_services: req.pickup_and_delivery_services.map((value) => ({ value })),
+  };
+  const patch: LocationPatch = {
+    profile: { description: req.description ?? '' },
+    regularHours: { periods: req.hours },
+    openInfo: { status: req.temporarily_closed ? 'CLOSED_TEMPORARILY' : 'OPEN' },
+  };
+  return { copy, patch, mask: 'profile.description,regularHours,openInfo.status' };
+}
+
+export function contactsEdit(req: ContactsRequest): {
+  copy: Contacts;
+  patch: LocationPatch;
+  mask: string;
+} {
+  return {
+    copy: { email: req.email, website_url: { url: req.website_url } },
+    // A website left empty is cleared at Google (the mask names it, the body leaves it out).
+    patch: req.website_url ? { websiteUri: req.website_url } : {},
+    mask: 'websiteUri',
+  };
+}
+
+type Copy = { core: CoreInformation; details: BusinessDetails; contacts: Contacts };
+
+const parseCopy = (p: StoreProfile): Copy & { additionalPhones: string[] } => {
+  const core = JSON.parse(p.core) as CoreInformation & { additional_phones?: string[] };
+  const { additional_phones = [], ...rest } = core;
+  return {
+    core: rest,
+    details: { ...emptyDetails(), ...(JSON.parse(p.details) as Partial<BusinessDetails>) },
+    contacts: JSON.parse(p.contacts) as Contacts,
+    additionalPhones: additional_phones,
+  };
+};
+
+export type SendOutcome =
+  | { state: 'sent'; editId: number }
+  | { state: 'refused'; editId: number }
+  | { state: 'idle' }
+  | { state: 'stopped'; reason: string }
+  | { state: 'wait'; until: Date; reason: string };
+
+export type StoreInfoService = ReturnType<typeof createStoreInfoService>;
+
+/**
+ * The store's information (ADR 0041): Tenpo keeps a copy, each save updates it and queues a
+ * Location patch for Google in the same transaction; one sender a store sends them in order,
+ * within Google's 10 edits a minute per profile; a change made on Google's side is read back
+ * into the sections that have no edit on its way.
+ */
+export function createStoreInfoService(deps: {
+  repo: StoreInfoRepo;
+  registry: ChannelRegistry;
+  queue: Queue;
+  clock: Clock;
+  log: { warn: (obj: object, msg: string) => void };
+  notConnected: () => AppError;
+}) {
+  const { repo, registry, queue, clock } = deps;
+  const now = () => clock.now();
+  const google = () => registry.require(GOOGLE, 'editLocation');
+
+  /** The store's chosen location, or the "connect Google first" error. */
+  async function locationOf(storeId: number): Promise<string> {
+    const conn = await repo.googleConnection(storeId);
+    if (!conn?.entity_id || !LIVE.includes(conn.status)) throw deps.notConnected();
+    return conn.entity_id;
+  }
+
+  /** Reads Google's listing into the copy (the sections with no edit on its way). */
+  async function pull(storeId: number, locationId: string, prev: StoreProfile | undefined) {
+    const listing = await google().readListing(credentialHandle(storeId, GOOGLE));
+    const sameLocation = prev?.location_id === locationId;
+    const pending = sameLocation ? await repo.queuedSections(storeId) : new Set<StoreInfoSection>();
+    const all: StoreInfoSection[] = ['core', 'details', 'contacts'];
+    const old = prev && sameLocation ? parseCopy(prev) : null;
+    const copy = copyOfListing(listing, old, new Set(all.filter((s) => !pending.has(s))));
+    const at = iso(now());
+    await repo.saveProfile({
+      store_id: storeId,
+      location_id: locationId,
+      core: JSON.stringify({
+        ...copy.core,
+        additional_phones:
+          pending.has('core') && old ? old.additionalPhones : listing.phoneNumbers.additionalPhones,
+      }),
+      details: JSON.stringify(copy.details),
+      contacts: JSON.stringify(copy.contacts),
+      pulled_at: at,
+      updated_at: at,
+    });
+    return (await repo.profileOf(storeId)) as StoreProfile;
+  }
+
+  /** The copy, read from Google first when there is none or it is stale. */
+  async function profile(storeId: number, opts: { fresh?: boolean } = {}): Promise<StoreProfile> {
+    const locationId = await locationOf(storeId);
+    const prev = await repo.profileOf(storeId);
+    const stale =
+      !prev ||
+      prev.location_id !== locationId ||
+      !prev.pulled_at ||
+      now().getTime() - Date.parse(prev.pulled_at) > PULL_AFTER_MS;
+    if (!stale && !opts.fresh) return prev;
+    try {
+      return await pull(storeId, locationId, prev);
+    } catch (err) {
+      // Google unreachable: the copy Tenpo has still shows (and is said to be as of pulled_at).
+      if (
+        prev &&
+        prev.location_id === locationId &&
+        err instanceof ChannelError &&
+        err.kind !== 'reauth'
+      )
+        return prev;
+      throw err;
+    }
+  }
+
+  async function syncState(storeId: number, p: StoreProfile): Promise<GoogleSync> {
+    const edits = await repo.editsOf(storeId, p.location_id);
+    const queued = edits.filter((e) => e.status === 'queued');
+    const lastSent = edits.find((e) => e.status === 'sent');
+    // A section's last refusal shows until a later edit of it was taken.
+    const refused: GoogleSync['refused'] = [];
+    for (const section of ['core', 'details', 'contacts'] as const) {
+      const last = edits.find((e) => e.section === section && e.status !== 'queued');
+      if (last?.status === 'refused' && last.error) {
+        const r = JSON.parse(last.error) as Refusal;
+        refused.push({ section, at: last.sent_at ?? last.created_at, ...r });
+      }
+    }
+    return {
+      pending: queued.length,
+      next_send_at: null,
+      last_sent_at: lastSent?.sent_at ?? null,
+      refused,
+      pulled_at: p.pulled_at,
+    };
+  }
+
+  async function information(
+    store: UserRow,
+    opts: { fresh?: boolean } = {},
+  ): Promise<BasicInformation> {
+    const p = await profile(store.id, opts);
+    const c = parseCopy(p);
+    return {
+      core_information: c.core,
+      contact_website_apps: c.contacts,
+      business_details: c.details,
+      google_sync: await syncState(store.id, p),
+    };
+  }
+
+  /** Saves a section into the copy and queues its Google edit, both or neither. */
+  async function save(
+    store: UserRow,
+    section: StoreInfoSection,
+    edit: (c: ReturnType<typeof parseCopy>) => {
+      copy: unknown;
+      patch: LocationPatch;
+      mask: string;
+    },
+  ): Promise<BasicInformation> {
+    const p = await profile(store.id);
+    const c = parseCopy(p);
+    const e = edit(c);
+    const at = iso(now());
+    const sectionJson =
+      section === 'core'
+        ? JSON.stringify({ ...(e.copy as CoreInformation), additional_phones: c.additionalPhones })
+        : JSON.stringify(e.copy);
+    await repo.transaction(async (r, trx) => {
+      await r.saveProfile({
+        store_id: store.id,
+        location_id: p.location_id,
+        core: section === 'core' ? sectionJson : p.core,
+        details: section === 'details' ? sectionJson : p.details,
+        contacts: section === 'contacts' ? sectionJson : p.contacts,
+        pulled_at: p.pulled_at,
+        updated_at: at,
+      });
+      const id = await r.addEdit({
+        store_id: store.id,
+        location_id: p.location_id,
+        section,
+        update_mask: e.mask,
+        patch: JSON.stringify(e.patch),
+        created_at: at,
+      });
+      await queue.enqueue(
+        LOCATION_EDIT_QUEUE,
+        { storeId: store.id },
+        { key: `location-edit:${id}`, trx },
+      );
+    });
+    return information(store);
+  }
+
+  /**
+   * Sends the store's oldest queued edit (one job per save; whichever runs sends the oldest, so
+   * edits reach Google in the order they were saved). One sender a store at a time.
+   */
+  async function sendNext(storeId: number): Promise<SendOutcome> {
+    const edit = await repo.oldestQueued(storeId);
+    if (!edit) return { state: 'idle' };
+    const conn = await repo.googleConnection(storeId);
+    if (!conn?.entity_id || !LIVE.includes(conn.status))
+      return { state: 'stopped', reason: 'not_connected' };
+    if (conn.entity_id !== edit.location_id) {
+      await repo.dropStale(storeId, conn.entity_id, iso(now()));
+      return sendNext(storeId);
+    }
+    const token = randomUUID();
+    const t0 = now().getTime();
+    if (
+      !(await repo.takeLease(
+        storeId,
+        token,
+        iso(now()),
+        new Date(t0 + SEND_LEASE_MS).toISOString(),
+      ))
+    )
+      return { state: 'wait', until: new Date(t0 + LEASE_WAIT_MS), reason: 'another sender' };
+    try {
+      // Under the lease: the oldest may have been sent by the sender before us.
+      const next = await repo.oldestQueued(storeId);
+      if (!next) return { state: 'idle' };
+      return await send(storeId, next);
+    } finally {
+      await repo.releaseLease(storeId, token);
+    }
+  }
+
+  async function send(storeId: number, edit: LocationEdit): Promise<SendOutcome> {
+    await repo.countAttempt(edit.id);
+    try {
+      await google().editLocation(
+        credentialHandle(storeId, GOOGLE),
+        JSON.parse(edit.patch) as LocationPatch,
+        edit.update_mask,
+      );
+    } catch (err) {
+      if (!(err instanceof ChannelError)) throw err;
+      switch (err.kind) {
+        case 'invalid': {
+          const refusal = refusalOf(err);
+          deps.log.warn(
+            { store: storeId, edit: edit.id, detail: err.message },
+            'Google refused a listing edit',
+          );
+          await repo.settle(edit.id, 'refused', iso(now()), JSON.stringify(refusal));
+          return { state: 'refused', editId: edit.id };
+        }
+        case 'rate_limited':
+        case 'quota':
+          return {
+            state: 'wait',
+            until: new Date(now().getTime() + Math.max(1000, err.retryAfterMs ?? RATE_WAIT_MS)),
+            reason: err.kind,
+          };
+        case 'reauth':
+          // The grant access turned the Google row to error; the edit waits for a new grant.
+          deps.log.warn({ store: storeId, edit: edit.id }, 'listing edits wait for Google again');
+          return { state: 'stopped', reason: 'reauth' };
+        default:
+          // transient or outcome unknown: a patch replaces whole fields, so it is sent again.
+          throw err;
+      }
+    }
+    await repo.settle(edit.id, 'sent', iso(now()), null);
+    return { state: 'sent', editId: edit.id };
+  }
+
+  return {
+    information,
+    saveCore: (store: UserRow, req: CoreInformationRequest) =>
+      save(store, 'core', (c) => coreEdit(req, c.core, c.additionalPhones)),
+    saveDetails: (store: UserRow, req: BusinessDetailsRequest) =>
+      save(store, 'details', (c) => detailsEdit(req, c.details)),
+    saveContacts: (store: UserRow, req: ContactsRequest) =>
+      save(store, 'contacts', () => contactsEdit(req)),
+    sendNext,
+    /** After a new grant or location: the edits still queued are sent. */
+    async resume(storeId: number): Promise<void> {
+      if (await repo.queuedCount(storeId))
+        await queue.enqueue(
+          LOCATION_EDIT_QUEUE,
+          { storeId },
+          { key: `location-edit:resume:${storeId}:${now().getTime()}` },
+        );
+    },
+  };
+}

@@ -1,0 +1,309 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  DAY_HOURS,
+  periodsOfRows,
+  samePeriods,
+  type BasicInformation,
+  type DayRow,
+} from '@tenpo/domain';
+import { createChannels } from '../src/channels';
+import { credentialHandle, type Listing } from '../src/channels/channel';
+import { createPublisherRepo } from '../src/modules/publisher/publisher.repo';
+import {
+  createPublisherService,
+  type PublisherService,
+} from '../src/modules/publisher/publisher.service';
+import { buildTestApp, call, json, login, type TestApp } from './helpers';
+import { startSandbox, type RunningSandbox } from './sandbox';
+
+/**
+ * The store's information (issue 11, ADR 0041): each save reaches Google's listing, in order,
+ * within 10 edits a minute, none lost; what Google refuses is said with its field, and Tenpo's
+ * copy keeps what the user typed. What Google holds is read on the sandbox's side.
+ */
+let sb: RunningSandbox;
+let t: TestApp;
+let reader: PublisherService;
+let shop: number;
+let token: string;
+const quiet = { warn: () => undefined };
+
+/** Google's listing as the sandbox holds it, read with the shop's grant. */
+const atGoogle = (): Promise<Listing> =>
+  reader.registry
+    .require('google_my_business', 'editLocation')
+    .readListing(credentialHandle(shop, 'google_my_business'));
+
+const calls = async (): Promise<Record<string, number>> =>
+  ((await (await fetch(`${sb.url}/control/calls`)).json()) as { data: Record<string, number> })
+    .data;
+const patches = async (): Promise<number> =>
+  Object.entries(await calls())
+    .filter(([k]) => /^PATCH .*\/v1\/locations\/[^/]+$/.test(k))
+    .reduce((n, [, v]) => n + v, 0);
+
+const put = (path: string, body: object) =>
+  call(t.app, {
+    method: 'PUT',
+    url: `/api/entity/${path}`,
+    token,
+    payload: { user_id: shop, ...body },
+  });
+const read = async (): Promise<BasicInformation> => {
+  const res = await call(t.app, {
+    method: 'GET',
+    url: `/api/entity/basic-information?user_id=${shop}`,
+    token,
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return json<{ data: BasicInformation }>(res).data;
+};
+
+/** Runs every job that is due now (a job waiting for the rate limit's window stays). */
+async function drain(): Promise<void> {
+  for (let i = 0; i < 20; i++) if ((await t.app.queue.drain()) === 0) return;
+}
+/** Moves Tenpo's clock and Google's together. */
+const advance = async (ms: number) => {
+  t.clock.advance(ms);
+  await sb.control('POST', '/control/clock', { advance_seconds: ms / 1000 });
+};
+
+const core = (over: object = {}) => ({
+  name: 'カフェ テンポ 渋谷',
+  postal_code: '150-0002',
+  prefecture: '東京都',
+  locality: '渋谷区',
+  address1: '渋谷2-21-1',
+  address2: 'ヒカリエ 8F',
+  main_phone: '+81334567890',
+  ...over,
+});
+
+beforeAll(async () => {
+  sb = await startSandbox();
+});
+afterAll(async () => {
+  await sb?.close();
+});
+beforeEach(async () => {
+  await sb.control('POST', '/control/reset', {});
+  await sb.control('POST', '/control/clock', { reset: true });
+  await t?.close();
+  t = await buildTestApp({ SANDBOX_URL: sb.url });
+  reader = createPublisherService({
+    repo: createPublisherRepo(t.database.db),
+    channels: createChannels(t.config, t.clock),
+    clock: t.clock,
+    secretKey: t.config.secretKey,
+    publicUrl: t.config.publicUrl,
+    isAgencyPrefix: async () => false,
+    log: quiet,
+  });
+  shop = (
+    await t.database.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', 'shop@tenpo.example')
+      .executeTakeFirstOrThrow()
+  ).id;
+  token = await login(t.app, 'shop@tenpo.example');
+  await fetch(`${sb.url}/control/calls`, { method: 'DELETE' });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('the store information reaches Google', () => {
+  it('hours: a second interval on Monday and Sunday closed are exactly the periods Google holds', async () => {
+    const before = await read();
+    expect(before.core_information.name).toBe((await atGoogle()).title);
+    const rows: DayRow[] = [
+      { day: 'MONDAY', type: DAY_HOURS.OPEN, open: '09:00', close: '12:00' },
+      { day: 'MONDAY', type: DAY_HOURS.OPEN, open: '13:00', close: '18:30' },
+      { day: 'TUESDAY', type: DAY_HOURS.OPEN, open: '10:00', close: '19:00' },
+      { day: 'WEDNESDAY', type: DAY_HOURS.ALL_DAYS, open: '', close: '' },
+      { day: 'THURSDAY', type: DAY_HOURS.OPEN, open: '18:00', close: '02:00' },
+      { day: 'FRIDAY', type: DAY_HOURS.OPEN, open: '10:00', close: '19:00' },
+      { day: 'SATURDAY', type: DAY_HOURS.OPEN, open: '10:00', close: '17:00' },
+      { day: 'SUNDAY', type: DAY_HOURS.CLOSED, open: '', close: '' },
+    ];
+    const periods = periodsOfRows(rows);
+    const res = await put('business-details', {
+      description: '自家焙煎のコーヒーと季節のケーキ。',
+      hours: JSON.stringify(periods),
+      temporarily_closed: false,
+      payment_options: ['cash', 'paypay'],
+      price_range: '$$',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const saved = json<{ message: string; data: BasicInformation }>(res);
+    expect(saved.message).toBe('項目が正常に更新される');
+    expect(saved.data.google_sync.pending).toBe(1);
+    expect(saved.data.business_details?.payment_options.map((o) => o.text)).toEqual([
+      '現金',
+      'PayPay',
+    ]);
+
+    await drain();
+    const g = await atGoogle();
+    expect(samePeriods(g.regularHours as never, periods)).toBe(true);
+    expect(g.regularHours.some((p) => p.openDay === 'SUNDAY')).toBe(false);
+    expect(g.regularHours.filter((p) => p.openDay === 'MONDAY')).toHaveLength(2);
+    expect(g.description).toBe('自家焙煎のコーヒーと季節のケーキ。');
+    const after = await read();
+    expect(after.google_sync).toMatchObject({ pending: 0, refused: [] });
+    expect(after.google_sync.last_sent_at).not.toBeNull();
+  });
+
+  it('core information and contacts: title, address, phone, categories and website at Google; e-mails and the marker stay Tenpo’s', async () => {
+    const res = await put(
+      'basic-information',
+      core({
+        primary_category_id: 'categories/gcid:cafe',
+        primary_category_name: 'カフェ',
+        additional_categorie_id: ['categories/gcid:coffee_shop'],
+        additional_categorie_name: ['コーヒーショップ'],
+        latitude: 35.659,
+        longitude: 139.7037,
+        corporate_code: '1234567890123',
+      }),
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const contacts = await put('contact-websites-apps', {
+      email: '["info@tenpo-cafe.example","shop@tenpo-cafe.example"]',
+      website_url: 'https://tenpo-cafe.example/shibuya',
+    });
+    expect(contacts.statusCode, contacts.body).toBe(200);
+    await drain();
+    const g = await atGoogle();
+    expect(g.title).toBe('カフェ テンポ 渋谷');
+    expect(g.storefrontAddress).toMatchObject({
+      postalCode: '150-0002',
+      administrativeArea: '東京都',
+      locality: '渋谷区',
+      addressLines: ['渋谷2-21-1', 'ヒカリエ 8F'],
+    });
+    expect(g.phoneNumbers.primaryPhone).toBe('+81334567890');
+    expect(g.categories.primaryCategory?.name).toBe('categories/gcid:cafe');
+    expect(g.categories.additionalCategories.map((c) => c.name)).toEqual([
+      'categories/gcid:coffee_shop',
+    ]);
+    expect(g.websiteUri).toBe('https://tenpo-cafe.example/shibuya');
+    const info = await read();
+    expect(info.core_information).toMatchObject({
+      map_marker: { latitude: 35.659, longitude: 139.7037 },
+      corporate_code: '1234567890123',
+    });
+    expect(info.contact_website_apps.email).toEqual([
+      'info@tenpo-cafe.example',
+      'shop@tenpo-cafe.example',
+    ]);
+  });
+
+  it('11 saves in one minute reach Google as 10, then 1 after the window; none lost, in order', async () => {
+    for (let i = 1; i <= 11; i++) {
+      const res = await put('basic-information', core({ name: `カフェ テンポ ${i}` }));
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    await drain();
+    expect(await patches()).toBe(10);
+    expect((await atGoogle()).title).toBe('カフェ テンポ 10');
+    expect((await read()).google_sync.pending).toBe(1);
+
+    await advance(61_000);
+    await drain();
+    expect(await patches()).toBe(11);
+    expect((await atGoogle()).title).toBe('カフェ テンポ 11');
+    expect((await read()).google_sync.pending).toBe(0);
+  });
+
+  it('two senders at once send each edit once and in order (one sender a store)', async () => {
+    await put('basic-information', core({ name: '一番目' }));
+    await put('basic-information', core({ name: '二番目' }));
+    const [a, b] = await Promise.all([
+      t.app.storeInfo.sendNext(shop),
+      t.app.storeInfo.sendNext(shop),
+    ]);
+    expect([a.state, b.state].sort()).toEqual(['sent', 'wait']);
+    expect(await patches()).toBe(1);
+    expect((await atGoogle()).title).toBe('一番目');
+    await t.app.storeInfo.sendNext(shop);
+    expect(await patches()).toBe(2);
+    expect((await atGoogle()).title).toBe('二番目');
+  });
+
+  it('a field Google refuses is named, later edits still go, and the copy keeps what was typed', async () => {
+    const res = await put(
+      'basic-information',
+      core({ primary_category_id: 'categories/gcid:no_such_category' }),
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    await put('contact-websites-apps', { website_url: 'https://tenpo-cafe.example/' });
+    await drain();
+    const info = await read();
+    expect(info.core_information.primary_category?.name).toBe('categories/gcid:no_such_category');
+    expect(info.google_sync.refused).toHaveLength(1);
+    expect(info.google_sync.refused[0]).toMatchObject({
+      section: 'core',
+      fields: ['メインカテゴリ'],
+    });
+    expect(info.google_sync.refused[0]?.message).toContain('メインカテゴリ');
+    expect((await atGoogle()).websiteUri).toBe('https://tenpo-cafe.example/');
+    // A later core save Google takes clears the refusal.
+    await put('basic-information', core({ primary_category_id: 'categories/gcid:cafe' }));
+    await drain();
+    expect((await read()).google_sync.refused).toEqual([]);
+  });
+
+  it('a change made on Google’s side is read back once the copy is stale, unless a save is on its way', async () => {
+    await read();
+    const edit = reader.registry.require('google_my_business', 'editLocation');
+    await edit.editLocation(credentialHandle(shop, 'google_my_business'), {
+      profile: { description: 'Google 側で変更' },
+    });
+    expect((await read()).business_details?.description).not.toBe('Google 側で変更');
+    t.clock.advance(6 * 60_000);
+    expect((await read()).business_details?.description).toBe('Google 側で変更');
+  });
+});
+
+describe('bad input is refused in Japanese and nothing saved changes', () => {
+  it.each([
+    ['business-details', { hours: '[{"openDay":' }, '営業時間の形式が正しくありません。'],
+    ['business-details', { hours: '[{"openDay":"FUNDAY"}]' }, ''],
+    ['contact-websites-apps', { email: '["not-an-email"]' }, 'メールアドレスが正しくありません。'],
+    ['contact-websites-apps', { website_url: 'javascript:alert(1)' }, 'urlのみ入力してください。'],
+    ['basic-information', core({ name: 'Entity' }), 'ビジネス名 を入力してください。'],
+    ['basic-information', core({ address2: '' }), '建物名・部屋番号 を入力してください。'],
+  ])('%s %j → 422', async (path, body, message) => {
+    const before = await read();
+    const res = await put(path, body);
+    expect(res.statusCode, res.body).toBe(422);
+    if (message) expect(res.body).toContain(message);
+    const after = await read();
+    expect(after.core_information).toEqual(before.core_information);
+    expect(after.business_details).toEqual(before.business_details);
+    expect(after.contact_website_apps).toEqual(before.contact_website_apps);
+    expect(after.google_sync.pending).toBe(0);
+  });
+
+  it('a store not connected to Google answers 409 in Japanese', async () => {
+    const agency = await login(t.app, 'agency@tenpo.example');
+    const other = (
+      await t.database.db
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', 'store04@tenpo.example')
+        .executeTakeFirstOrThrow()
+    ).id;
+    const res = await call(t.app, {
+      method: 'PUT',
+      url: '/api/entity/contact-websites-apps',
+      token: agency,
+      payload: { user_id: other, website_url: 'https://a.example' },
+    });
+    expect(res.statusCode, res.body).toBe(409);
+    expect(res.body).toContain('Google');
+  });
+});

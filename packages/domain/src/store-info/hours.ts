@@ -1,0 +1,144 @@
+import { z } from 'zod';
+
+/**
+ * Opening hours (spec 2 §3, §4): what the screen edits (a row a day, OPEN / ALL_DAYS / CLOSED,
+ * extra intervals as extra rows) and what Google stores (TimePeriods, providers.md §1.4).
+ */
+
+export const WEEK_DAYS = [
+  'MONDAY',
+  'TUESDAY',
+  'WEDNESDAY',
+  'THURSDAY',
+  'FRIDAY',
+  'SATURDAY',
+  'SUNDAY',
+] as const;
+export type WeekDay = (typeof WEEK_DAYS)[number];
+
+export const WEEK_DAY_LABELS: Record<WeekDay, string> = {
+  MONDAY: '月曜日',
+  TUESDAY: '火曜日',
+  WEDNESDAY: '水曜日',
+  THURSDAY: '木曜日',
+  FRIDAY: '金曜日',
+  SATURDAY: '土曜日',
+  SUNDAY: '日曜日',
+};
+
+/** Day hours type of spec 2 §4. */
+export const DAY_HOURS = { OPEN: 0, ALL_DAYS: 1, CLOSED: 2 } as const;
+export type DayHoursType = (typeof DAY_HOURS)[keyof typeof DAY_HOURS];
+
+/** The time picker's step (spec 2 §9). */
+export const HOURS_STEP_MINUTES = 15;
+
+/** Google's TimeOfDay: JSON leaves zero fields out (`{}` is 00:00, `{hours: 24}` closes at midnight). */
+export const timeOfDaySchema = z
+  .object({
+    hours: z.number().int().min(0).max(24).optional(),
+    minutes: z.number().int().min(0).max(59).optional(),
+  })
+  .refine((t) => (t.hours ?? 0) < 24 || (t.minutes ?? 0) === 0, {
+    message: '24:00 より後の時刻は指定できません。',
+  });
+export type TimeOfDay = z.infer<typeof timeOfDaySchema>;
+
+export const timePeriodSchema = z.object({
+  openDay: z.enum(WEEK_DAYS),
+  closeDay: z.enum(WEEK_DAYS),
+  openTime: timeOfDaySchema,
+  closeTime: timeOfDaySchema,
+});
+export type TimePeriod = z.infer<typeof timePeriodSchema>;
+
+/** One row of the hours editor: `open`/`close` as HH:mm (used by OPEN rows only). */
+export type DayRow = { day: WeekDay; type: DayHoursType; open: string; close: string };
+
+const minutesOf = (t: TimeOfDay): number => (t.hours ?? 0) * 60 + (t.minutes ?? 0);
+
+export const hhmm = (t: TimeOfDay): string => {
+  const m = minutesOf(t);
+  return `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+};
+
+/** `HH:mm` as Google's TimeOfDay (zero fields left out, as Google answers). */
+export const timeOf = (s: string): TimeOfDay => {
+  const [h = 0, m = 0] = s.split(':').map(Number);
+  const t: TimeOfDay = {};
+  if (h) t.hours = h;
+  if (m) t.minutes = m;
+  return t;
+};
+
+const nextDay = (d: WeekDay): WeekDay => WEEK_DAYS[(WEEK_DAYS.indexOf(d) + 1) % 7] as WeekDay;
+
+/** Whether a period is a whole day (00:00 to 24:00 of the same day). */
+const allDay = (p: TimePeriod): boolean =>
+  minutesOf(p.openTime) === 0 && p.closeTime.hours === 24 && p.openDay === p.closeDay;
+
+/**
+ * Google's periods as the editor's rows: every day of the week at least once, in week order,
+ * a day's intervals in time order; a day without a period is CLOSED (spec 2 §4).
+ */
+export function rowsOfPeriods(periods: readonly TimePeriod[]): DayRow[] {
+  const out: DayRow[] = [];
+  for (const day of WEEK_DAYS) {
+    const mine = periods
+      .filter((p) => p.openDay === day)
+      .sort((a, b) => minutesOf(a.openTime) - minutesOf(b.openTime));
+    if (mine.length === 0) {
+      out.push({ day, type: DAY_HOURS.CLOSED, open: '09:00', close: '18:00' });
+      continue;
+    }
+    if (mine.some(allDay)) {
+      out.push({ day, type: DAY_HOURS.ALL_DAYS, open: '00:00', close: '00:00' });
+      continue;
+    }
+    for (const p of mine) {
+      const close = p.closeTime.hours === 24 ? '00:00' : hhmm(p.closeTime);
+      out.push({ day, type: DAY_HOURS.OPEN, open: hhmm(p.openTime), close });
+    }
+  }
+  return out;
+}
+
+/**
+ * The editor's rows as Google's periods (spec 2 §4): CLOSED rows left out; ALL_DAYS is 00:00 to
+ * 24:00; an interval closing at or before its opening time closes the next day (a bar open
+ * 18:00–02:00), and one closing at 00:00 closes at 24:00 of the same day.
+ */
+export function periodsOfRows(rows: readonly DayRow[]): TimePeriod[] {
+  const out: TimePeriod[] = [];
+  for (const r of rows) {
+    if (r.type === DAY_HOURS.CLOSED) continue;
+    if (r.type === DAY_HOURS.ALL_DAYS) {
+      if (out.some((p) => p.openDay === r.day && allDay(p))) continue;
+      out.push({ openDay: r.day, closeDay: r.day, openTime: {}, closeTime: { hours: 24 } });
+      continue;
+    }
+    const open = timeOf(r.open);
+    if (r.close === '00:00') {
+      out.push({ openDay: r.day, closeDay: r.day, openTime: open, closeTime: { hours: 24 } });
+      continue;
+    }
+    const close = timeOf(r.close);
+    const overnight = minutesOf(close) <= minutesOf(open);
+    out.push({
+      openDay: r.day,
+      closeDay: overnight ? nextDay(r.day) : r.day,
+      openTime: open,
+      closeTime: close,
+    });
+  }
+  return out;
+}
+
+/** Periods compared as Google compares them (zero fields and order do not matter). */
+export const samePeriods = (a: readonly TimePeriod[], b: readonly TimePeriod[]): boolean => {
+  const key = (p: TimePeriod) =>
+    `${p.openDay} ${hhmm(p.openTime)} ${p.closeDay} ${p.closeTime.hours === 24 ? '24:00' : hhmm(p.closeTime)}`;
+  const ka = a.map(key).sort();
+  const kb = b.map(key).sort();
+  return ka.length === kb.length && ka.every((k, i) => k === kb[i]);
+};
