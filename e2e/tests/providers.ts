@@ -200,3 +200,27 @@ export async function clearFault(request: APIRequestContext, id: string): Promis
   const r = await request.delete(`${S}/faults/${id}`, { headers: JSON_ONLY });
   expect(r.status(), 'fault cleared').toBe(200);
 }
+
+/** Google: the location's listing fields (Business Information `locations.get` with a readMask). */
+export async function googleListing(
+  request: APIRequestContext,
+  at: GoogleLocation,
+  readMask: string,
+): Promise<Record<string, unknown>> {
+  const get = async () =>
+    request.get(
+      `${S}/google/mybusinessbusinessinformation/v1/locations/${at.location}?readMask=${readMask}`,
+      {
+        headers: {
+          ...JSON_ONLY,
+          Authorization: `Bearer ${await googleToken(request, at.refreshToken)}`,
+        },
+      },
+    );
+  let r = await get();
+  if (r.status() === 401) {
+    googleTokens.delete(at.refreshToken);
+    r = await get();
+  }
+  return ok<Record<string, unknown>>(r, 'Google location');
+}

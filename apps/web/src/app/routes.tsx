@@ -154,7 +154,11 @@ export const routes: RouteObject[] = [
             handle: meta({ name: 'Post', title: '投稿のコピー', ...guarded }),
           },
           later('/products', { name: 'Products', title: '商品' }),
-          later('/basic-information', { name: 'Basic Information', title: '基本情報', ...guarded }),
+          {
+            path: '/basic-information',
+            lazy: lazy(() => import('./routes/basic-information'), 'BasicInformationRoute'),
+            handle: meta({ name: 'Basic Information', title: '基本情報', ...guarded }),
+          },
           later('/knowledge-tag', { name: 'Knowledge Tag', title: 'ナレッジタグ', ...guarded }),
           later('/add-knowledge-tag', {
             name: 'Add Knowledge Tag',

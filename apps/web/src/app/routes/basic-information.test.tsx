@@ -1,0 +1,254 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { BasicInformation } from '@tenpo/domain';
+import { beforeEach, describe, expect, it } from 'vitest';
+import {
+  fail,
+  mockApi,
+  ok,
+  renderAt,
+  resetState,
+  signIn,
+  type MockRequest,
+} from '../../test/render';
+
+const info = (over: Partial<BasicInformation> = {}): BasicInformation => ({
+  core_information: {
+    id: '4821390157204861230',
+    name: 'カフェ テンポ 渋谷店',
+    primary_category: { name: 'categories/gcid:cafe', displayName: 'カフェ' },
+    additional_categories: [
+      { name: 'categories/gcid:coffee_shop', displayName: 'コーヒーショップ' },
+    ],
+    address: {
+      postalCode: '150-0002',
+      administrativeArea: '東京都',
+      locality: '渋谷区',
+      address1: '渋谷2-21-1',
+      address2: '渋谷ヒカリエ 6F',
+      address3: null,
+      regionCode: 'JP',
+    },
+    map_marker: null,
+    main_phone: '+81364182201',
+    corporate_code: null,
+  },
+  contact_website_apps: {
+    email: ['info@cafe.example'],
+    website_url: { url: 'https://cafe.example' },
+  },
+  business_details: {
+    description: '自家焙煎のカフェ',
+    hours: [
+      { openDay: 'MONDAY', closeDay: 'MONDAY', openTime: { hours: 9 }, closeTime: { hours: 18 } },
+      { openDay: 'TUESDAY', closeDay: 'TUESDAY', openTime: {}, closeTime: { hours: 24 } },
+    ],
+    temporarily_closed_hours: { dateOff: false },
+    additional_hours_text: null,
+    payment_options: [],
+    price_range: null,
+    impressum: null,
+    pickup_and_delivery_services: [],
+    neighborhood: null,
+  },
+  google_sync: { pending: 0, next_send_at: null, last_sent_at: null, refused: [], pulled_at: null },
+  ...over,
+});
+
+const saves = (calls: MockRequest[], path: string) =>
+  calls.filter((c) => c.method === 'PUT' && c.path === `/entity/${path}`);
+
+describe('/basic-information', () => {
+  beforeEach(resetState);
+
+  it('shows the three forms of the store: hours as seven days, closed where Google has none', async () => {
+    mockApi({ 'GET /entity/basic-information': ok(info()) });
+    signIn();
+    renderAt('/basic-information');
+    const core = await screen.findByRole('form', { name: '基本情報' });
+    expect(within(core).getByRole('textbox', { name: /ビジネス名/ })).toHaveValue(
+      'カフェ テンポ 渋谷店',
+    );
+    // Google's E.164 read as a Japanese number.
+    expect(within(core).getByRole('textbox', { name: '電話番号' })).toHaveValue('03-6418-2201');
+    const details = screen.getByRole('form', { name: 'ビジネス情報' });
+    expect(within(details).getByRole('checkbox', { name: '営業時間を指定する' })).toBeChecked();
+    expect(within(details).getByRole('textbox', { name: '月曜日の営業区分' })).toHaveValue('営業');
+    expect(within(details).getByRole('textbox', { name: '月曜日の開店' })).toHaveValue('09:00');
+    expect(within(details).getByRole('textbox', { name: '火曜日の営業区分' })).toHaveValue(
+      '24時間営業',
+    );
+    expect(within(details).getByRole('textbox', { name: '日曜日の営業区分' })).toHaveValue(
+      '定休日',
+    );
+    expect(screen.getByRole('link', { name: '画像を追加' })).toHaveAttribute('href', '/media');
+    expect(document.title).toContain('基本情報');
+  });
+
+  it('saves the hours as JSON text of periods, an extra interval included and closed days left out', async () => {
+    const { calls } = mockApi({
+      'GET /entity/basic-information': ok(info()),
+      'PUT /entity/business-details': ok(
+        info({
+          google_sync: {
+            pending: 1,
+            next_send_at: null,
+            last_sent_at: null,
+            refused: [],
+            pulled_at: null,
+          },
+        }),
+        '項目が正常に更新される',
+      ),
+    });
+    signIn();
+    renderAt('/basic-information');
+    const details = await screen.findByRole('form', { name: 'ビジネス情報' });
+    await userEvent.click(within(details).getByRole('button', { name: '月曜日に時間帯を追加' }));
+    await userEvent.click(within(details).getByRole('button', { name: '保存' }));
+    await waitFor(() => expect(saves(calls, 'business-details')).toHaveLength(1));
+    const body = saves(calls, 'business-details')[0]?.body as {
+      hours: string;
+      description: string;
+    };
+    expect(body.description).toBe('自家焙煎のカフェ');
+    expect(JSON.parse(body.hours)).toEqual([
+      { openDay: 'MONDAY', closeDay: 'MONDAY', openTime: { hours: 9 }, closeTime: { hours: 18 } },
+      {
+        openDay: 'MONDAY',
+        closeDay: 'MONDAY',
+        openTime: { hours: 18 },
+        closeTime: { hours: 23, minutes: 45 },
+      },
+      { openDay: 'TUESDAY', closeDay: 'TUESDAY', openTime: {}, closeTime: { hours: 24 } },
+    ]);
+    expect(await screen.findByText('項目が正常に更新される')).toBeInTheDocument();
+    expect(await screen.findByText(/Google への反映待ち: 1 件/)).toBeInTheDocument();
+  });
+
+  it('without "specify hours" an empty list is sent (spec 2 §4)', async () => {
+    const { calls } = mockApi({
+      'GET /entity/basic-information': ok(info()),
+      'PUT /entity/business-details': ok(info()),
+    });
+    signIn();
+    renderAt('/basic-information');
+    const details = await screen.findByRole('form', { name: 'ビジネス情報' });
+    await userEvent.click(within(details).getByRole('checkbox', { name: '営業時間を指定する' }));
+    expect(within(details).queryByRole('textbox', { name: '月曜日の営業区分' })).toBeNull();
+    await userEvent.click(within(details).getByRole('button', { name: '保存' }));
+    await waitFor(() => expect(saves(calls, 'business-details')).toHaveLength(1));
+    expect((saves(calls, 'business-details')[0]?.body as { hours: string }).hours).toBe('[]');
+  });
+
+  it('core information: "Entity" is empty and required; the phone goes as an international number', async () => {
+    const { calls } = mockApi({
+      'GET /entity/basic-information': ok(
+        info({ core_information: { ...info().core_information, name: 'Entity' } }),
+      ),
+      'PUT /entity/basic-information': ok(info()),
+    });
+    signIn();
+    renderAt('/basic-information');
+    const core = await screen.findByRole('form', { name: '基本情報' });
+    const name = within(core).getByRole('textbox', { name: /ビジネス名/ });
+    expect(name).toHaveValue('');
+    await userEvent.click(within(core).getByRole('button', { name: '保存' }));
+    expect(await within(core).findByText('ビジネス名 を入力してください。')).toBeInTheDocument();
+    expect(saves(calls, 'basic-information')).toHaveLength(0);
+
+    await userEvent.type(name, 'カフェ テンポ');
+    const phone = within(core).getByRole('textbox', { name: '電話番号' });
+    await userEvent.clear(phone);
+    await userEvent.type(phone, '03-1234-5678');
+    await userEvent.click(within(core).getByRole('button', { name: '保存' }));
+    await waitFor(() => expect(saves(calls, 'basic-information')).toHaveLength(1));
+    expect(saves(calls, 'basic-information')[0]?.body).toMatchObject({
+      name: 'カフェ テンポ',
+      main_phone: '+81312345678',
+      primary_category_id: 'categories/gcid:cafe',
+      additional_categorie_id: ['categories/gcid:coffee_shop'],
+      additional_categorie_name: ['コーヒーショップ'],
+    });
+
+    await userEvent.clear(phone);
+    await userEvent.type(phone, '12');
+    await userEvent.click(within(core).getByRole('button', { name: '保存' }));
+    expect(await within(core).findByText('電話番号の形式が正しくありません。')).toBeInTheDocument();
+    expect(saves(calls, 'basic-information')).toHaveLength(1);
+  });
+
+  it('contacts: an invalid e-mail and a website without http(s) are refused before sending', async () => {
+    const { calls } = mockApi({
+      'GET /entity/basic-information': ok(info()),
+      'PUT /entity/contact-websites-apps': ok(info()),
+    });
+    signIn();
+    renderAt('/basic-information');
+    const form = await screen.findByRole('form', { name: '連絡先・ウェブサイト' });
+    await userEvent.click(within(form).getByRole('button', { name: 'メールアドレスを追加' }));
+    await userEvent.type(
+      within(form).getByRole('textbox', { name: 'メールアドレス 2' }),
+      'not-mail',
+    );
+    const site = within(form).getByRole('textbox', { name: 'ウェブサイト' });
+    await userEvent.clear(site);
+    await userEvent.type(site, 'ftp://cafe.example');
+    await userEvent.click(within(form).getByRole('button', { name: '保存' }));
+    expect(await within(form).findByText('メールアドレスが正しくありません。')).toBeInTheDocument();
+    expect(within(form).getByText('urlのみ入力してください。')).toBeInTheDocument();
+    expect(saves(calls, 'contact-websites-apps')).toHaveLength(0);
+
+    await userEvent.clear(within(form).getByRole('textbox', { name: 'メールアドレス 2' }));
+    await userEvent.type(
+      within(form).getByRole('textbox', { name: 'メールアドレス 2' }),
+      'shop@cafe.example',
+    );
+    await userEvent.clear(site);
+    await userEvent.type(site, 'https://cafe.example/new');
+    await userEvent.click(within(form).getByRole('button', { name: '保存' }));
+    await waitFor(() => expect(saves(calls, 'contact-websites-apps')).toHaveLength(1));
+    expect(saves(calls, 'contact-websites-apps')[0]?.body).toMatchObject({
+      email: '["info@cafe.example","shop@cafe.example"]',
+      website_url: 'https://cafe.example/new',
+    });
+  });
+
+  it('a server refusal shows its errors and keeps what was typed; Google refusals are named', async () => {
+    mockApi({
+      'GET /entity/basic-information': ok(
+        info({
+          google_sync: {
+            pending: 0,
+            next_send_at: null,
+            last_sent_at: null,
+            pulled_at: null,
+            refused: [
+              {
+                section: 'core',
+                at: '2026-11-25T00:00:00Z',
+                message: 'Google が次の項目を受け付けませんでした: メインカテゴリ。',
+                fields: ['メインカテゴリ'],
+              },
+            ],
+          },
+        }),
+      ),
+      'PUT /entity/contact-websites-apps': fail(422, {
+        website_url: ['urlのみ入力してください。'],
+      }),
+    });
+    signIn();
+    renderAt('/basic-information');
+    expect(
+      await screen.findByText('Google が次の項目を受け付けませんでした: メインカテゴリ。'),
+    ).toBeInTheDocument();
+    const form = screen.getByRole('form', { name: '連絡先・ウェブサイト' });
+    const site = within(form).getByRole('textbox', { name: 'ウェブサイト' });
+    await userEvent.clear(site);
+    await userEvent.type(site, 'https://cafe.example/typed');
+    await userEvent.click(within(form).getByRole('button', { name: '保存' }));
+    expect(await within(form).findByRole('alert')).toHaveTextContent('urlのみ入力してください。');
+    expect(site).toHaveValue('https://cafe.example/typed');
+  });
+});

@@ -1,0 +1,57 @@
+import { useState } from 'react';
+import { notifications } from '@mantine/notifications';
+import { useQueryClient } from '@tanstack/react-query';
+import { ja, type BasicInformation } from '@tenpo/domain';
+import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
+import type { z } from 'zod';
+import { ApiError, errorLines } from '@/lib/api-client';
+import { storeInfoKeys, type SaveAnswer } from '../api/store-info-api';
+
+/**
+ * One form's save (spec 2 §8 info forms): the payload checked with the domain's request schema
+ * (its messages under the fields), then sent; success is the server's message in a
+ * notification and the store's information replaced by the answer; a failure shows the
+ * server's errors list, else the generic 500 message, and the form keeps what was typed.
+ */
+export function useSaveSection<V extends FieldValues>(
+  userId: number,
+  schema: z.ZodType,
+  send: (body: Record<string, unknown>) => Promise<SaveAnswer>,
+  setError: UseFormSetError<V>,
+) {
+  const qc = useQueryClient();
+  const [errors, setErrors] = useState<string[] | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  const save = async (payload: Record<string, unknown>): Promise<boolean> => {
+    setErrors(null);
+    const checked = schema.safeParse({ user_id: userId, ...payload });
+    if (!checked.success) {
+      for (const issue of checked.error.issues) {
+        const field = String(issue.path[0] ?? '');
+        setError(field as Path<V>, { type: 'validate', message: issue.message });
+      }
+      return false;
+    }
+    setSaving(true);
+    try {
+      const r = await send({ user_id: userId, ...payload });
+      qc.setQueryData<BasicInformation>(storeInfoKeys.info(userId), r.data);
+      notifications.show({
+        color: 'teal',
+        message: r.message ?? ja.updateSuccess,
+        autoClose: 2000,
+      });
+      return true;
+    } catch (e) {
+      if (e instanceof ApiError)
+        for (const [field, messages] of Object.entries(e.fieldErrors()))
+          if (messages[0]) setError(field as Path<V>, { type: 'server', message: messages[0] });
+      setErrors(errorLines(e));
+      return false;
+    } finally {
+      setSaving(false);
+    }
+  };
+  return { save, saving, errors };
+}

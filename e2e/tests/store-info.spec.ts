@@ -1,0 +1,79 @@
+import type { Page } from '@playwright/test';
+import { GOOGLE, googleListing } from './providers';
+import { expect, gotoSettled, login, test } from './support';
+
+// Issue 11's journey on the built product: the shop edits its hours on /basic-information and
+// the sandbox's Google location then holds exactly those periods (read with Google's own API).
+
+type Period = {
+  openDay: string;
+  closeDay: string;
+  openTime: { hours?: number; minutes?: number };
+  closeTime: { hours?: number; minutes?: number };
+};
+const hhmm = (t: { hours?: number; minutes?: number }) =>
+  `${String(t.hours ?? 0).padStart(2, '0')}:${String(t.minutes ?? 0).padStart(2, '0')}`;
+
+/** Picks an option of a Mantine select named `label`. */
+async function choose(page: Page, label: string, option: string): Promise<void> {
+  await page.getByRole('textbox', { name: label, exact: true }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+test('the shop changes its hours (a second interval on Monday, Sunday closed) and Google holds exactly them', async ({
+  page,
+  request,
+}) => {
+  await login(page, 'shop@tenpo.example');
+  await expect(page).toHaveURL(/\/(overview|dashboard)/);
+  await gotoSettled(page, '/basic-information');
+  const details = page.getByRole('form', { name: 'ビジネス情報' });
+  await expect(details).toBeVisible();
+
+  const specify = details.getByRole('checkbox', { name: '営業時間を指定する' });
+  if (!(await specify.isChecked())) await specify.check();
+  await choose(page, '月曜日の営業区分', '営業');
+  // Monday's extra intervals from an earlier run go first: one interval, then a second.
+  while ((await details.getByRole('button', { name: /^月曜日の時間帯を削除/ }).count()) > 0)
+    await details
+      .getByRole('button', { name: /^月曜日の時間帯を削除/ })
+      .first()
+      .click();
+  await choose(page, '月曜日の開店', '09:00');
+  await choose(page, '月曜日の閉店', '12:00');
+  await details.getByRole('button', { name: '月曜日に時間帯を追加' }).click();
+  const second = details.getByRole('textbox', { name: /^月曜日の開店（\d+）$/ });
+  const secondClose = details.getByRole('textbox', { name: /^月曜日の閉店（\d+）$/ });
+  await second.click();
+  await page.getByRole('option', { name: '13:00', exact: true }).click();
+  await secondClose.click();
+  await page.getByRole('option', { name: '18:30', exact: true }).click();
+  await choose(page, '日曜日の営業区分', '定休日');
+  await page.screenshot({ path: test.info().outputPath('hours-editor.png'), fullPage: true });
+
+  await details.getByRole('button', { name: '保存' }).click();
+  await expect(page.getByText('項目が正常に更新される')).toBeVisible();
+  // The screen says when Google has it.
+  await expect(page.getByTestId('google-sync')).toContainText('Google に反映済みです', {
+    timeout: 30_000,
+  });
+  await page.screenshot({ path: test.info().outputPath('saved.png'), fullPage: true });
+
+  const g = await googleListing(request, GOOGLE.shop, 'regularHours');
+  const periods = ((g.regularHours as { periods?: Period[] } | undefined)?.periods ?? []).map(
+    (p) => `${p.openDay} ${hhmm(p.openTime)}-${p.closeDay} ${hhmm(p.closeTime)}`,
+  );
+  expect(periods.filter((p) => p.startsWith('MONDAY'))).toEqual([
+    'MONDAY 09:00-MONDAY 12:00',
+    'MONDAY 13:00-MONDAY 18:30',
+  ]);
+  expect(periods.some((p) => p.startsWith('SUNDAY'))).toBe(false);
+
+  // The saved hours read back as the editor shows them after a reload.
+  await gotoSettled(page, '/basic-information');
+  await expect(
+    page
+      .getByRole('form', { name: 'ビジネス情報' })
+      .getByRole('textbox', { name: /^月曜日の開店（\d+）$/ }),
+  ).toHaveValue('13:00');
+});
