@@ -265,6 +265,25 @@ describe('the store information reaches Google', () => {
     expect((await read()).business_details?.description).not.toBe('Google 側で変更');
     t.clock.advance(6 * 60_000);
     expect((await read()).business_details?.description).toBe('Google 側で変更');
+
+    // The connection screen's sync reads it at once; a section with a save on its way keeps it.
+    await edit.editLocation(credentialHandle(shop, 'google_my_business'), {
+      websiteUri: 'https://changed-at-google.example/',
+      profile: { description: 'もう一度 Google 側で変更' },
+    });
+    await put('business-details', { description: 'Tenpo で保存', hours: '[]' });
+    const synced = await call(t.app, {
+      method: 'POST',
+      url: '/api/publisher/google-my-business/sync',
+      token,
+      payload: { user_id: shop },
+    });
+    expect(synced.statusCode, synced.body).toBe(200);
+    const after = await read();
+    expect(after.contact_website_apps.website_url.url).toBe('https://changed-at-google.example/');
+    expect(after.business_details?.description).toBe('Tenpo で保存');
+    await drain();
+    expect((await atGoogle()).description).toBe('Tenpo で保存');
   });
 });
 

@@ -81,6 +81,8 @@ export function createEntityService(deps: {
         ...locationFields(l),
         log: '[]',
       });
+      // The store's information is read again too (the sections with no save on its way).
+      await deps.storeInfo.information(store, { fresh: true });
       return publishers.row(store, KEY);
     },
   };
