@@ -192,6 +192,9 @@ describe('OpenAPI', () => {
         `/api/posts/${type}/{id}`,
       ]),
       '/api/entity/basic-information',
+      '/api/entity/prefectures',
+      '/api/entity/categories',
+      '/api/postal-code/{code}',
       '/api/dashboard/box-data',
       ...['customer-search/{range}', 'customer-call/{range}'].map((p) => `/api/dashboard/${p}`),
       ...['customer-view', 'reactions-graph', 'search-keywords', 'impressions-graph'].map(
