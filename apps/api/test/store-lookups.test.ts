@@ -226,6 +226,8 @@ describe('GET /entity/categories', () => {
     const agency = await login(t.app, 'agency@tenpo.example');
     const res = await read(`user_id=${idOf('store04@tenpo.example')}`, agency);
     expect(res.statusCode, res.body).toBe(409);
-    expect(json<{ message: string }>(res).message).toContain('連携されていません');
+    expect(json<{ message: string }>(res).message).toBe(
+      'Googleが連携されていません。先に連携してください。',
+    );
   });
 });
