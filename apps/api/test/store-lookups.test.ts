@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdministrativeArea, BusinessCategory, PostalCodeLookup } from '@tenpo/domain';
+import { createGoogleClient } from '../src/channels/google/google.client';
 import { decrypt } from '../src/lib/tokens';
 import { coordinateCoverage, prefectureNames } from '../src/modules/store-lookups/postal-codes';
 import { CATEGORIES_TTL_MS } from '../src/modules/store-lookups/store-lookups.service';
@@ -209,6 +210,30 @@ describe('GET /entity/categories', () => {
     t.clock.advance(61_000);
     expect((await read(`user_id=${shop}`)).statusCode).toBe(200);
     expect(await calls()).toBe(1);
+  });
+
+  it('the client follows every page of the catalogue', async () => {
+    const creds = await storedCredentials(
+      t.database.db,
+      idOf('shop@tenpo.example'),
+      'google_my_business',
+    );
+    const token = decrypt(t.config.secretKey, creds?.access_token as string);
+    const client = createGoogleClient(t.config.channels.google, {
+      fetch,
+      maxWaitMs: 0,
+      sleep: async () => {},
+      now: () => Date.now(),
+      timeoutMs: 10_000,
+    });
+    const whole = await client.listCategories(token, 'JP', 'ja');
+    await sb.control('DELETE', '/control/calls');
+    const paged = await client.listCategories(token, 'JP', 'ja', 10);
+    expect(paged).toEqual(whole);
+    expect(whole.length).toBeGreaterThan(30);
+    const r = await fetch(`${sb.url}/control/calls`);
+    const counts = ((await r.json()) as { data: Record<string, number> }).data;
+    expect(counts[CATEGORIES_CALL]).toBe(Math.ceil(whole.length / 10));
   });
 
   it('search narrows by display name, full-width and half-width alike', async () => {

@@ -156,13 +156,14 @@ export function createGoogleClient(cfg: ChannelsConfig['google'], http: HttpDeps
       accessToken: string,
       regionCode: string,
       languageCode: string,
+      pageSize = 100,
     ): Promise<mybusinessbusinessinformation_v1.Schema$Category[]> {
       const out: mybusinessbusinessinformation_v1.Schema$Category[] = [];
       let pageToken: string | undefined;
       do {
         const page = await official(() =>
           info.categories.list(
-            { regionCode, languageCode, view: 'BASIC', pageSize: 100, pageToken },
+            { regionCode, languageCode, view: 'BASIC', pageSize, pageToken },
             options(cfg.businessInformationUrl, accessToken),
           ),
         );
