@@ -22,6 +22,8 @@ import { registerAuthRoutes } from './modules/auth/auth.routes';
 import { createAuthService } from './modules/auth/auth.service';
 import { createEntityService } from './modules/entity/entity.service';
 import { registerEntityRoutes } from './modules/entity/entity.routes';
+import { registerStoreLookupRoutes } from './modules/store-lookups/store-lookups.routes';
+import { createStoreLookupsService } from './modules/store-lookups/store-lookups.service';
 import { createFacebookPagesService } from './modules/publisher/facebook-pages.service';
 import { createPublisherRepo } from './modules/publisher/publisher.repo';
 import { registerPublisherRoutes } from './modules/publisher/publisher.routes';
@@ -265,6 +267,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       registerPublisherRoutes(api, { publishers, facebookPages, entity, access, authenticate });
       registerEntityRoutes(api, { entity, access, authenticate });
       registerStoreInfoRoutes(api, { storeInfo, access, authenticate });
+      registerStoreLookupRoutes(api, {
+        lookups: createStoreLookupsService({ publishers, clock }),
+        access,
+        authenticate,
+      });
       registerPostRoutes(api, {
         posts,
         access,

@@ -194,6 +194,9 @@ describe('OpenAPI', () => {
       '/api/entity/basic-information',
       '/api/entity/business-details',
       '/api/entity/contact-websites-apps',
+      '/api/entity/prefectures',
+      '/api/entity/categories',
+      '/api/postal-code/{code}',
       '/api/dashboard/box-data',
       ...['customer-search/{range}', 'customer-call/{range}'].map((p) => `/api/dashboard/${p}`),
       ...['customer-view', 'reactions-graph', 'search-keywords', 'impressions-graph'].map(

@@ -300,6 +300,27 @@ describe("a session cannot read or change another tenant's store (404)", () => {
         url: `/api/entity/basic-information?user_id=${id('other-store@tenpo.example')}`,
       }),
     ],
+    // The basic-information lookups (spec 2 §7): the store must be one the session may read.
+    ...(['prefectures', 'categories'] as const).flatMap(
+      (lookup): [string, string, () => Attempt][] => [
+        [
+          'agency',
+          `read the ${lookup} of another agency's store`,
+          () => ({
+            method: 'GET',
+            url: `/api/entity/${lookup}?user_id=${id('other-store@tenpo.example')}`,
+          }),
+        ],
+        [
+          'shop',
+          `read the ${lookup} of an agency store`,
+          () => ({
+            method: 'GET',
+            url: `/api/entity/${lookup}?user_id=${id('store02@tenpo.example')}`,
+          }),
+        ],
+      ],
+    ),
     [
       'shop',
       "read an agency store's basic information",

@@ -311,6 +311,17 @@ export interface PicksLocation {
   getLocation(handle: CredentialHandle, locationId: string): Promise<LocationDetail>;
 }
 
+/** A category of the provider's catalogue (Google: `categories/gcid:…` and its display name). */
+export type BusinessCategoryItem = { name: string; displayName: string };
+
+/** The provider's catalogue of business categories, in one region and language. */
+export interface ListsCategories {
+  listCategories(
+    handle: CredentialHandle,
+    q: { regionCode: string; languageCode: string },
+  ): Promise<BusinessCategoryItem[]>;
+}
+
 /** A page the user manages, with its page token and linked Instagram account. */
 export type PageGrant = FacebookPage & {
   pageToken: string | null;
@@ -334,6 +345,7 @@ export type Capabilities = {
   fetchMetrics?: FetchesMetrics;
   editLocation?: EditsLocation;
   locations?: PicksLocation;
+  categories?: ListsCategories;
   pages?: PicksPage;
 };
 export type Capability = keyof Capabilities;

@@ -305,5 +305,13 @@ export function createGoogleCapabilities(client: GoogleClient, access: GrantAcce
       getLocation: (h, locationId) =>
         access.use(h, async (g) => locationOf(await client.getLocation(g.accessToken, locationId))),
     },
+    categories: {
+      listCategories: (h, q) =>
+        access.use(h, async (g) =>
+          (await client.listCategories(g.accessToken, q.regionCode, q.languageCode))
+            .filter((c) => !!c.name)
+            .map((c) => ({ name: c.name as string, displayName: c.displayName ?? '' })),
+        ),
+    },
   };
 }

@@ -151,6 +151,28 @@ export function createGoogleClient(cfg: ChannelsConfig['google'], http: HttpDeps
       return out;
     },
 
+    /** Business Information categories.list (§1.4), every page (up to 100 a page) followed. */
+    async listCategories(
+      accessToken: string,
+      regionCode: string,
+      languageCode: string,
+      pageSize = 100,
+    ): Promise<mybusinessbusinessinformation_v1.Schema$Category[]> {
+      const out: mybusinessbusinessinformation_v1.Schema$Category[] = [];
+      let pageToken: string | undefined;
+      do {
+        const page = await official(() =>
+          info.categories.list(
+            { regionCode, languageCode, view: 'BASIC', pageSize, pageToken },
+            options(cfg.businessInformationUrl, accessToken),
+          ),
+        );
+        out.push(...(page.categories ?? []));
+        pageToken = page.nextPageToken ?? undefined;
+      } while (pageToken);
+      return out;
+    },
+
     /** Whole fields named by `updateMask` replace the stored ones: repeatable (§1.4). */
     patchLocation: (
       accessToken: string,
