@@ -353,6 +353,8 @@ export const ja = {
   storeMap: {
     label: '店舗の位置の地図',
     loading: '地図を読み込み中…',
+    zoomIn: '拡大',
+    zoomOut: '縮小',
     failed: '地図を表示できませんでした',
     latitude: '緯度',
     longitude: '経度',

@@ -46,50 +46,36 @@ const label = (v: number, step: number, pos: string, neg: string): string => {
   return `${Math.abs(v).toFixed(decimals)}°${v >= 0 ? pos : neg}`;
 };
 
-/** A graticule redrawn after each move, labelled along the left and bottom edges. */
+/** A graticule redrawn after each move, labelled along the top and right edges. */
 export function addGraticule(map: L.Map): L.LayerGroup {
   const group = L.layerGroup().addTo(map);
   const style = { color: '#7f96ab', weight: 0.6, opacity: 0.7, interactive: false };
-  const tag = (text: string, at: L.LatLngExpression, anchor: [number, number]) =>
+  // A label beside a line's end: `place` positions it from the point (the icon is 0 × 0).
+  const tag = (text: string, at: L.LatLngExpression, place: string) =>
     L.marker(at, {
       interactive: false,
       keyboard: false,
       icon: L.divIcon({
         className: 'tenpo-graticule-label',
-        html: `<span style="font:11px/1 system-ui,sans-serif;color:#4d6378;white-space:nowrap">${text}</span>`,
+        html: `<span style="position:absolute;${place};font:11px/1 system-ui,sans-serif;color:#4d6378;white-space:nowrap">${text}</span>`,
         iconSize: [0, 0],
-        iconAnchor: anchor,
       }),
     });
   const draw = () => {
     group.clearLayers();
     const b = map.getBounds();
     const step = graticuleStep(map);
-    const south = b.getSouth();
-    const west = b.getWest();
-    for (let lng = Math.ceil(west / step) * step; lng <= b.getEast(); lng += step) {
-      group.addLayer(
-        L.polyline(
-          [
-            [south, lng],
-            [b.getNorth(), lng],
-          ],
-          style,
-        ),
-      );
-      group.addLayer(tag(label(lng, step, 'E', 'W'), [south, lng], [-3, 14]));
+    const [south, west, north, east] = [b.getSouth(), b.getWest(), b.getNorth(), b.getEast()];
+    const line = (from: L.LatLngTuple, to: L.LatLngTuple) => L.polyline([from, to], style);
+    // Longitudes along the top, latitudes along the right: clear of the zoom buttons (top
+    // left) and the attribution (bottom right).
+    for (let lng = Math.ceil(west / step) * step; lng <= east; lng += step) {
+      group.addLayer(line([south, lng], [north, lng]));
+      group.addLayer(tag(label(lng, step, 'E', 'W'), [north, lng], 'left:3px;top:4px'));
     }
-    for (let lat = Math.ceil(south / step) * step; lat <= b.getNorth(); lat += step) {
-      group.addLayer(
-        L.polyline(
-          [
-            [lat, west],
-            [lat, b.getEast()],
-          ],
-          style,
-        ),
-      );
-      group.addLayer(tag(label(lat, step, 'N', 'S'), [lat, west], [-3, 13]));
+    for (let lat = Math.ceil(south / step) * step; lat <= north; lat += step) {
+      group.addLayer(line([lat, west], [lat, east]));
+      group.addLayer(tag(label(lat, step, 'N', 'S'), [lat, east], 'right:4px;bottom:3px'));
     }
   };
   map.on('moveend', draw);

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
-import { mapTiles } from '@/lib/env';
+import { mapTiles } from '../map-config';
 import { addGraticule, addPrefectures, OFFLINE_SEA } from '../offline-base';
 
 /** Spec 2 §4 and §5: the map shows the store at zoom 17. */
@@ -32,14 +32,18 @@ export type LeafletMapProps = {
   longitude: number | null;
   onPick: (latitude: number, longitude: number) => void;
   height: number;
+  /** The map's accessible name, and its zoom buttons' (Leaflet's own are in English). */
   label: string;
+  zoomIn: string;
+  zoomOut: string;
 };
 
 /**
  * The Leaflet map of StoreMap, in its own chunk (with Leaflet and its CSS) so that no other
  * screen loads them. The marker follows the props; a click moves it and reports the point.
  */
-export function LeafletMap({ latitude, longitude, onPick, height, label }: LeafletMapProps) {
+export function LeafletMap(props: LeafletMapProps) {
+  const { latitude, longitude, onPick, height, label, zoomIn, zoomOut } = props;
   const container = useRef<HTMLDivElement>(null);
   const mapRef = useRef<L.Map | null>(null);
   const markerRef = useRef<L.Marker | null>(null);
@@ -56,7 +60,8 @@ export function LeafletMap({ latitude, longitude, onPick, height, label }: Leafl
     const el = container.current;
     if (!el) return;
     // SVG, not canvas: crisp outlines, and DOM nodes a test can count.
-    const map = L.map(el, { renderer: L.svg(), minZoom: 4, maxZoom: 19 });
+    const map = L.map(el, { renderer: L.svg(), minZoom: 4, maxZoom: 19, zoomControl: false });
+    L.control.zoom({ zoomInTitle: zoomIn, zoomOutTitle: zoomOut }).addTo(map);
     map.setView(JAPAN, JAPAN_ZOOM);
     const source = mapTiles();
     if (source) {

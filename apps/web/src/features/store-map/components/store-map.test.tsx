@@ -64,6 +64,8 @@ describe('StoreMap (spec 2 §4)', () => {
     expect(screen.getByText('緯度: 35.681236 / 経度: 139.767125')).toBeInTheDocument();
     await mapOf();
     expect(document.querySelectorAll('.tenpo-store-map-pin')).toHaveLength(1);
+    expect(screen.getByRole('button', { name: '拡大' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: '縮小' })).toBeInTheDocument();
     rerender(null, null);
     expect(screen.getByText('緯度: 未設定 / 経度: 未設定')).toBeInTheDocument();
     expect(document.querySelectorAll('.tenpo-store-map-pin')).toHaveLength(0);

@@ -77,6 +77,8 @@ export function StoreMap({ latitude, longitude, onPick, height = 320 }: StoreMap
               onPick={onPick}
               height={height}
               label={t('storeMap.label')}
+              zoomIn={t('storeMap.zoomIn')}
+              zoomOut={t('storeMap.zoomOut')}
             />
           </Suspense>
         </MapBoundary>
