@@ -102,7 +102,11 @@ export function LeafletMap(props: LeafletMapProps) {
     }
     const here = L.latLng(latitude, longitude);
     if (markerRef.current) markerRef.current.setLatLng(here);
-    else markerRef.current = L.marker(here, { icon: pin, keyboard: false }).addTo(map);
+    // Not interactive: a click on the pin is a click on the map at that point.
+    else
+      markerRef.current = L.marker(here, { icon: pin, keyboard: false, interactive: false }).addTo(
+        map,
+      );
     // New coordinates from outside (the address was geocoded): show the store at zoom 17.
     if (!picked.current || !same(picked.current, latitude, longitude))
       map.setView(here, STORE_MAP_ZOOM);

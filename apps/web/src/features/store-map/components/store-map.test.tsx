@@ -88,12 +88,18 @@ describe('StoreMap (spec 2 §4)', () => {
     const map = await mapOf();
     // The address changed: the form passes Osaka, and the map's centre moves there.
     rerender(OSAKA.lat, OSAKA.lng);
+    // The marker is on the centre, the pin (28 × 40) drawn with its tip there.
+    const pin = () => document.querySelector<HTMLElement>('.tenpo-store-map-pin');
+    expect([pin()?.style.left, pin()?.style.top]).toEqual(['0px', '0px']);
+    expect([pin()?.style.marginLeft, pin()?.style.marginTop]).toEqual(['-14px', '-40px']);
     click(map, 0, 0);
     expectPicked(onPick, OSAKA);
     // A click 200 px east; the form passes that point back: the view stays on Osaka.
     click(map, 200, 0);
     const [lat, lng] = onPick.mock.lastCall as [number, number];
     rerender(lat, lng);
+    // The marker follows the point, 200 px east of the unchanged centre.
+    expect([pin()?.style.left, pin()?.style.top]).toEqual(['200px', '0px']);
     expect(
       screen.getByText(`緯度: ${lat.toFixed(6)} / 経度: ${lng.toFixed(6)}`),
     ).toBeInTheDocument();
