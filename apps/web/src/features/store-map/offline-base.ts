@@ -22,7 +22,7 @@ export async function addPrefectures(map: L.Map): Promise<L.GeoJSON> {
     style: { color: '#9a9486', weight: 1, fillColor: '#f5f2e9', fillOpacity: 1 },
     onEachFeature: (f, l) => {
       const name = (f.properties as { name: string | null } | null)?.name;
-      if (name) l.bindTooltip(name, { sticky: true, direction: 'top' });
+      if (name) l.bindTooltip(name, { sticky: true, direction: 'right', offset: [18, 0] });
     },
   });
   layer.addTo(map);

@@ -6,9 +6,11 @@ import { addGraticule, addPrefectures, OFFLINE_SEA } from '../offline-base';
 
 /** Spec 2 §4 and §5: the map shows the store at zoom 17. */
 export const STORE_MAP_ZOOM = 17;
-/** With no coordinates yet: all of Japan. */
-const JAPAN: L.LatLngTuple = [37.5, 137.5];
-const JAPAN_ZOOM = 5;
+/** With no coordinates yet: Japan from Kyushu to Hokkaido, as large as the map allows. */
+const JAPAN: L.LatLngBoundsLiteral = [
+  [30.8, 128.8],
+  [45.6, 146],
+];
 
 /** Six decimals: about 0.1 m, finer than any click. */
 const round = (v: number): number => Math.round(v * 1e6) / 1e6;
@@ -62,7 +64,7 @@ export function LeafletMap(props: LeafletMapProps) {
     // SVG, not canvas: crisp outlines, and DOM nodes a test can count.
     const map = L.map(el, { renderer: L.svg(), minZoom: 4, maxZoom: 19, zoomControl: false });
     L.control.zoom({ zoomInTitle: zoomIn, zoomOutTitle: zoomOut }).addTo(map);
-    map.setView(JAPAN, JAPAN_ZOOM);
+    map.fitBounds(JAPAN);
     const source = mapTiles();
     if (source) {
       L.tileLayer(source.url, { attribution: escapeHtml(source.attribution), maxZoom: 19 }).addTo(
