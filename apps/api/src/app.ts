@@ -61,7 +61,7 @@ import { registerErrorHandler } from './plugins/error-handler';
 import { registerHealth } from './plugins/health';
 import { PUBLISHER_ICONS_DIR } from './assets';
 import { registerOpenApi } from './plugins/openapi';
-import { registerSecurityHeaders, SECURITY_HEADERS } from './plugins/security-headers';
+import { registerSecurityHeaders, securityHeadersFor } from './plugins/security-headers';
 import {
   createMediaStorage,
   createUrlSigner,
@@ -124,7 +124,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   registerErrorHandler(app);
   registerAuthDecorator(app);
 
-  await registerSecurityHeaders(app, SECURITY_HEADERS);
+  await registerSecurityHeaders(app, securityHeadersFor(config.map));
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: (_req, ctx) => {

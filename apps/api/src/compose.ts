@@ -22,7 +22,7 @@ export const mailTransportFor = (config: Config, mailbox: Mailbox): MailTranspor
         },
       };
 
-/** Serves the built web app at /, with the API key the server was started with injected. */
+/** Serves the built web app at /, with the API key (and map tiles) the server was started with. */
 async function mountWeb(app: FastifyInstance, config: Config): Promise<void> {
   const dist = config.webDist ?? DEFAULT_WEB_DIST;
   const indexFile = path.join(dist, 'index.html');
@@ -30,7 +30,16 @@ async function mountWeb(app: FastifyInstance, config: Config): Promise<void> {
     app.log.warn({ dist }, 'web app not built; run `npm run build`');
     return;
   }
-  const meta = `<meta name="tenpo-api-key" content="${config.apiKey.replace(/[&"<>]/g, '')}">`;
+  const attr = (v: string) =>
+    v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const tags = [`<meta name="tenpo-api-key" content="${config.apiKey.replace(/[&"<>]/g, '')}">`];
+  // The store map's tile server (ADR 0042); without these tags the map draws offline outlines.
+  if (config.map)
+    tags.push(
+      `<meta name="tenpo-map-tile-url" content="${attr(config.map.tileUrl)}">`,
+      `<meta name="tenpo-map-attribution" content="${attr(config.map.attribution)}">`,
+    );
+  const meta = tags.join('\n');
   const index = fs.readFileSync(indexFile, 'utf8').replace('</head>', `${meta}\n</head>`);
   await app.register(fastifyStatic, { root: dist, prefix: '/', index: false, wildcard: false });
   const sendIndex = (_req: unknown, reply: FastifyReply) =>

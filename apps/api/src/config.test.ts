@@ -182,4 +182,40 @@ describe('loadConfig', () => {
       /^Invalid configuration:\n {2}TRUST_PROXY: /,
     );
   });
+
+  describe('the store map tiles (ADR 0042)', () => {
+    it('has none by default: the map draws offline outlines', () => {
+      expect(loadConfig({ DATA_DIR: tmp() }).map).toBeNull();
+    });
+
+    it('takes a {z}/{x}/{y} template and its attribution, and the origin for the CSP', () => {
+      const c = loadConfig({
+        DATA_DIR: tmp(),
+        MAP_TILE_URL: 'https://tiles.example.jp:8443/osm/{z}/{x}/{y}.png?key=k',
+        MAP_ATTRIBUTION: '© OpenStreetMap contributors',
+      });
+      expect(c.map).toEqual({
+        tileUrl: 'https://tiles.example.jp:8443/osm/{z}/{x}/{y}.png?key=k',
+        attribution: '© OpenStreetMap contributors',
+        origin: 'https://tiles.example.jp:8443',
+      });
+    });
+
+    it.each([
+      ['https://tiles.example/{z}/{x}.png', 'no {y}'],
+      ['https://{s}.tiles.example/{z}/{x}/{y}.png', '{s} needs a CSP wildcard'],
+      ['ftp://tiles.example/{z}/{x}/{y}.png', 'not http(s)'],
+      ['/tiles/{z}/{x}/{y}.png', 'not absolute'],
+    ])('refuses MAP_TILE_URL=%s (%s)', (url) => {
+      expect(() =>
+        loadConfig({ DATA_DIR: tmp(), MAP_TILE_URL: url, MAP_ATTRIBUTION: 'x' }),
+      ).toThrow(/^Invalid configuration:\n {2}MAP_TILE_URL: must be an http/);
+    });
+
+    it('requires the attribution with a tile server', () => {
+      expect(() =>
+        loadConfig({ DATA_DIR: tmp(), MAP_TILE_URL: 'https://t.example/{z}/{x}/{y}.png' }),
+      ).toThrow(/MAP_ATTRIBUTION: required when MAP_TILE_URL is set/);
+    });
+  });
 });

@@ -10,6 +10,17 @@ const boolish = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
+/** A raster tile URL template: http(s), with {z}, {x} and {y}; {s} would need a CSP wildcard. */
+function isTileTemplate(v: string): boolean {
+  if (!['{z}', '{x}', '{y}'].every((p) => v.includes(p)) || v.includes('{s}')) return false;
+  try {
+    const url = new URL(v.replace(/\{[a-z]\}/g, '0'));
+    return (url.protocol === 'https:' || url.protocol === 'http:') && !/[{}]/.test(url.host);
+  } catch {
+    return false;
+  }
+}
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -94,6 +105,15 @@ const envSchema = z.object({
   S3_PUBLIC_URL: z
     .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
     .optional(),
+  // The store map's raster tiles (ADR 0042): unset, the map draws its offline outlines of Japan.
+  MAP_TILE_URL: z
+    .string()
+    .refine(isTileTemplate, {
+      error:
+        'must be an http:// or https:// URL template with {z}, {x} and {y} in it (and no {s}), e.g. https://tiles.example/{z}/{x}/{y}.png',
+    })
+    .optional(),
+  MAP_ATTRIBUTION: z.string().trim().min(1).max(300).optional(),
 });
 
 /** Where each provider lives and who we are to it (DESIGN §2: only these differ, never code). */
@@ -158,6 +178,20 @@ export type Config = Readonly<{
   trustProxy: boolean | number | string[];
   webDist: string | null;
   storage: StorageConfig;
+  /**
+   * The store map's tile server (ADR 0042), handed to the browser in index.html; null: the map
+   * draws its offline outlines of Japan and asks no outside host for anything.
+   */
+  map: MapConfig | null;
+}>;
+
+export type MapConfig = Readonly<{
+  /** A {z}/{x}/{y} raster tile URL template. */
+  tileUrl: string;
+  /** Plain text the map shows in its corner, as the tile server's terms require. */
+  attribution: string;
+  /** The template's origin, which the CSP's img-src allows. */
+  origin: string;
 }>;
 
 export class ConfigError extends Error {}
@@ -342,6 +376,15 @@ const storageOf = (e: Env, dataDir: string): StorageConfig => {
   };
 };
 
+const mapOf = (e: Env): MapConfig | null =>
+  e.MAP_TILE_URL && e.MAP_ATTRIBUTION
+    ? Object.freeze({
+        tileUrl: e.MAP_TILE_URL,
+        attribution: e.MAP_ATTRIBUTION,
+        origin: new URL(e.MAP_TILE_URL.replace(/\{[a-z]\}/g, '0')).origin,
+      })
+    : null;
+
 /**
  * Parses the environment once into a frozen object. A bad value stops start-up with a
  * message naming the variable. Nothing else in the API reads process.env.
@@ -356,6 +399,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const { production, problems } = productionRules(e);
   if (e.TENPO_JOB_DRIVER === 'pg-boss' && !/^postgres(ql)?:\/\//.test(e.DATABASE_URL ?? ''))
     problems.push('TENPO_JOB_DRIVER: pg-boss needs DATABASE_URL to be a postgres:// URL');
+  if (e.MAP_TILE_URL && !e.MAP_ATTRIBUTION)
+    problems.push(
+      'MAP_ATTRIBUTION: required when MAP_TILE_URL is set (tile servers require their attribution on the map)',
+    );
   if (problems.length > 0)
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
@@ -390,5 +437,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: trustProxyOf(e.TRUST_PROXY),
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : null,
     storage: Object.freeze(storage),
+    map: mapOf(e),
   });
 }

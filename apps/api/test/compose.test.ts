@@ -39,6 +39,11 @@ describe('composed server', () => {
       const res = await server.app.inject({ method: 'GET', url });
       expect(res.statusCode).toBe(200);
       expect(res.body).toContain('<meta name="tenpo-api-key" content="compose-key-1">');
+      // No tile server configured: the map draws offline, and the CSP allows no outside image.
+      expect(res.body).not.toContain('tenpo-map-tile-url');
+      expect(String(res.headers['content-security-policy'])).toContain(
+        "img-src 'self' data: blob:;",
+      );
     }
     expect((await server.app.inject({ method: 'GET', url: '/assets/app.js' })).body).toBe(
       'console.log(1)',
@@ -84,5 +89,44 @@ describe('composed server', () => {
     expect(mails[0]?.text).toContain('http://tenpo.test/reset-password?token=');
     const page = await server.app.inject({ method: 'GET', url: '/sandbox/mail' });
     expect(page.body).toContain('パスワード再設定');
+  });
+});
+
+describe('composed server with a map tile server (ADR 0042)', () => {
+  let mapped: Awaited<ReturnType<typeof composeServer>>;
+  let mapDir: string;
+  beforeAll(async () => {
+    mapDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tenpo-compose-map-'));
+    const dist = path.join(mapDir, 'dist');
+    fs.mkdirSync(dist, { recursive: true });
+    fs.writeFileSync(path.join(dist, 'index.html'), '<html><head></head><body></body></html>');
+    mapped = await composeServer(
+      loadConfig({
+        DATA_DIR: mapDir,
+        LOG_LEVEL: 'silent',
+        WEB_DIST: dist,
+        TENPO_SEED_DEMO: 'false',
+        MAP_TILE_URL: 'https://tiles.example.jp/{z}/{x}/{y}.png?a=1&b=2',
+        MAP_ATTRIBUTION: '© "Tiles" <Example>',
+      }),
+    );
+    await mapped.app.ready();
+  });
+  afterAll(async () => {
+    await mapped.app.close();
+    fs.rmSync(mapDir, { recursive: true, force: true });
+  });
+
+  it('hands the template and attribution to the page, escaped, and allows that origin only', async () => {
+    const res = await mapped.app.inject({ method: 'GET', url: '/basic-information' });
+    expect(res.body).toContain(
+      '<meta name="tenpo-map-tile-url" content="https://tiles.example.jp/{z}/{x}/{y}.png?a=1&amp;b=2">',
+    );
+    expect(res.body).toContain(
+      '<meta name="tenpo-map-attribution" content="© &quot;Tiles&quot; &lt;Example&gt;">',
+    );
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("img-src 'self' data: blob: https://tiles.example.jp;");
+    expect(csp).toContain("connect-src 'self';");
   });
 });

@@ -23,6 +23,21 @@ export const SECURITY_HEADERS: FastifyHelmetOptions = {
 };
 
 /**
+ * The options for a server: SECURITY_HEADERS, plus the map's tile server in img-src when one is
+ * configured (ADR 0042; Leaflet loads tiles as images). No other outside origin is ever allowed.
+ */
+export function securityHeadersFor(map: { origin: string } | null): FastifyHelmetOptions {
+  if (!map) return SECURITY_HEADERS;
+  const csp = SECURITY_HEADERS.contentSecurityPolicy as { directives: Record<string, unknown> };
+  return {
+    ...SECURITY_HEADERS,
+    contentSecurityPolicy: {
+      directives: { ...csp.directives, imgSrc: ["'self'", 'data:', 'blob:', map.origin] },
+    },
+  };
+}
+
+/**
  * The headers helmet sets with these options, worked out once by @fastify/helmet itself on a
  * scratch instance. With no nonces and no per-route settings they are the same on every
  * response, and @fastify/helmet would rebuild helmet (re-parsing the CSP) on each request

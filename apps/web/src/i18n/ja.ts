@@ -383,6 +383,18 @@ export const ja = {
       },
     },
   },
+  // The map of the basic-information screen (spec 2 §4; ADR 0042).
+  storeMap: {
+    label: '店舗の位置の地図',
+    loading: '地図を読み込み中…',
+    zoomIn: '拡大',
+    zoomOut: '縮小',
+    failed: '地図を表示できませんでした',
+    latitude: '緯度',
+    longitude: '経度',
+    unset: '未設定',
+    hint: '地図をクリックするとマーカーがその位置に移動し、緯度・経度が更新されます。マーカーは参考情報で、外部のプロフィールには送信されません。',
+  },
   // Posts: /create-post, /post/{id}, /posts (issue 9 part 5, spec 2 §2–§5, §8).
   posts: {
     createTitle: '投稿作成',
