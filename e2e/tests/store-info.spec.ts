@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { clickMapAt, mapPosition, mapReady, pixelsApart, refuseOutsideHosts } from './map';
 import { GOOGLE, googleListing } from './providers';
 import { expect, gotoSettled, login, test } from './support';
 
@@ -76,4 +77,40 @@ test('the shop changes its hours (a second interval on Monday, Sunday closed) an
       .getByRole('form', { name: 'ビジネス情報' })
       .getByRole('textbox', { name: /^月曜日の開店（\d+）$/ }),
   ).toHaveValue('13:00');
+});
+
+test('the postal-code lookup fills the address, the offline map moves its marker on a click, and nothing leaves this machine', async ({
+  page,
+}) => {
+  const outside = await refuseOutsideHosts(page);
+  await login(page, 'trial@tenpo.example');
+  await expect(page).toHaveURL(/\/(overview|dashboard)/);
+  await gotoSettled(page, '/basic-information');
+  const core = page.getByRole('form', { name: '基本情報' });
+  await expect(core).toBeVisible();
+  const postal = core.getByRole('textbox', { name: /郵便番号/ });
+  await postal.fill('150-0002');
+  await core.getByRole('button', { name: '住所を検索' }).click();
+  await expect(core.getByRole('textbox', { name: '市区町村' })).toHaveValue('渋谷区');
+  await expect(core.getByRole('textbox', { name: /^番地/ })).toHaveValue(/^渋谷/);
+  await mapReady(page);
+  const before = await mapPosition(page);
+  expect(before).not.toBeNull();
+  const picked = await clickMapAt(page, 60, -40);
+  await expect
+    .poll(async () => {
+      const now = await mapPosition(page);
+      return now ? pixelsApart(now, picked) : Infinity;
+    })
+    .toBeLessThan(1.5);
+  await page.screenshot({ path: test.info().outputPath('core-map.png'), fullPage: true });
+  await core.getByRole('button', { name: '保存' }).click();
+  await expect(page.getByText('項目が正常に更新される')).toBeVisible();
+  // The marker is Tenpo's: kept with the store, never sent to Google (spec 2 §4).
+  await gotoSettled(page, '/basic-information');
+  await mapReady(page);
+  await expect
+    .poll(async () => pixelsApart((await mapPosition(page)) ?? before!, picked))
+    .toBeLessThan(1.5);
+  expect(outside).toEqual([]);
 });

@@ -55,6 +55,19 @@ const info = (over: Partial<BasicInformation> = {}): BasicInformation => ({
   ...over,
 });
 
+/** The form's choice lists and lookups (GET /entity/prefectures, /entity/categories, /postal-code). */
+const lookups = {
+  'GET /entity/prefectures': ok([
+    { region_code: 'JP', code: '13', name: '東京都' },
+    { region_code: 'JP', code: '27', name: '大阪府' },
+  ]),
+  'GET /entity/categories': ok([
+    { name: 'categories/gcid:cafe', displayName: 'カフェ' },
+    { name: 'categories/gcid:coffee_shop', displayName: 'コーヒーショップ' },
+    { name: 'categories/gcid:bakery', displayName: 'ベーカリー' },
+  ]),
+};
+
 const saves = (calls: MockRequest[], path: string) =>
   calls.filter((c) => c.method === 'PUT' && c.path === `/entity/${path}`);
 
@@ -62,7 +75,7 @@ describe('/basic-information', () => {
   beforeEach(resetState);
 
   it('shows the three forms of the store: hours as seven days, closed where Google has none', async () => {
-    mockApi({ 'GET /entity/basic-information': ok(info()) });
+    mockApi({ ...lookups, 'GET /entity/basic-information': ok(info()) });
     signIn();
     renderAt('/basic-information');
     const core = await screen.findByRole('form', { name: '基本情報' });
@@ -87,6 +100,7 @@ describe('/basic-information', () => {
 
   it('saves the hours as JSON text of periods, an extra interval included and closed days left out', async () => {
     const { calls } = mockApi({
+      ...lookups,
       'GET /entity/basic-information': ok(info()),
       'PUT /entity/business-details': ok(
         info({
@@ -128,6 +142,7 @@ describe('/basic-information', () => {
 
   it('without "specify hours" an empty list is sent (spec 2 §4)', async () => {
     const { calls } = mockApi({
+      ...lookups,
       'GET /entity/basic-information': ok(info()),
       'PUT /entity/business-details': ok(info()),
     });
@@ -143,6 +158,7 @@ describe('/basic-information', () => {
 
   it('core information: "Entity" is empty and required; the phone goes as an international number', async () => {
     const { calls } = mockApi({
+      ...lookups,
       'GET /entity/basic-information': ok(
         info({ core_information: { ...info().core_information, name: 'Entity' } }),
       ),
@@ -180,6 +196,7 @@ describe('/basic-information', () => {
 
   it('contacts: an invalid e-mail and a website without http(s) are refused before sending', async () => {
     const { calls } = mockApi({
+      ...lookups,
       'GET /entity/basic-information': ok(info()),
       'PUT /entity/contact-websites-apps': ok(info()),
     });
@@ -216,6 +233,7 @@ describe('/basic-information', () => {
 
   it('a server refusal shows its errors and keeps what was typed; Google refusals are named', async () => {
     mockApi({
+      ...lookups,
       'GET /entity/basic-information': ok(
         info({
           google_sync: {
@@ -250,5 +268,51 @@ describe('/basic-information', () => {
     await userEvent.click(within(form).getByRole('button', { name: '保存' }));
     expect(await within(form).findByRole('alert')).toHaveTextContent('urlのみ入力してください。');
     expect(site).toHaveValue('https://cafe.example/typed');
+  });
+
+  it('the postal-code lookup fills the address and moves the map marker; categories come from Google', async () => {
+    const { calls } = mockApi({
+      ...lookups,
+      'GET /entity/basic-information': ok(info()),
+      'GET /postal-code/0600001': ok({
+        data: {
+          postal_code: '0600001',
+          prefecture_code: '01',
+          prefecture: '北海道',
+          city_code: '01101',
+          city: '札幌市中央区',
+          town: '北一条西',
+          zip_lat: 43.06,
+          zip_lng: 141.35,
+          coordinate_level: 'municipality',
+          addresses: [],
+        },
+      }),
+      'PUT /entity/basic-information': ok(info()),
+    });
+    signIn();
+    renderAt('/basic-information');
+    const core = await screen.findByRole('form', { name: '基本情報' });
+    const postal = within(core).getByRole('textbox', { name: /郵便番号/ });
+    await userEvent.clear(postal);
+    await userEvent.type(postal, '060-0001');
+    await userEvent.click(within(core).getByRole('button', { name: '住所を検索' }));
+    await waitFor(() =>
+      expect(within(core).getByRole('textbox', { name: '市区町村' })).toHaveValue('札幌市中央区'),
+    );
+    expect(within(core).getByRole('textbox', { name: /番地/ })).toHaveValue('北一条西');
+    expect(await within(core).findByText(/43\.06/)).toBeInTheDocument();
+    await userEvent.click(within(core).getByRole('textbox', { name: '追加カテゴリ' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'ベーカリー' }));
+    await userEvent.click(within(core).getByRole('button', { name: '保存' }));
+    await waitFor(() => expect(saves(calls, 'basic-information')).toHaveLength(1));
+    expect(saves(calls, 'basic-information')[0]?.body).toMatchObject({
+      postal_code: '060-0001',
+      prefecture: '北海道',
+      latitude: 43.06,
+      longitude: 141.35,
+      additional_categorie_id: ['categories/gcid:coffee_shop', 'categories/gcid:bakery'],
+      additional_categorie_name: ['コーヒーショップ', 'ベーカリー'],
+    });
   });
 });

@@ -240,6 +240,7 @@ export function CoreForm({
           clearable
           placeholder={t('storeInfo.categoryPlaceholder')}
           data={categoryData}
+          limit={100}
           value={form.watch('primary_category_id')}
           onChange={(v) => form.setValue('primary_category_id', v, { shouldDirty: true })}
           error={fe.primary_category_id?.message}
@@ -250,6 +251,7 @@ export function CoreForm({
           clearable
           placeholder={t('storeInfo.categoryPlaceholder')}
           data={categoryData.filter((c) => c.value !== form.watch('primary_category_id'))}
+          limit={100}
           value={form.watch('additional_categorie_id')}
           onChange={(v) => form.setValue('additional_categorie_id', v, { shouldDirty: true })}
           error={fe.additional_categorie_id?.message}
