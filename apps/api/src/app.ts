@@ -22,6 +22,9 @@ import { registerAuthRoutes } from './modules/auth/auth.routes';
 import { createAuthService } from './modules/auth/auth.service';
 import { createEntityService } from './modules/entity/entity.service';
 import { registerEntityRoutes } from './modules/entity/entity.routes';
+import { createKnowledgeTagRepo } from './modules/knowledge-tag/knowledge-tag.repo';
+import { registerKnowledgeTagRoutes } from './modules/knowledge-tag/knowledge-tag.routes';
+import { createKnowledgeTagService } from './modules/knowledge-tag/knowledge-tag.service';
 import { createFacebookPagesService } from './modules/publisher/facebook-pages.service';
 import { createPublisherRepo } from './modules/publisher/publisher.repo';
 import { registerPublisherRoutes } from './modules/publisher/publisher.routes';
@@ -218,9 +221,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   await app.register(
     async (api) => {
-      // Exempt: health, docs, and the OAuth returns a provider's redirect opens in the browser.
+      // Exempt: health, docs, the OAuth returns a provider's redirect opens in the browser, and
+      // the knowledge tag's script and beacon, which a shop's page loads (ADR 0045).
       registerApiKey(api, config.apiKey, (url) =>
-        /^\/api\/(health|docs|publisher\/callback)(\/|\?|$)/.test(url),
+        /^\/api\/(health|docs|publisher\/callback|knowledge-tag\/(embed|view))(\/|\?|$)/.test(url),
       );
       await registerOpenApi(api);
       registerHealth(api, { db, dialect, queue, workerExpected: config.runWorker });
@@ -244,6 +248,17 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       registerDomainRoutes(api, { domains });
       registerPublisherRoutes(api, { publishers, facebookPages, entity, access, authenticate });
       registerEntityRoutes(api, { entity, access, authenticate });
+      registerKnowledgeTagRoutes(api, {
+        knowledgeTag: createKnowledgeTagService({
+          repo: createKnowledgeTagRepo(db),
+          entity,
+          publishers,
+          findStore: (id) => usersRepo.findById(id),
+          clock,
+        }),
+        access,
+        authenticate,
+      });
       registerPostRoutes(api, {
         posts,
         access,

@@ -10,6 +10,7 @@ import { postTopics } from './migrations/0007-post-topics';
 import { postTargetParts } from './migrations/0008-post-target-parts';
 import { metrics } from './migrations/0009-metrics';
 import { metricRunningTotals } from './migrations/0010-metric-running-totals';
+import { knowledgeTag } from './migrations/0013-knowledge-tag';
 
 /** Migrations are listed here in order; each runs on SQLite and PostgreSQL alike. */
 const migrations = (dialect: Dialect): Record<string, Migration> => ({
@@ -23,6 +24,7 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   '0008-post-target-parts': postTargetParts(),
   '0009-metrics': metrics(),
   '0010-metric-running-totals': metricRunningTotals(dialect),
+  '0013-knowledge-tag': knowledgeTag(),
 });
 
 const migratorOf = ({ db, dialect, schema }: DbHandle): Migrator => {
