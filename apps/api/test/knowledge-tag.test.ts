@@ -136,6 +136,7 @@ describe('knowledge tag (issue 11 item 3)', () => {
           body: JSON.stringify({ phoneNumbers: { primaryPhone: phone } }),
         },
       );
+    const original = String(p.ld.telephone);
     expect((await edit('03-0000-1111')).status).toBe(200);
     try {
       expect(payloadOf((await embed(keysOf(k))).body).ld.telephone).not.toBe('03-0000-1111');
@@ -144,7 +145,7 @@ describe('knowledge tag (issue 11 item 3)', () => {
       expect(later.ld.telephone).toBe('03-0000-1111');
       expect(later.fields.telephone).toBe('03-0000-1111');
     } finally {
-      await edit('03-6418-7200');
+      await edit(original);
     }
     const after = (await tag()).seen;
     expect(after).toMatchObject({ page_origin: 'https://other.example', embed_count: 3 });

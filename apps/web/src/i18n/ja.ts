@@ -477,6 +477,8 @@ export const ja = {
       step1: 'ステップ 1: スクリプトタグをコピー',
       step1Text: '次のタグをコピーし、自社サイトの全ページの <head> 内に貼り付けてください。',
       copy: 'コピー',
+      copyLabel: '{{label}}をコピー',
+      scriptLabel: 'スクリプトタグ',
       copied: 'コピーしました',
       noLocation:
         'Google ビジネスプロフィールのビジネス拠点が選択されていないため、タグを発行できません。',

@@ -44,7 +44,7 @@ function CopyField({ value, label }: { value: string; label: string }) {
           variant={copied ? 'filled' : 'light'}
           color={copied ? 'teal' : undefined}
           onClick={copy}
-          aria-label={`${label}: ${t('knowledgeTag.steps.copy')}`}
+          aria-label={t('knowledgeTag.steps.copyLabel', { label })}
         >
           {copied ? t('knowledgeTag.steps.copied') : t('knowledgeTag.steps.copy')}
         </Button>
@@ -130,7 +130,7 @@ export function AddKnowledgeTag({ userId, origin }: { userId: number; origin: st
                   >
                     {script}
                   </Code>
-                  <CopyField value={script} label={t('knowledgeTag.steps.step1')} />
+                  <CopyField value={script} label={t('knowledgeTag.steps.scriptLabel')} />
                 </Group>
               ) : (
                 <Alert color="yellow" variant="light">
