@@ -200,6 +200,32 @@ test('the shop installs its knowledge tag on its own page, which then carries it
     await expect(again.locator('script[type="application/ld+json"]')).toHaveCount(1);
     await expect.poll(async () => (await tagState()).view_count).toBe(1);
     await visitor.close();
+
+    // Per-user opt-in: a visitor counts only once the site has asked and they agreed.
+    await gotoSettled(page, '/add-knowledge-tag');
+    await page.getByRole('button', { name: '完了' }).click();
+    await page
+      .getByRole('dialog', { name: 'アクセス解析の設定' })
+      .getByRole('radio', { name: '閲覧者が同意した場合のみ計測する（オプトイン）' })
+      .check();
+    await page.getByRole('button', { name: '保存して完了' }).click();
+    await expect(page).toHaveURL(/\/knowledge-tag$/);
+    const careful = await browser.newContext();
+    const reader = await careful.newPage();
+    const beacons: string[] = [];
+    reader.on('request', (r) => {
+      if (r.url().includes('/api/knowledge-tag/view?')) beacons.push(r.url());
+    });
+    await reader.goto(`${site.origin}/`);
+    await expect(reader.locator('script[type="application/ld+json"]')).toHaveCount(1);
+    await reader.waitForLoadState('networkidle');
+    expect(beacons).toEqual([]);
+    await reader.evaluate(() =>
+      (window as unknown as { tenpoKnowledgeTag: { optIn: () => void } }).tenpoKnowledgeTag.optIn(),
+    );
+    await expect.poll(async () => (await tagState()).view_count).toBe(2);
+    expect(beacons).toHaveLength(1);
+    await careful.close();
   } finally {
     await site.close();
   }
