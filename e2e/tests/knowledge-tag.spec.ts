@@ -150,7 +150,24 @@ test('the shop installs its knowledge tag on its own page, which then carries it
     expect(ld.address?.postalCode).toBe(info.core_information.address.postalCode);
     expect(ld.address?.streetAddress).toContain(info.core_information.address.address1 ?? '');
     expect(ld.telephone).toBe(info.core_information.main_phone);
-    expect(ld.sameAs).toEqual(expect.arrayContaining(['https://www.facebook.com/104857392017465']));
+    // sameAs: the store's connected Facebook page and Instagram account, as Tenpo shows them.
+    const rows = await apiGet<
+      {
+        publisher_key: string;
+        status: number;
+        entity_id: string | null;
+        location_name: string | null;
+      }[]
+    >(page, request, `/publisher?user_id=${storeId}`);
+    const on = (key: string) =>
+      rows.find((r) => r.publisher_key === key && [1, 2].includes(r.status));
+    const fb = on('facebook');
+    const ig = on('instagram');
+    expect(fb && ig, 'the demo shop has Facebook and Instagram connected').toBeTruthy();
+    expect(ld.sameAs).toEqual([
+      `https://www.facebook.com/${fb?.entity_id ?? ''}`,
+      `https://www.instagram.com/${(ig?.location_name ?? '').replace(/^@/, '')}`,
+    ]);
     // Hours: exactly the store's, as schema.org writes them (none when the store has none).
     const want = expectedHours(info.business_details?.hours ?? []);
     const got = new Map(
