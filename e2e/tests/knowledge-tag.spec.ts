@@ -196,6 +196,10 @@ test('the shop installs its knowledge tag on its own page, which then carries it
     await expect(page.getByRole('status')).toContainText('ナレッジタグの設置を確認しました。');
     await expect(page.getByRole('status')).toContainText(`（${site.origin}）`);
     await expect(page.getByRole('status')).toContainText('読み込み回数: 1');
+    // This page is not on the website the store's listing names: step 3 says so.
+    await expect(page.getByRole('status')).toContainText(
+      `登録されているウェブサイト（${new URL(siteUrl).origin}）とは別のサイトで読み込まれました。`,
+    );
 
     // Finish: the analytics option "always on", recorded; the script then counts a page view.
     await page.getByRole('button', { name: '完了' }).click();

@@ -83,6 +83,8 @@ describe('knowledge tag (issue 11 item 3)', () => {
       last_seen_at: null,
       page_origin: null,
       embed_count: 0,
+      website_origin: 'https://cafe-tenpo.example',
+      on_website: null,
     });
     expect(await tag()).toEqual(first);
     // Another store, other keys; a store without Google has no entity_id yet.
@@ -90,6 +92,7 @@ describe('knowledge tag (issue 11 item 3)', () => {
     const other = await tag(store04, agency);
     expect(other.api_key).not.toBe(first.api_key);
     expect(other.entity_id).toBeNull();
+    expect(other.seen).toMatchObject({ website_origin: null, on_website: null });
   });
 
   it('serves a script with the store’s LocalBusiness, read from Google, and records the call', async () => {
@@ -119,6 +122,7 @@ describe('knowledge tag (issue 11 item 3)', () => {
       installed: true,
       page_origin: 'https://cafe-tenpo.example',
       embed_count: 1,
+      on_website: true,
     });
     expect(seen.first_seen_at).toBe(seen.last_seen_at);
 
@@ -148,7 +152,11 @@ describe('knowledge tag (issue 11 item 3)', () => {
       await edit(original);
     }
     const after = (await tag()).seen;
-    expect(after).toMatchObject({ page_origin: 'https://other.example', embed_count: 3 });
+    expect(after).toMatchObject({
+      page_origin: 'https://other.example',
+      embed_count: 3,
+      on_website: false,
+    });
     expect(after.first_seen_at).toBe(seen.first_seen_at);
     expect(after.last_seen_at).not.toBe(seen.first_seen_at);
 

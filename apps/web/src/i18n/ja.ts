@@ -493,6 +493,9 @@ export const ja = {
       seen: 'ナレッジタグの設置を確認しました。',
       seenDetail: '最終確認: {{last}}（{{origin}}）／初回確認: {{first}}／読み込み回数: {{count}}',
       unknownOrigin: '送信元不明',
+      onWebsite: '登録されているウェブサイト（{{website}}）で読み込まれています。',
+      offWebsite:
+        '登録されているウェブサイト（{{website}}）とは別のサイトで読み込まれました。自社サイトに設置されているかご確認ください。',
       notSeen: 'まだナレッジタグの読み込みを確認できていません。',
       stale: '過去 {{days}} 日間、ナレッジタグの読み込みがありません（最終確認: {{last}}）。',
       recheck: '再確認',

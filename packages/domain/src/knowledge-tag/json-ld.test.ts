@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BasicInformation } from '../publishers/schemas';
 import { hoursPeriodsOf, sameAsOf, storeFactsOf } from './facts';
+import { onWebsite, originOf } from './schemas';
 import {
   checkTemplate,
   DEFAULT_SCHEMA_TEMPLATE_TEXT,
@@ -362,5 +363,34 @@ describe('storeFactsOf and sameAsOf', () => {
     ],
   ])('sameAs: %s', (_what, row, expected) => {
     expect(sameAsOf([row])).toEqual(expected);
+  });
+});
+
+describe('onWebsite', () => {
+  it.each<[string | null, string | null, boolean | null]>([
+    ['https://cafe.example', 'https://cafe.example/shibuya', true],
+    ['https://www.cafe.example', 'http://cafe.example/', true],
+    ['http://cafe.example:8080', 'https://www.cafe.example', true],
+    ['https://other.example', 'https://cafe.example', false],
+    ['https://cafe.example.evil.test', 'https://cafe.example', false],
+    [null, 'https://cafe.example', null],
+    ['https://cafe.example', null, null],
+    ['https://cafe.example', 'not a url', null],
+  ])('%s on %s: %s', (page, site, expected) => {
+    expect(onWebsite(page, site)).toBe(expected);
+  });
+});
+
+describe('originOf', () => {
+  it.each<[string | null, string | null]>([
+    ['https://Cafe.Example/shibuya?x=1', 'https://cafe.example'],
+    ['http://cafe.example:80/', 'http://cafe.example'],
+    ['http://127.0.0.1:3404', 'http://127.0.0.1:3404'],
+    ['https://user@cafe.example/', null],
+    ['ftp://cafe.example', null],
+    ['cafe.example', null],
+    [null, null],
+  ])('%s → %s', (url, expected) => {
+    expect(originOf(url)).toBe(expected);
   });
 });

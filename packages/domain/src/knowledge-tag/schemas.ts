@@ -39,6 +39,10 @@ export const knowledgeTagSchema = z.object({
     /** The origin of the page that last loaded the tag (from its Referer), when it said. */
     page_origin: z.string().nullable(),
     embed_count: z.number().int(),
+    /** The store's website (its basic information), as an origin; null when it has none. */
+    website_origin: z.string().nullable(),
+    /** Was the page that last loaded the tag on that website? null when either is unknown. */
+    on_website: z.boolean().nullable(),
   }),
   /** Page views the script reported, as the analytics option allows. */
   view_count: z.number().int(),
@@ -82,3 +86,32 @@ export const knowledgeTagEmbedQuery = z.object({
   app_key: key,
   entity_id: key,
 });
+
+const ORIGIN = /^(https?):\/\/([a-z0-9.-]+|\[[0-9a-f:.]+\])(?::(\d{1,5}))?(?=[/?#]|$)/i;
+
+/** Scheme, host and port of an http(s) URL (no `URL` here: the domain has neither DOM nor Node). */
+const partsOf = (url: string | null | undefined) => {
+  const m = url ? ORIGIN.exec(url.trim()) : null;
+  if (!m?.[1] || !m[2]) return null;
+  const scheme = m[1].toLowerCase();
+  const port = m[3] && m[3] !== (scheme === 'http' ? '80' : '443') ? `:${m[3]}` : '';
+  return { scheme, host: m[2].toLowerCase(), port };
+};
+
+/** A URL's origin, or null when it is not an http(s) URL. */
+export const originOf = (url: string | null | undefined): string | null => {
+  const p = partsOf(url);
+  return p ? `${p.scheme}://${p.host}${p.port}` : null;
+};
+
+/**
+ * Is a page of this origin on the store's website? The same host, with or without `www.`,
+ * whatever the scheme or port (a site moved to https, or www, is still the shop's site).
+ */
+export const onWebsite = (pageOrigin: string | null, website: string | null): boolean | null => {
+  const page = partsOf(pageOrigin);
+  const site = partsOf(website);
+  if (!page || !site) return null;
+  const host = (h: string) => h.replace(/^www\./, '');
+  return host(page.host) === host(site.host);
+};

@@ -7,6 +7,8 @@ import {
   DEFAULT_SCHEMA_TEMPLATE_TEXT,
   embedFieldValues,
   KNOWLEDGE_TAG_SEEN_DAYS,
+  onWebsite,
+  originOf,
   placeholderValues,
   renderTemplate,
   sameAsOf,
@@ -14,6 +16,7 @@ import {
   type KnowledgeTag,
   type SchemaMarkup,
 } from '@tenpo/domain';
+import { ChannelError } from '../../channels/channel';
 import type { KnowledgeTagRow, UserRow } from '../../db/types';
 import { DAY, iso, type Clock } from '../../lib/clock';
 import { AppError, notFound, validationError } from '../../lib/errors';
@@ -92,6 +95,14 @@ export function createKnowledgeTagService(deps: {
     async tag(store: UserRow): Promise<KnowledgeTag> {
       const row = await rowOf(store);
       const last = row.last_seen_at ? Date.parse(row.last_seen_at) : null;
+      // The website the tag should be seen on; unknown (null) while Google cannot be read.
+      const website = await deps.entity
+        .basicInformation(store)
+        .then((b) => b.contact_website_apps.website_url.url)
+        .catch((err: unknown) => {
+          if (err instanceof AppError || err instanceof ChannelError) return null;
+          throw err;
+        });
       return {
         api_key: row.api_key,
         app_key: row.app_key,
@@ -103,6 +114,8 @@ export function createKnowledgeTagService(deps: {
           last_seen_at: row.last_seen_at,
           page_origin: row.page_origin,
           embed_count: row.embed_count,
+          website_origin: originOf(website),
+          on_website: onWebsite(row.page_origin, website),
         },
         view_count: row.view_count,
       };

@@ -20,6 +20,8 @@ const tag = (over: Partial<KnowledgeTag> = {}): KnowledgeTag => ({
     last_seen_at: null,
     page_origin: null,
     embed_count: 0,
+    website_origin: 'https://cafe-tenpo.example',
+    on_website: null,
   },
   view_count: 0,
   ...over,
@@ -106,6 +108,8 @@ describe('/add-knowledge-tag', () => {
         last_seen_at: '2026-11-25T03:04:05.000Z',
         page_origin: 'https://cafe-tenpo.example',
         embed_count: 4,
+        website_origin: 'https://cafe-tenpo.example',
+        on_website: true,
       },
     });
     await user.click(screen.getByRole('button', { name: '再確認' }));
@@ -114,6 +118,9 @@ describe('/add-knowledge-tag', () => {
       '最終確認: 2026/11/25 12:04:05（https://cafe-tenpo.example）／初回確認: 2026/11/25 10:02:03／読み込み回数: 4',
     );
 
+    expect(screen.getByRole('status')).toHaveTextContent(
+      '登録されているウェブサイト（https://cafe-tenpo.example）で読み込まれています。',
+    );
     await user.click(screen.getByRole('button', { name: '完了' }));
     const dialog = await screen.findByRole('dialog', { name: 'アクセス解析の設定' });
     await user.click(

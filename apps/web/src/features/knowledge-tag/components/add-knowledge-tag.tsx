@@ -68,6 +68,13 @@ function SeenStatus({ tag }: { tag: KnowledgeTag }) {
               count: s.embed_count,
             })}
           </Text>
+          {s.on_website !== null && s.website_origin && (
+            <Text size="sm" c={s.on_website ? undefined : 'orange.8'}>
+              {t(s.on_website ? 'knowledgeTag.steps.onWebsite' : 'knowledgeTag.steps.offWebsite', {
+                website: s.website_origin,
+              })}
+            </Text>
+          )}
           {tag.analytics_option !== 1 && tag.analytics_option !== null && (
             <Text size="sm">{t('knowledgeTag.steps.views', { count: tag.view_count })}</Text>
           )}
