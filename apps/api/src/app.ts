@@ -24,6 +24,9 @@ import { createEntityService } from './modules/entity/entity.service';
 import { registerEntityRoutes } from './modules/entity/entity.routes';
 import { registerStoreLookupRoutes } from './modules/store-lookups/store-lookups.routes';
 import { createStoreLookupsService } from './modules/store-lookups/store-lookups.service';
+import { createKnowledgeTagRepo } from './modules/knowledge-tag/knowledge-tag.repo';
+import { registerKnowledgeTagRoutes } from './modules/knowledge-tag/knowledge-tag.routes';
+import { createKnowledgeTagService } from './modules/knowledge-tag/knowledge-tag.service';
 import { createFacebookPagesService } from './modules/publisher/facebook-pages.service';
 import { createPublisherRepo } from './modules/publisher/publisher.repo';
 import { registerPublisherRoutes } from './modules/publisher/publisher.routes';
@@ -240,9 +243,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   await app.register(
     async (api) => {
-      // Exempt: health, docs, and the OAuth returns a provider's redirect opens in the browser.
+      // Exempt: health, docs, the OAuth returns a provider's redirect opens in the browser, and
+      // the knowledge tag's script and beacon, which a shop's page loads (ADR 0045).
       registerApiKey(api, config.apiKey, (url) =>
-        /^\/api\/(health|docs|publisher\/callback)(\/|\?|$)/.test(url),
+        /^\/api\/(health|docs|publisher\/callback|knowledge-tag\/(embed|view))(\/|\?|$)/.test(url),
       );
       await registerOpenApi(api);
       registerHealth(api, { db, dialect, queue, workerExpected: config.runWorker });
@@ -269,6 +273,17 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       registerStoreInfoRoutes(api, { storeInfo, access, authenticate });
       registerStoreLookupRoutes(api, {
         lookups: createStoreLookupsService({ publishers, clock }),
+        access,
+        authenticate,
+      });
+      registerKnowledgeTagRoutes(api, {
+        knowledgeTag: createKnowledgeTagService({
+          repo: createKnowledgeTagRepo(db),
+          entity,
+          publishers,
+          findStore: (id) => usersRepo.findById(id),
+          clock,
+        }),
         access,
         authenticate,
       });

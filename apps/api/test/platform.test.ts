@@ -208,6 +208,11 @@ describe('OpenAPI', () => {
       '/api/report/single-store/csv',
       '/api/report/multiple-store/csv',
       '/api/report/csv',
+      '/api/knowledge-tag',
+      '/api/knowledge-tag/settings',
+      '/api/knowledge-tag/schema-markup',
+      '/api/knowledge-tag/embed',
+      '/api/knowledge-tag/view',
     ]) {
       expect(doc.paths).toHaveProperty([p]);
     }

@@ -365,6 +365,47 @@ describe("a session cannot read or change another tenant's store (404)", () => {
         }),
       ],
     ]),
+    // Knowledge tag (issue 11 item 3): every call that names a store.
+    ...(
+      [
+        ['agency', 'other-store@tenpo.example', "another agency's store"],
+        ['shop', 'store02@tenpo.example', 'an agency store'],
+      ] as const
+    ).flatMap(([who, email, whose]): [string, string, () => Attempt][] => [
+      [
+        who,
+        `read the knowledge tag of ${whose}`,
+        () => ({ method: 'GET', url: `/api/knowledge-tag?user_id=${id(email)}` }),
+      ],
+      [
+        who,
+        `set the analytics option of ${whose}`,
+        () => ({
+          method: 'PUT',
+          url: '/api/knowledge-tag/settings',
+          body: { payload: { user_id: id(email), analytics_option: 0 } },
+        }),
+      ],
+      [
+        who,
+        `read the schema markup of ${whose}`,
+        () => ({ method: 'GET', url: `/api/knowledge-tag/schema-markup?user_id=${id(email)}` }),
+      ],
+      [
+        who,
+        `save the schema markup of ${whose}`,
+        () => ({
+          method: 'PUT',
+          url: '/api/knowledge-tag/schema-markup',
+          body: { payload: { user_id: id(email), template: '{"name": "{{name}}"}' } },
+        }),
+      ],
+      [
+        who,
+        `reset the schema markup of ${whose}`,
+        () => ({ method: 'DELETE', url: `/api/knowledge-tag/schema-markup?user_id=${id(email)}` }),
+      ],
+    ]),
     [
       'shop',
       "list an agency store's posts",

@@ -12,3 +12,4 @@ export * from './post-calls';
 export * from './reports';
 export * from './store-info';
 export * from './store-lookups';
+export * from './knowledge-tag';

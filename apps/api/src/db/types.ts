@@ -351,6 +351,23 @@ export type LocationEditsTable = {
   sent_at: string | null;
 };
 
+/** A store's knowledge tag (ADR 0045): its keys, analytics option, template and sightings. */
+export type KnowledgeTagsTable = {
+  store_id: number;
+  api_key: string;
+  app_key: string;
+  analytics_option: number | null;
+  template: string | null;
+  first_seen_at: string | null;
+  last_seen_at: string | null;
+  page_origin: string | null;
+  embed_count: Generated<number>;
+  view_count: Generated<number>;
+  created_at: string;
+  updated_at: string;
+};
+export type KnowledgeTagRow = Selectable<KnowledgeTagsTable>;
+
 export type Database = {
   users: UsersTable;
   sessions: SessionsTable;
@@ -376,6 +393,8 @@ export type Database = {
   metric_syncs: MetricSyncsTable;
   store_profiles: StoreProfilesTable;
   location_edits: LocationEditsTable;
+
+  knowledge_tags: KnowledgeTagsTable;
 };
 
 export type UserRow = Selectable<UsersTable>;

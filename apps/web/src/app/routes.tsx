@@ -159,17 +159,21 @@ export const routes: RouteObject[] = [
             lazy: lazy(() => import('./routes/basic-information'), 'BasicInformationRoute'),
             handle: meta({ name: 'Basic Information', title: '基本情報', ...guarded }),
           },
-          later('/knowledge-tag', { name: 'Knowledge Tag', title: 'ナレッジタグ', ...guarded }),
-          later('/add-knowledge-tag', {
-            name: 'Add Knowledge Tag',
-            title: 'ナレッジタグの追加',
-            ...guarded,
-          }),
-          later('/add-knowledge-tag/schema-markup', {
-            name: 'Schema Markup',
-            title: '構造化データ',
-            ...guarded,
-          }),
+          {
+            path: '/knowledge-tag',
+            lazy: lazy(() => import('./routes/knowledge-tag'), 'KnowledgeTagRoute'),
+            handle: meta({ name: 'Knowledge Tag', title: 'ナレッジタグ', ...guarded }),
+          },
+          {
+            path: '/add-knowledge-tag',
+            lazy: lazy(() => import('./routes/add-knowledge-tag'), 'AddKnowledgeTagRoute'),
+            handle: meta({ name: 'Add Knowledge Tag', title: 'ナレッジタグの追加', ...guarded }),
+          },
+          {
+            path: '/add-knowledge-tag/schema-markup',
+            lazy: lazy(() => import('./routes/schema-markup'), 'SchemaMarkupRoute'),
+            handle: meta({ name: 'Schema Markup', title: '構造化データ', ...guarded }),
+          },
           later('/media', { name: 'Media', title: '写真・動画', ...guarded }),
           {
             path: '/report',

@@ -1,0 +1,183 @@
+import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import { z } from 'zod';
+import {
+  knowledgeTagEmbedQuery,
+  knowledgeTagMessages,
+  knowledgeTagQuery,
+  knowledgeTagSchema,
+  knowledgeTagSettingsRequest,
+  ok,
+  schemaMarkupRequest,
+  schemaMarkupSchema,
+} from '@tenpo/domain';
+import { okData, withZod } from '../../lib/route';
+import { actorOf } from '../../plugins/auth';
+import type { StoreAccess } from '../stores/access';
+import type { KnowledgeTagService } from './knowledge-tag.service';
+import { embedScript } from './knowledge-tag.script';
+
+/** The embed and view calls are public: per client address, this many a minute. */
+export const EMBED_RATE_PER_MINUTE = 120;
+
+/** The page that loaded the tag: its Referer's origin (the Origin header, else nothing). */
+const pageOriginOf = (req: FastifyRequest): string | null => {
+  for (const h of [req.headers.referer, req.headers.origin]) {
+    if (typeof h !== 'string' || h.length > 2000) continue;
+    try {
+      const u = new URL(h);
+      if (u.protocol === 'http:' || u.protocol === 'https:') return u.origin;
+    } catch {
+      // not a URL: try the next header
+    }
+  }
+  return null;
+};
+
+/** Spec 2 §2, §7: /knowledge-tag, /add-knowledge-tag and its markup editor; the embed script. */
+export function registerKnowledgeTagRoutes(
+  app: FastifyInstance,
+  deps: {
+    knowledgeTag: KnowledgeTagService;
+    access: StoreAccess;
+    authenticate: preHandlerAsyncHookHandler;
+  },
+): void {
+  const r = withZod(app);
+  const pre = { preHandler: deps.authenticate };
+  const tags = ['knowledge-tag'];
+  const kt = deps.knowledgeTag;
+  const limited = { rateLimit: { max: EMBED_RATE_PER_MINUTE, timeWindow: 60_000 } };
+
+  r.get(
+    '/knowledge-tag',
+    {
+      ...pre,
+      schema: {
+        tags,
+        summary:
+          'The store’s knowledge tag: the keys of its script tag (made on first use), the analytics option, and whether the embed call has seen it (step 3 of /add-knowledge-tag).',
+        querystring: knowledgeTagQuery,
+        response: { 200: ok(knowledgeTagSchema) },
+      },
+    },
+    async (req) => {
+      const store = await deps.access.storeFor(actorOf(req), req.query.user_id, 'write');
+      return okData(await kt.tag(store));
+    },
+  );
+
+  r.put(
+    '/knowledge-tag/settings',
+    {
+      ...pre,
+      schema: {
+        tags,
+        summary:
+          'Records the analytics option of the confirm modal (0 always on, 1 always off, 2 per-user opt-in); the script honours it.',
+        body: knowledgeTagSettingsRequest,
+        response: { 200: ok(knowledgeTagSchema) },
+      },
+    },
+    async (req) => {
+      const store = await deps.access.storeFor(actorOf(req), req.body.user_id, 'write');
+      return okData(
+        await kt.setAnalytics(store, req.body.analytics_option),
+        knowledgeTagMessages.settingsSaved,
+      );
+    },
+  );
+
+  r.get(
+    '/knowledge-tag/schema-markup',
+    {
+      ...pre,
+      schema: {
+        tags,
+        summary: 'The store’s JSON-LD template (the default until it saves one), and the default.',
+        querystring: knowledgeTagQuery,
+        response: { 200: ok(schemaMarkupSchema) },
+      },
+    },
+    async (req) => {
+      const store = await deps.access.storeFor(actorOf(req), req.query.user_id, 'read');
+      return okData(await kt.markup(store));
+    },
+  );
+
+  r.put(
+    '/knowledge-tag/schema-markup',
+    {
+      ...pre,
+      schema: {
+        tags,
+        summary:
+          'Keeps the store’s JSON-LD template, used by the embed script; 422 with a Japanese message when it is not a JSON object or names an unknown {{placeholder}}.',
+        body: schemaMarkupRequest,
+        response: { 200: ok(schemaMarkupSchema) },
+      },
+    },
+    async (req) => {
+      const store = await deps.access.storeFor(actorOf(req), req.body.user_id, 'write');
+      return okData(
+        await kt.saveMarkup(store, req.body.template),
+        knowledgeTagMessages.templateSaved,
+      );
+    },
+  );
+
+  r.delete(
+    '/knowledge-tag/schema-markup',
+    {
+      ...pre,
+      schema: {
+        tags,
+        summary: 'Reset: the store’s template becomes the default again.',
+        querystring: knowledgeTagQuery,
+        response: { 200: ok(schemaMarkupSchema) },
+      },
+    },
+    async (req) => {
+      const store = await deps.access.storeFor(actorOf(req), req.query.user_id, 'write');
+      return okData(await kt.resetMarkup(store), knowledgeTagMessages.templateReset);
+    },
+  );
+
+  r.get(
+    '/knowledge-tag/embed',
+    {
+      config: limited,
+      schema: {
+        tags,
+        summary:
+          'Public (no bearer, no API key: the keys are the credential). The script the shop’s page includes: it adds the store’s LocalBusiness JSON-LD and fills the page’s fields marked data-tenpo-field / data-kt-field. Records the call (first and last seen, page origin). Wrong keys: 404.',
+        querystring: knowledgeTagEmbedQuery,
+        response: { 200: z.string().describe('application/javascript') },
+      },
+    },
+    async (req, reply) => {
+      const payload = await kt.embed(req.query, pageOriginOf(req));
+      return reply
+        .header('content-type', 'application/javascript; charset=utf-8')
+        .header('cache-control', 'public, max-age=300')
+        .header('cross-origin-resource-policy', 'cross-origin')
+        .send(embedScript(payload));
+    },
+  );
+
+  r.post(
+    '/knowledge-tag/view',
+    {
+      config: limited,
+      schema: {
+        tags,
+        summary:
+          'Public. A page view the script reports (sendBeacon), counted as the store’s analytics option allows. Wrong keys: 404.',
+        querystring: knowledgeTagEmbedQuery,
+      },
+    },
+    async (req, reply) => {
+      await kt.view(req.query);
+      return reply.header('cross-origin-resource-policy', 'cross-origin').code(204).send();
+    },
+  );
+}

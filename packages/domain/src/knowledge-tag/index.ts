@@ -1,0 +1,3 @@
+export * from './facts';
+export * from './json-ld';
+export * from './schemas';
