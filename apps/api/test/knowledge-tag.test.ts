@@ -7,6 +7,7 @@ import {
 } from '@tenpo/domain';
 import { decrypt } from '../src/lib/tokens';
 import { EMBED_RATE_PER_MINUTE } from '../src/modules/knowledge-tag/knowledge-tag.routes';
+import { PULL_AFTER_MS } from '../src/modules/store-info/store-info.service';
 import { buildTestApp, call, json, login, storedCredentials, type TestApp } from './helpers';
 import { startSandbox, type RunningSandbox } from './sandbox';
 
@@ -126,7 +127,8 @@ describe('knowledge tag (issue 11 item 3)', () => {
     });
     expect(seen.first_seen_at).toBe(seen.last_seen_at);
 
-    // The phone changed at Google is the one served once the minute's copy is over.
+    // The phone changed at Google is the one served once the store's copy is read again from
+    // Google (PULL_AFTER_MS, ADR 0041) and the tag's minute in memory is over.
     const g = await storedCredentials(t.database.db, shop, 'google_my_business');
     const edit = (phone: string) =>
       fetch(
@@ -144,7 +146,7 @@ describe('knowledge tag (issue 11 item 3)', () => {
     expect((await edit('03-0000-1111')).status).toBe(200);
     try {
       expect(payloadOf((await embed(keysOf(k))).body).ld.telephone).not.toBe('03-0000-1111');
-      t.clock.advance(61_000);
+      t.clock.advance(PULL_AFTER_MS + 1000);
       const later = payloadOf((await embed(keysOf(k), 'https://other.example/')).body);
       expect(later.ld.telephone).toBe('03-0000-1111');
       expect(later.fields.telephone).toBe('03-0000-1111');
