@@ -10,3 +10,4 @@ export * from './roles';
 export * from './stores';
 export * from './post-calls';
 export * from './reports';
+export * from './photos';

@@ -10,6 +10,7 @@ import { postTopics } from './migrations/0007-post-topics';
 import { postTargetParts } from './migrations/0008-post-target-parts';
 import { metrics } from './migrations/0009-metrics';
 import { metricRunningTotals } from './migrations/0010-metric-running-totals';
+import { photos } from './migrations/0012-photos';
 
 /** Migrations are listed here in order; each runs on SQLite and PostgreSQL alike. */
 const migrations = (dialect: Dialect): Record<string, Migration> => ({
@@ -23,6 +24,7 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   '0008-post-target-parts': postTargetParts(),
   '0009-metrics': metrics(),
   '0010-metric-running-totals': metricRunningTotals(dialect),
+  '0012-photos': photos(dialect),
 });
 
 const migratorOf = ({ db, dialect, schema }: DbHandle): Migrator => {

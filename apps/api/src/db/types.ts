@@ -322,6 +322,28 @@ export type MetricSyncsTable = {
   updated_at: string;
 };
 
+/** A photo of a store's library (ADR 0043). */
+export type PhotosTable = {
+  id: Generated<number>;
+  store_id: number;
+  media_format: 'PHOTO' | 'VIDEO';
+  storage_key: string | null;
+  mime: string | null;
+  bytes: number | null;
+  width: number | null;
+  height: number | null;
+  sync_state: 'synced' | 'sending' | 'failed' | 'local';
+  sync_error: string | null;
+  retryable: Generated<number>;
+  attempts: Generated<number>;
+  upload_ref: string | null;
+  google_name: string | null;
+  google_url: string | null;
+  claimed_until: string | null;
+  created_at: string;
+  updated_at: string;
+};
+
 export type Database = {
   users: UsersTable;
   sessions: SessionsTable;
@@ -345,6 +367,7 @@ export type Database = {
   metric_months: MetricMonthsTable;
   metric_keywords: MetricKeywordsTable;
   metric_syncs: MetricSyncsTable;
+  photos: PhotosTable;
 };
 
 export type UserRow = Selectable<UsersTable>;
@@ -358,3 +381,4 @@ export type OAuthStateRow = Selectable<OAuthStatesTable>;
 export type PostRow = Selectable<PostsTable>;
 export type PostMediaRow = Selectable<PostMediaTable>;
 export type PostTargetRow = Selectable<PostTargetsTable>;
+export type PhotoRow = Selectable<PhotosTable>;
