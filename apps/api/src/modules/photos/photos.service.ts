@@ -128,7 +128,11 @@ export function createPhotosService(deps: {
    * reason that may pass are settled or sent again, each by one list only (its claim).
    */
   async function sync(store: UserRow, h: CredentialHandle): Promise<void> {
+    // Read before Google: a photo synced by then was at Google when the list was asked for, so
+    // missing from the answer means deleted there (one synced meanwhile is not judged here).
+    const before = await repo.list(store.id);
     const remote = await library().list(h);
+    // Read after Google: a slot recorded by then is matched to the item it made.
     const rows = await repo.list(store.id);
     const byName = new Map(rows.filter((r) => r.google_name).map((r) => [r.google_name, r]));
     const byRef = new Map(rows.filter((r) => r.upload_ref).map((r) => [r.upload_ref, r]));
@@ -156,13 +160,16 @@ export function createPhotosService(deps: {
         });
     }
     const names = new Set(remote.map((m) => m.name));
-    for (const r of rows) {
+    const gone = new Set<number>();
+    for (const r of before)
       if (r.sync_state === 'synced' && r.google_name && !names.has(r.google_name)) {
         // Deleted on Google's side: gone from the library too.
         await repo.remove(r.id);
         if (r.storage_key) await storage.delete(r.storage_key);
-        continue;
+        gone.add(r.id);
       }
+    for (const r of rows) {
+      if (gone.has(r.id)) continue;
       const stuck =
         r.sync_state === 'sending' ||
         r.sync_state === 'local' ||
