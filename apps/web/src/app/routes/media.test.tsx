@@ -32,6 +32,8 @@ const lists = (calls: MockRequest[]) =>
  */
 class FakeXhr {
   static sent: FormData[] = [];
+  /** The answer waits for this, so the test sees the upload in flight. */
+  static gate: Promise<void> = Promise.resolve();
   upload: { onprogress: ((e: ProgressEvent) => void) | null } = { onprogress: null };
   onload: (() => void) | null = null;
   onerror: (() => void) | null = null;
@@ -52,20 +54,23 @@ class FakeXhr {
   send(body: FormData) {
     FakeXhr.sent.push(body);
     this.upload.onprogress?.({ lengthComputable: true, loaded: 50, total: 100 } as ProgressEvent);
-    void fetch(this.url, { method: this.method, headers: this.headers, body }).then(
-      async (res) => {
-        this.status = res.status;
-        this.responseText = await res.text();
-        this.onload?.();
-      },
-      () => this.onerror?.(),
-    );
+    void FakeXhr.gate
+      .then(() => fetch(this.url, { method: this.method, headers: this.headers, body }))
+      .then(
+        async (res) => {
+          this.status = res.status;
+          this.responseText = await res.text();
+          this.onload?.();
+        },
+        () => this.onerror?.(),
+      );
   }
 }
 
 beforeEach(() => {
   resetState();
   FakeXhr.sent = [];
+  FakeXhr.gate = Promise.resolve();
   vi.stubGlobal('XMLHttpRequest', FakeXhr);
 });
 afterEach(() => vi.useRealTimers());
@@ -228,7 +233,15 @@ describe('/media', () => {
       new File(['b'], 'b.png', { type: 'image/png' }),
     ]);
     expect(within(modal).getByText('2 / 10 件')).toBeInTheDocument();
+    let answer = () => {};
+    FakeXhr.gate = new Promise<void>((r) => {
+      answer = r;
+    });
     await userEvent.click(within(modal).getByRole('button', { name: 'アップロードする' }));
+    // Half the bytes gone: the bar says so while the answer is awaited.
+    const bar = await within(modal).findByRole('progressbar', { name: 'アップロードの進捗' });
+    expect(bar).toHaveAttribute('aria-valuenow', '50');
+    answer();
     await waitFor(() => expect(screen.getAllByTestId('photo')).toHaveLength(2));
     expect(await screen.findByText('写真をアップロードしました。')).toBeInTheDocument();
     const sent = FakeXhr.sent[0];
@@ -240,6 +253,25 @@ describe('/media', () => {
         screen.queryByRole('dialog', { name: '写真・動画をアップロード' }),
       ).not.toBeInTheDocument(),
     );
+  });
+
+  it('an upload failing without an errors list shows the generic 500 message', async () => {
+    mockApi({
+      'GET /photos': ok([]),
+      'POST /photos/upload': {
+        status: 413,
+        body: { status_code: 413, message: 'too large', errors: {} },
+      },
+    });
+    signIn();
+    renderAt('/media');
+    await userEvent.click(await screen.findByRole('button', { name: 'アップロード' }));
+    const modal = await screen.findByRole('dialog', { name: '写真・動画をアップロード' });
+    const input = modal.querySelector('input[type="file"]') as HTMLInputElement;
+    await userEvent.upload(input, [new File(['a'], 'a.jpg', { type: 'image/jpeg' })]);
+    await userEvent.click(within(modal).getByRole('button', { name: 'アップロードする' }));
+    expect(await within(modal).findByText(domainJa.serverError)).toBeInTheDocument();
+    expect(within(modal).queryByText('too large')).not.toBeInTheDocument();
   });
 
   it('an upload refused by the server shows its lines in the modal', async () => {

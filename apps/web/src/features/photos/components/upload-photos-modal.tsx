@@ -13,9 +13,9 @@ import {
 import { Dropzone } from '@mantine/dropzone';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { extOf, PHOTO_UPLOAD_MAX_FILES, UPLOAD_MAX_BYTES } from '@tenpo/domain';
+import { ja as domainJa, extOf, PHOTO_UPLOAD_MAX_FILES, UPLOAD_MAX_BYTES } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
-import { errorLines } from '@/lib/api-client';
+import { ApiError } from '@/lib/api-client';
 import { TOAST_MS } from '@/lib/timing';
 import { photoKeys, uploadPhotosCall } from '../api/photos-api';
 
@@ -30,6 +30,20 @@ export const uploadProblems = (files: readonly File[], t: (k: string) => string)
     if (f.type === 'image/webp' || extOf(f.name) === 'webp') out.add(t('media.webp'));
   }
   return [...out];
+};
+
+/**
+ * Spec 2 §8: an upload failure is handled as the info forms' are: the server's errors list when
+ * it sent one, otherwise the generic 500 message.
+ */
+export const uploadErrorLines = (e: unknown): string[] => {
+  const lines =
+    e instanceof ApiError
+      ? Object.values(e.fieldErrors())
+          .flat()
+          .filter((l) => l.length > 0)
+      : [];
+  return lines.length > 0 ? [...new Set(lines)] : [domainJa.serverError];
 };
 
 /** The upload modal: choose files, see what is wrong, send them with the progress shown. */
@@ -121,7 +135,7 @@ export function UploadPhotosModal({
         ))}
         {up.isError && (
           <Alert color="red" role="alert" p="xs" style={{ whiteSpace: 'pre-line' }}>
-            {[...new Set(errorLines(up.error))].join('\n')}
+            {uploadErrorLines(up.error).join('\n')}
           </Alert>
         )}
         {progress !== null && (
