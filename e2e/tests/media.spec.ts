@@ -41,6 +41,8 @@ test('the shop uploads three photos on /media: in the gallery and in Google’s 
   await gotoSettled(page, '/media');
   await expect(page.getByRole('heading', { name: '写真・動画' })).toBeVisible();
   const gallery = page.getByTestId('photo');
+  // The library has loaded (empty, or with what earlier runs left) before it is counted.
+  await expect(page.getByText('写真・動画はまだありません。').or(gallery.first())).toBeVisible();
   const before = await gallery.count();
   const googleBefore = (await googleMedia(request, GOOGLE.shop)).length;
 
@@ -64,7 +66,7 @@ test('the shop uploads three photos on /media: in the gallery and in Google’s 
   expect(held(await bytesAtGoogle())).toBe(3);
 
   // The viewer opens at the clicked photo and moves with the keys.
-  await page.getByRole('button', { name: '2 枚目を表示' }).click();
+  await page.getByRole('button', { name: '2 枚目を表示', exact: true }).click();
   const viewer = page.getByRole('dialog', { name: '写真ビューア' });
   await expect(viewer.getByText(`2 / ${before + 3}`)).toBeVisible();
   await page.keyboard.press('ArrowRight');
@@ -73,7 +75,7 @@ test('the shop uploads three photos on /media: in the gallery and in Google’s 
   await expect(viewer).toBeHidden();
 
   // Delete the newest: asked first, then "Deleted!"; gone here and at Google.
-  await page.getByRole('button', { name: '1 枚目を削除' }).click();
+  await page.getByRole('button', { name: '1 枚目を削除', exact: true }).click();
   await page
     .getByRole('dialog', { name: 'この写真を削除しますか？' })
     .getByRole('button', { name: '削除する' })
