@@ -201,6 +201,34 @@ describe('POST /api/photos/upload sends each photo to Google once', () => {
   });
 });
 
+describe('a photo Google never takes is tried at most five times', () => {
+  it('Google down for good: the lists stop sending after the fifth send', async () => {
+    await sb.control('POST', '/faults', {
+      provider: 'google',
+      kind: 'server_error',
+      status: 503,
+      path: 'media:startUpload',
+      count: 'until_cleared',
+    });
+    const [p] = json<{ data: PhotoItem[] }>(await upload([jpg('never.jpg')])).data;
+    expect(p?.sync_state).toBe('failed');
+    for (let i = 0; i < 5; i++) await list();
+    const sent = await countOf('POST', /media:startUpload$/);
+    expect(sent).toBeGreaterThan(0);
+    await list();
+    await list();
+    expect(await countOf('POST', /media:startUpload$/)).toBe(sent);
+    expect((await list()).find((x) => x.id === p?.id)).toMatchObject({
+      sync_state: 'failed',
+      sync_error: ja.photoGoogleUnreachable,
+    });
+    await sb.control('DELETE', '/faults');
+    // Not left for a later list either: it stays failed, shown as such.
+    await list();
+    expect((await list()).find((x) => x.id === p?.id)?.sync_state).toBe('failed');
+  });
+});
+
 describe('a send cut short is settled by the next list, never sent twice', () => {
   const stuck = async (ref: string) =>
     (

@@ -93,6 +93,8 @@ export function createPhotosService(deps: {
   ): Promise<void> {
     let ref = row.upload_ref;
     try {
+      // Every send counts, also one that fails before the create (a list retries at most 5).
+      await repo.update(row.id, { attempts: row.attempts + 1, updated_at: now() });
       if (ref) {
         const found = (known ?? (await library().list(h))).find((m) => m.uploadRef === ref);
         if (found) return await repo.update(row.id, syncedPatch(found));
@@ -106,11 +108,7 @@ export function createPhotosService(deps: {
         });
         await repo.update(row.id, { upload_ref: ref, updated_at: now() });
       }
-      await repo.update(row.id, {
-        sync_state: 'sending',
-        attempts: row.attempts + 1,
-        updated_at: now(),
-      });
+      await repo.update(row.id, { sync_state: 'sending', updated_at: now() });
       const created = await library().create(h, ref, row.media_format);
       await repo.update(row.id, syncedPatch(created));
     } catch (err) {
