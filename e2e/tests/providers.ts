@@ -224,3 +224,27 @@ export async function googleListing(
   }
   return ok<Record<string, unknown>>(r, 'Google location');
 }
+
+/** Google: the location's media (v4 `media.list`), newest first, as the sandbox's Google holds them. */
+export async function googleMedia(
+  request: APIRequestContext,
+  at: GoogleLocation,
+): Promise<{ name: string; googleUrl: string; dataRef?: { resourceName: string } }[]> {
+  const get = async () =>
+    request.get(
+      `${S}/google/mybusiness/v4/accounts/${at.account}/locations/${at.location}/media?pageSize=2500`,
+      {
+        headers: {
+          ...JSON_ONLY,
+          Authorization: `Bearer ${await googleToken(request, at.refreshToken)}`,
+        },
+      },
+    );
+  let r = await get();
+  if (r.status() === 401) {
+    googleTokens.delete(at.refreshToken);
+    r = await get();
+  }
+  type Item = { name: string; googleUrl: string; dataRef?: { resourceName: string } };
+  return (await ok<{ mediaItems?: Item[] }>(r, 'Google media')).mediaItems ?? [];
+}

@@ -37,6 +37,9 @@ import { registerMetricsJobs, type MetricsJobs } from './modules/metrics/metrics
 import { createMetricsRepo } from './modules/metrics/metrics.repo';
 import { createMetricsSync, type MetricsSync } from './modules/metrics/metrics.sync';
 import { registerPostJobs } from './modules/posts/posts.jobs';
+import { createPhotosRepo } from './modules/photos/photos.repo';
+import { registerPhotoRoutes } from './modules/photos/photos.routes';
+import { createPhotosService } from './modules/photos/photos.service';
 import { createPostsRepo } from './modules/posts/posts.repo';
 import { registerPostRoutes } from './modules/posts/posts.routes';
 import { createReportsRepo } from './modules/reports/reports.repo';
@@ -233,6 +236,14 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     storage,
     clock,
   });
+  const photos = createPhotosService({
+    repo: createPhotosRepo(db),
+    publishers,
+    registry: publishers.registry,
+    storage,
+    clock,
+    log: app.log,
+  });
   const facebookPages = createFacebookPagesService({ publishers });
   const authRateLimit = { max: config.rateLimitAuthPerMinute, timeWindow: 60_000 };
   app.decorate('queue', queue);
@@ -295,6 +306,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
         publicUrl: config.publicUrl,
         authenticate,
       });
+      registerPhotoRoutes(api, { photos, access, storage, authenticate });
       registerReportRoutes(api, {
         reports: createReportsService({ repo: createReportsRepo(deps.database), clock }),
         access,

@@ -213,6 +213,9 @@ describe('OpenAPI', () => {
       '/api/knowledge-tag/schema-markup',
       '/api/knowledge-tag/embed',
       '/api/knowledge-tag/view',
+      '/api/photos',
+      '/api/photos/upload',
+      '/api/photos/{id}',
     ]) {
       expect(doc.paths).toHaveProperty([p]);
     }
@@ -225,6 +228,10 @@ describe('OpenAPI', () => {
     const login =
       doc.paths['/api/login']?.post?.requestBody?.content['application/json']?.schema.properties;
     expect(Object.keys(login ?? {})).toEqual(['email', 'password']);
+    // The photo library's three calls, each with its method (spec 2 §7, Media).
+    expect(Object.keys(doc.paths['/api/photos'] ?? {})).toContain('get');
+    expect(Object.keys(doc.paths['/api/photos/upload'] ?? {})).toContain('post');
+    expect(Object.keys(doc.paths['/api/photos/{id}'] ?? {})).toContain('delete');
     const ui = await t.app.inject({ method: 'GET', url: '/api/docs/' });
     expect([200, 302]).toContain(ui.statusCode);
   });

@@ -11,6 +11,8 @@ let tokyoGroup = 0;
 /** A post of the other tenant's store, with one failed target. */
 let otherPost = 0;
 let otherTarget = 0;
+/** A photo of the other tenant's store's library. */
+let otherPhoto = 0;
 
 /** A second tenant: another agency with one store and one group, created beside the demo data. */
 beforeAll(async () => {
@@ -110,6 +112,20 @@ beforeAll(async () => {
         published_at: null,
         remove_at: null,
         removed_at: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  otherPhoto = (
+    await db
+      .insertInto('photos')
+      .values({
+        store_id: otherStore.id,
+        media_format: 'PHOTO',
+        sync_state: 'local',
+        google_url: 'https://example.com/other.jpg',
         created_at: now,
         updated_at: now,
       })
@@ -406,6 +422,45 @@ describe("a session cannot read or change another tenant's store (404)", () => {
         () => ({ method: 'DELETE', url: `/api/knowledge-tag/schema-markup?user_id=${id(email)}` }),
       ],
     ]),
+    // Photo library (issue 11): list, upload and delete for another tenant's store.
+    [
+      'agency',
+      "list another agency's store's photos",
+      () => ({ method: 'GET', url: `/api/photos?user_id=${id('other-store@tenpo.example')}` }),
+    ],
+    [
+      'shop',
+      "list an agency store's photos",
+      () => ({ method: 'GET', url: `/api/photos?user_id=${id('store02@tenpo.example')}` }),
+    ],
+    [
+      'agency',
+      "upload a photo to another agency's store",
+      () => ({
+        method: 'POST',
+        url: '/api/photos/upload',
+        body: multipart(
+          { user_id: String(id('other-store@tenpo.example')) },
+          { photos: { filename: 'a.png', type: 'image/png', data: png() } },
+        ),
+      }),
+    ],
+    [
+      'agency',
+      "delete another agency's photo",
+      () => ({
+        method: 'DELETE',
+        url: `/api/photos/${otherPhoto}?user_id=${id('other-store@tenpo.example')}`,
+      }),
+    ],
+    [
+      'agency',
+      "delete another agency's photo through one of its own stores",
+      () => ({
+        method: 'DELETE',
+        url: `/api/photos/${otherPhoto}?user_id=${id('store02@tenpo.example')}`,
+      }),
+    ],
     [
       'shop',
       "list an agency store's posts",

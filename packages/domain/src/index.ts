@@ -13,3 +13,4 @@ export * from './reports';
 export * from './store-info';
 export * from './store-lookups';
 export * from './knowledge-tag';
+export * from './photos';

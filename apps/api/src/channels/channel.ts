@@ -335,6 +335,37 @@ export interface PicksPage {
   instagramUsername(igUserId: string, pageToken: string): Promise<string | null>;
 }
 
+/** One photo or video of a listing's own media (Google v4 media of the location). */
+export type LibraryMedia = {
+  /** The provider's name of the item (`accounts/{a}/locations/{l}/media/{key}`). */
+  name: string;
+  /** Its short key (the last part of the name). */
+  key: string;
+  format: 'PHOTO' | 'VIDEO';
+  /** Where it can be seen (changes over time at Google); null when the provider gives none. */
+  url: string | null;
+  /** The upload slot it was made from, when it was uploaded as bytes. */
+  uploadRef: string | null;
+};
+
+/**
+ * A listing's media library (ADR 0043). An upload is two steps so that the caller can record
+ * the slot between them: `stage` (repeatable) sends the bytes to a new slot; `create` (sent
+ * once, never repeated) makes the item from the slot, which the item then names (`uploadRef`),
+ * so a create without an answer is settled by listing.
+ */
+export interface KeepsMediaLibrary {
+  stage(handle: CredentialHandle, media: MediaUpload): Promise<string>;
+  create(
+    handle: CredentialHandle,
+    uploadRef: string,
+    format: LibraryMedia['format'],
+  ): Promise<LibraryMedia>;
+  list(handle: CredentialHandle): Promise<LibraryMedia[]>;
+  /** Removes the item; one that is already gone counts as removed. */
+  remove(handle: CredentialHandle, name: string): Promise<void>;
+}
+
 /** What a channel can do beyond OAuth; a channel fills in only what its provider offers. */
 export type Capabilities = {
   publish?: Publishes;
@@ -347,6 +378,7 @@ export type Capabilities = {
   locations?: PicksLocation;
   categories?: ListsCategories;
   pages?: PicksPage;
+  mediaLibrary?: KeepsMediaLibrary;
 };
 export type Capability = keyof Capabilities;
 

@@ -11,6 +11,7 @@ import { postTargetParts } from './migrations/0008-post-target-parts';
 import { metrics } from './migrations/0009-metrics';
 import { metricRunningTotals } from './migrations/0010-metric-running-totals';
 import { storeInfo } from './migrations/0011-store-info';
+import { photos } from './migrations/0012-photos';
 import { knowledgeTag } from './migrations/0013-knowledge-tag';
 
 /** Migrations are listed here in order; each runs on SQLite and PostgreSQL alike. */
@@ -26,6 +27,7 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   '0009-metrics': metrics(),
   '0010-metric-running-totals': metricRunningTotals(dialect),
   '0011-store-info': storeInfo(dialect),
+  '0012-photos': photos(dialect),
   '0013-knowledge-tag': knowledgeTag(),
 });
 

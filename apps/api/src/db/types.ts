@@ -368,6 +368,28 @@ export type KnowledgeTagsTable = {
 };
 export type KnowledgeTagRow = Selectable<KnowledgeTagsTable>;
 
+/** A photo of a store's library (ADR 0043). */
+export type PhotosTable = {
+  id: Generated<number>;
+  store_id: number;
+  media_format: 'PHOTO' | 'VIDEO';
+  storage_key: string | null;
+  mime: string | null;
+  bytes: number | null;
+  width: number | null;
+  height: number | null;
+  sync_state: 'synced' | 'sending' | 'failed' | 'local';
+  sync_error: string | null;
+  retryable: Generated<number>;
+  attempts: Generated<number>;
+  upload_ref: string | null;
+  google_name: string | null;
+  google_url: string | null;
+  claimed_until: string | null;
+  created_at: string;
+  updated_at: string;
+};
+
 export type Database = {
   users: UsersTable;
   sessions: SessionsTable;
@@ -395,6 +417,8 @@ export type Database = {
   location_edits: LocationEditsTable;
 
   knowledge_tags: KnowledgeTagsTable;
+
+  photos: PhotosTable;
 };
 
 export type UserRow = Selectable<UsersTable>;
@@ -408,3 +432,4 @@ export type OAuthStateRow = Selectable<OAuthStatesTable>;
 export type PostRow = Selectable<PostsTable>;
 export type PostMediaRow = Selectable<PostMediaTable>;
 export type PostTargetRow = Selectable<PostTargetsTable>;
+export type PhotoRow = Selectable<PhotosTable>;

@@ -174,7 +174,11 @@ export const routes: RouteObject[] = [
             lazy: lazy(() => import('./routes/schema-markup'), 'SchemaMarkupRoute'),
             handle: meta({ name: 'Schema Markup', title: '構造化データ', ...guarded }),
           },
-          later('/media', { name: 'Media', title: '写真・動画', ...guarded }),
+          {
+            path: '/media',
+            lazy: lazy(() => import('./routes/media'), 'MediaRoute'),
+            handle: meta({ name: 'Media', title: '写真・動画', ...guarded }),
+          },
           {
             path: '/report',
             lazy: lazy(() => import('./routes/report'), 'ReportRoute'),

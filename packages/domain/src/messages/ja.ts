@@ -183,6 +183,17 @@ export const ja = {
   topicRemoved: 'この投稿は削除済みです。',
   topicBusy: 'この投稿は送信中です。しばらくしてからもう一度お試しください。',
   topicProviderFailed: 'Googleビジネスプロフィールでの処理に失敗しました。',
+  // Photo library (issue 11, spec 2 §8 media upload and delete; ADR 0043).
+  photoUploaded: '写真をアップロードしました。',
+  photoFileRequired: 'アップロードする写真を選択してください。',
+  photoDeleteConfirm: 'この写真を削除しますか？',
+  photoDeleted: '写真を削除しました。',
+  photoDeleteFailed: '写真の削除に失敗しました。',
+  photoBusy: 'この写真はGoogleへ送信中です。しばらくしてからもう一度お試しください。',
+  photoGoogleRefused:
+    'Googleビジネスプロフィールが受け付けませんでした（JPG・PNG、10KB〜5MB、250×250ピクセル以上）。',
+  photoGoogleUnreachable: 'Googleビジネスプロフィールに送信できませんでした。自動で再送信します。',
+  photoGoogleReauth: 'Googleビジネスプロフィールの連携が切れています。再連携してください。',
   // Reports (issue 10): dashboard and report calls, CSV export (spec 3 §5, §7, §8; ADR 0036).
   reportRangeInvalid: '期間は 7（1週間）、1（1か月）、3（3か月）のいずれかを指定してください。',
   reportKeywordRangeInvalid: '検索キーワードの期間は 1（1か月）か 3（3か月）を指定してください。',

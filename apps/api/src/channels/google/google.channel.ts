@@ -5,6 +5,7 @@ import {
   type Channel,
   type Grant,
   type GrantAccess,
+  type LibraryMedia,
   type LocalDateTime,
   type LocationDetail,
   type Listing,
@@ -15,6 +16,7 @@ import {
 import type {
   GoogleClient,
   GoogleLocalPost,
+  GoogleMediaItem,
   GoogleLocationResource,
   GoogleTokenResponse,
 } from './google.client';
@@ -124,6 +126,15 @@ const postOf = (p: GoogleLocalPost): PublishedPost => ({
   text: p.summary ?? '',
   createdAt: p.createTime ? new Date(p.createTime) : null,
   url: p.searchUrl ?? null,
+});
+
+const libraryMediaOf = (m: GoogleMediaItem): LibraryMedia => ({
+  name: m.name ?? '',
+  key: (m.name ?? '').split('/').pop() ?? '',
+  format: m.mediaFormat === 'VIDEO' ? 'VIDEO' : 'PHOTO',
+  // For a video, googleUrl is its preview image (§1.7).
+  url: m.googleUrl || m.thumbnailUrl || null,
+  uploadRef: m.dataRef?.resourceName ?? null,
 });
 
 const scheduleOf = (start: LocalDateTime, end: LocalDateTime) => ({
@@ -288,6 +299,46 @@ export function createGoogleCapabilities(client: GoogleClient, access: GrantAcce
               mask,
             ),
           );
+        }),
+    },
+    mediaLibrary: {
+      stage: (h, media) =>
+        access.use(h, async (g) => {
+          const slot = await client.startMediaUpload(g.accessToken, await parentOf(g));
+          if (!slot.resourceName) throw new ChannelError('transient', 'google: no upload slot');
+          await client.uploadMediaBytes(
+            g.accessToken,
+            slot.resourceName,
+            media.bytes,
+            media.contentType,
+          );
+          return slot.resourceName;
+        }),
+      create: (h, uploadRef, format) =>
+        access.use(h, async (g) =>
+          libraryMediaOf(
+            await client.createMedia(g.accessToken, await parentOf(g), {
+              mediaFormat: format,
+              // The library's photos are "additional" photos of the profile, not its cover.
+              locationAssociation: { category: 'ADDITIONAL' },
+              dataRef: { resourceName: uploadRef },
+            }),
+          ),
+        ),
+      list: (h) =>
+        access.use(h, async (g) =>
+          (await client.listMedia(g.accessToken, await parentOf(g)))
+            .filter((m) => !!m.name)
+            .map(libraryMediaOf),
+        ),
+      remove: (h, name) =>
+        access.use(h, async (g) => {
+          try {
+            await client.deleteMedia(g.accessToken, name);
+          } catch (err) {
+            if (err instanceof ChannelError && err.status === 404) return;
+            throw err;
+          }
         }),
     },
     locations: {

@@ -236,6 +236,85 @@ export function createGoogleClient(cfg: ChannelsConfig['google'], http: HttpDeps
       );
     },
 
+    /**
+     * v4 media, step 1 of a byte upload (§1.7): a slot to send bytes to. Repeatable: a slot
+     * that is never used makes no media item.
+     */
+    startMediaUpload: (accessToken: string, parent: string) =>
+      requestJson<{ resourceName?: string }>(
+        http,
+        `${v4}/${parent}/media:startUpload`,
+        {
+          method: 'POST',
+          headers: { ...bearer(accessToken), 'content-type': 'application/json' },
+          body: '{}',
+        },
+        classifyGoogle,
+        { repeatable: true },
+      ),
+
+    /** Step 2: the raw bytes to the slot. Repeatable: the same slot is written again. */
+    async uploadMediaBytes(
+      accessToken: string,
+      resourceName: string,
+      bytes: Uint8Array,
+      contentType: string,
+    ): Promise<void> {
+      await requestJson(
+        http,
+        withQuery(`${cfg.myBusinessUrl}/upload/v1/media/${resourceName}`, {
+          upload_type: 'media',
+        }),
+        {
+          method: 'POST',
+          headers: { ...bearer(accessToken), 'content-type': contentType },
+          body: bytes as unknown as NonNullable<RequestInit['body']>,
+        },
+        classifyGoogle,
+        { repeatable: true },
+      );
+    },
+
+    /** Step 3: the media item from the slot (`dataRef`). Creates: sent once, never repeated. */
+    createMedia: (accessToken: string, parent: string, item: Record<string, unknown>) =>
+      requestJson<GoogleMediaItem>(
+        http,
+        `${v4}/${parent}/media`,
+        {
+          method: 'POST',
+          headers: { ...bearer(accessToken), 'content-type': 'application/json' },
+          body: JSON.stringify(item),
+        },
+        classifyGoogle,
+        { repeatable: false },
+      ),
+
+    /** Every media item of the location, all pages (2500 a page, Google's maximum). */
+    async listMedia(accessToken: string, parent: string): Promise<GoogleMediaItem[]> {
+      const out: GoogleMediaItem[] = [];
+      let pageToken: string | undefined;
+      do {
+        const page = await requestJson<{ mediaItems?: GoogleMediaItem[]; nextPageToken?: string }>(
+          http,
+          withQuery(`${v4}/${parent}/media`, { pageSize: '2500', pageToken }),
+          { method: 'GET', headers: bearer(accessToken) },
+          classifyGoogle,
+        );
+        out.push(...(page.mediaItems ?? []));
+        pageToken = page.nextPageToken || undefined;
+      } while (pageToken);
+      return out;
+    },
+
+    async deleteMedia(accessToken: string, mediaName: string): Promise<void> {
+      await requestJson(
+        http,
+        `${v4}/${mediaName}`,
+        { method: 'DELETE', headers: bearer(accessToken) },
+        classifyGoogle,
+      );
+    },
+
     /** Performance v1 daily series (§1.5); values are int64 strings, zeros may be omitted. */
     dailyMetrics(
       accessToken: string,
@@ -319,6 +398,17 @@ export type GoogleLocalPost = {
   createTime?: string;
   state?: string;
   searchUrl?: string;
+};
+
+/** A v4 MediaItem (providers.md §1.7), the fields Tenpo reads. */
+export type GoogleMediaItem = {
+  name?: string;
+  mediaFormat?: string;
+  googleUrl?: string;
+  thumbnailUrl?: string;
+  createTime?: string;
+  dataRef?: { resourceName?: string };
+  sourceUrl?: string;
 };
 
 export type GoogleKeywordCount = {

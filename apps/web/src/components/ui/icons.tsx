@@ -34,3 +34,6 @@ export const AlertIcon = (p: SVGProps<SVGSVGElement>) => (
 export const BlockIcon = (p: SVGProps<SVGSVGElement>) => (
   <Icon d="M12 3a9 9 0 1 0 0 18 9 9 0 0 0 0-18zM5.6 5.6l12.8 12.8" {...p} />
 );
+export const TrashIcon = (p: SVGProps<SVGSVGElement>) => (
+  <Icon d="M4 7h16M10 11v6M14 11v6M6 7l1 13h10l1-13M9 7V4h6v3" {...p} />
+);
