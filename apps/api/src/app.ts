@@ -34,6 +34,9 @@ import { createMetricsSync, type MetricsSync } from './modules/metrics/metrics.s
 import { registerPostJobs } from './modules/posts/posts.jobs';
 import { createPostsRepo } from './modules/posts/posts.repo';
 import { registerPostRoutes } from './modules/posts/posts.routes';
+import { createProductsRepo } from './modules/products/products.repo';
+import { registerProductRoutes } from './modules/products/products.routes';
+import { createProductsService } from './modules/products/products.service';
 import { createReportsRepo } from './modules/reports/reports.repo';
 import { registerReportRoutes } from './modules/reports/reports.routes';
 import { createReportsService } from './modules/reports/reports.service';
@@ -271,6 +274,12 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
         storage,
         clock,
         publicUrl: config.publicUrl,
+        authenticate,
+      });
+      registerProductRoutes(api, {
+        products: createProductsService({ repo: createProductsRepo(db), storage, clock }),
+        access,
+        storage,
         authenticate,
       });
       registerReportRoutes(api, {

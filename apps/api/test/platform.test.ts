@@ -194,6 +194,9 @@ describe('OpenAPI', () => {
       '/api/entity/basic-information',
       '/api/entity/business-details',
       '/api/entity/contact-websites-apps',
+      '/api/posts/products',
+      '/api/posts/products/categories',
+      '/api/posts/products/{id}',
       '/api/dashboard/box-data',
       ...['customer-search/{range}', 'customer-call/{range}'].map((p) => `/api/dashboard/${p}`),
       ...['customer-view', 'reactions-graph', 'search-keywords', 'impressions-graph'].map(
@@ -214,6 +217,12 @@ describe('OpenAPI', () => {
       '/api/entity/contact-websites-apps',
     ])
       expect(doc.paths[p]).toHaveProperty('put');
+    expect(Object.keys(doc.paths['/api/posts/products'] ?? {}).sort()).toEqual(['get', 'post']);
+    expect(Object.keys(doc.paths['/api/posts/products/{id}'] ?? {}).sort()).toEqual([
+      'delete',
+      'get',
+      'post',
+    ]);
     const login =
       doc.paths['/api/login']?.post?.requestBody?.content['application/json']?.schema.properties;
     expect(Object.keys(login ?? {})).toEqual(['email', 'password']);

@@ -11,3 +11,4 @@ export * from './stores';
 export * from './post-calls';
 export * from './reports';
 export * from './store-info';
+export * from './products';

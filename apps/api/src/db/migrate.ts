@@ -11,6 +11,7 @@ import { postTargetParts } from './migrations/0008-post-target-parts';
 import { metrics } from './migrations/0009-metrics';
 import { metricRunningTotals } from './migrations/0010-metric-running-totals';
 import { storeInfo } from './migrations/0011-store-info';
+import { products } from './migrations/0015-products';
 
 /** Migrations are listed here in order; each runs on SQLite and PostgreSQL alike. */
 const migrations = (dialect: Dialect): Record<string, Migration> => ({
@@ -25,6 +26,7 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   '0009-metrics': metrics(),
   '0010-metric-running-totals': metricRunningTotals(dialect),
   '0011-store-info': storeInfo(dialect),
+  '0015-products': products(dialect),
 });
 
 const migratorOf = ({ db, dialect, schema }: DbHandle): Migrator => {

@@ -351,6 +351,32 @@ export type LocationEditsTable = {
   sent_at: string | null;
 };
 
+export type ProductCategoriesTable = {
+  id: Generated<number>;
+  store_id: number;
+  name: string;
+  created_at: string;
+};
+
+/** One product of a store's catalogue (migration 0015, ADR 0046); prices in integer yen. */
+export type ProductsTable = {
+  id: Generated<number>;
+  store_id: number;
+  category_id: number;
+  name: string;
+  description: string | null;
+  price_range: number;
+  price: number | null;
+  min_price: number | null;
+  max_price: number | null;
+  button_type: number;
+  button_link: string | null;
+  /** JSON text: [{ key, width, height, mime, bytes }]. */
+  photos: string;
+  created_at: string;
+  updated_at: string;
+};
+
 export type Database = {
   users: UsersTable;
   sessions: SessionsTable;
@@ -376,6 +402,8 @@ export type Database = {
   metric_syncs: MetricSyncsTable;
   store_profiles: StoreProfilesTable;
   location_edits: LocationEditsTable;
+  product_categories: ProductCategoriesTable;
+  products: ProductsTable;
 };
 
 export type UserRow = Selectable<UsersTable>;
@@ -389,3 +417,4 @@ export type OAuthStateRow = Selectable<OAuthStatesTable>;
 export type PostRow = Selectable<PostsTable>;
 export type PostMediaRow = Selectable<PostMediaTable>;
 export type PostTargetRow = Selectable<PostTargetsTable>;
+export type ProductRow = Selectable<ProductsTable>;
