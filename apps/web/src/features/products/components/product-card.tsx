@@ -30,7 +30,7 @@ export function ProductCard({
           <Text fw={600} lineClamp={2}>
             {product.productName}
           </Text>
-          <Badge variant="light" style={{ flexShrink: 0 }}>
+          <Badge variant="light" tt="none" style={{ flexShrink: 0 }}>
             {product.category}
           </Badge>
         </Group>
