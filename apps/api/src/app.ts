@@ -36,7 +36,7 @@ import { createPostsRepo } from './modules/posts/posts.repo';
 import { registerPostRoutes } from './modules/posts/posts.routes';
 import { createProductsRepo } from './modules/products/products.repo';
 import { registerProductRoutes } from './modules/products/products.routes';
-import { createProductsService } from './modules/products/products.service';
+import { createProductsService, type ProductsService } from './modules/products/products.service';
 import { createReportsRepo } from './modules/reports/reports.repo';
 import { registerReportRoutes } from './modules/reports/reports.routes';
 import { createReportsService } from './modules/reports/reports.service';
@@ -92,6 +92,8 @@ declare module 'fastify' {
     metrics: { sync: MetricsSync; jobs: MetricsJobs };
     /** The store's information and its edits on their way to Google (ADR 0041). */
     storeInfo: StoreInfoService;
+    /** The store's product catalogue (ADR 0046): the knowledge tag's offers read `all`. */
+    products: ProductsService;
   }
 }
 
@@ -232,12 +234,14 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     clock,
   });
   const facebookPages = createFacebookPagesService({ publishers });
+  const products = createProductsService({ repo: createProductsRepo(db), storage, clock });
   const authRateLimit = { max: config.rateLimitAuthPerMinute, timeWindow: 60_000 };
   app.decorate('queue', queue);
   app.decorate('storage', storage);
   app.decorate('storeAccess', access);
   app.decorate('metrics', { sync: metricsSync, jobs: metricsJobs });
   app.decorate('storeInfo', storeInfo);
+  app.decorate('products', products);
 
   await app.register(
     async (api) => {
@@ -277,7 +281,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
         authenticate,
       });
       registerProductRoutes(api, {
-        products: createProductsService({ repo: createProductsRepo(db), storage, clock }),
+        products,
         access,
         storage,
         authenticate,

@@ -180,6 +180,18 @@ describe('products of a store', () => {
     expect(json<{ data: Product[] }>(res).data[0]?.productName).toBe('抹茶ラテ');
   });
 
+  it("gives the knowledge tag every product of the store, and only that store's", async () => {
+    const all = await t.app.products.all(shopId);
+    expect(all.map((p) => p.productName)).toEqual([
+      '抹茶ラテ',
+      'ほうじ茶',
+      '抹茶パフェ',
+      'スコーン',
+    ]);
+    expect(all.every((p) => p.user_id === shopId)).toBe(true);
+    expect(await t.app.products.all(ids['trial@tenpo.example'] ?? 0)).toEqual([]);
+  });
+
   it('pages by 10 (spec 2 §9)', async () => {
     const store = ids['store05@tenpo.example'] ?? 0;
     const agency = await login(t.app, 'agency@tenpo.example');

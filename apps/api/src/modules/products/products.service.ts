@@ -98,6 +98,9 @@ export function createProductsService(deps: {
       return pageOf(await Promise.all(rows.map(present)), total, page, perPage);
     },
     one: async (storeId: number, id: number) => present(await found(storeId, id)),
+    /** Every product of the store, oldest first (the knowledge tag's offers). */
+    all: async (storeId: number): Promise<Product[]> =>
+      Promise.all((await repo.all(storeId)).map(present)),
     /** The current photos of a product (an edit keeps those it names). */
     photos: async (storeId: number, id: number) => photosOf(await found(storeId, id)),
     async create(storeId: number, input: ProductInput, photos: ProductPhoto[]): Promise<Product> {

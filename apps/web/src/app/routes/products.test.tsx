@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { Page, Product, ProductCategory } from '@tenpo/domain';
+import type { Page, Product, ProductCategory, StoreRow } from '@tenpo/domain';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { selectStores } from '../../lib/selection';
 import {
   fail,
   mockApi,
@@ -297,5 +298,43 @@ describe('/products', () => {
     expect(await screen.findByText('商品を削除しました。')).toBeInTheDocument();
     const del = calls.find((c) => c.method === 'DELETE');
     expect(del?.url.searchParams.get('user_id')).toBe('1');
+  });
+
+  it("an agency works on its selected store's catalogue", async () => {
+    const store = (id: number): StoreRow => ({
+      id,
+      name: `店舗${id}`,
+      status: 1,
+      role: 1,
+      in_trial: false,
+      agency_logo: null,
+      agent_code: 'demo',
+      company_name: null,
+      person_in_charge: null,
+      email: `s${id}@tenpo.example`,
+      google_status: 2,
+      payment_fail: false,
+    });
+    const { calls } = api({
+      'GET /agency/groups': ok([]),
+      'GET /agency/stores': ok({
+        data: [store(3), store(4)],
+        current_page: 1,
+        last_page: 1,
+        total: 2,
+        per_page: 100,
+        from: 1,
+        to: 2,
+      }),
+    });
+    signIn({ id: 50, role: 11 });
+    selectStores([store(3)], null);
+    renderAt('/products');
+    await screen.findByRole('article', { name: '抹茶ラテ' });
+    expect(
+      calls
+        .filter((c) => c.path.startsWith('/posts/products'))
+        .map((c) => c.url.searchParams.get('user_id')),
+    ).toEqual(['3', '3']);
   });
 });
