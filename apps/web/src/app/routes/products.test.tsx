@@ -278,6 +278,33 @@ describe('/products', () => {
     expect(body.get('files[0]')).toBe(withPhoto.files[0]?.url);
   });
 
+  it('clears the photos of a product when the last one is taken off', async () => {
+    const withPhoto = product(1, {
+      productName: '抹茶ラテ',
+      files: [
+        { url: 'http://tenpo.test/uploads/media/products/abcdefgh12.png', width: 4, height: 4 },
+      ],
+    });
+    const { calls } = mockApi({
+      'GET /posts/products/categories': ok(cats),
+      'GET /posts/products': ok(pageOf([withPhoto])),
+      'POST /posts/products/1': ok([{ ...withPhoto, files: [] }], '商品を更新しました。'),
+    });
+    signIn();
+    renderAt('/products');
+    const card = await screen.findByRole('article', { name: '抹茶ラテ' });
+    await userEvent.click(within(card).getByRole('button', { name: '編集' }));
+    const d = await screen.findByRole('dialog', { name: '商品を編集' });
+    expect(within(d).getByRole('img', { name: '抹茶ラテの写真1' })).toBeInTheDocument();
+    await userEvent.click(within(d).getByRole('button', { name: '写真1を外す' }));
+    expect(within(d).queryByRole('img', { name: '抹茶ラテの写真1' })).not.toBeInTheDocument();
+    await userEvent.click(within(d).getByRole('button', { name: '保存' }));
+    expect(await screen.findByText('商品を更新しました。')).toBeInTheDocument();
+    const body = sent(calls, '/posts/products/1')[0]?.body as FormData;
+    expect(body.get('files')).toBe('');
+    expect(body.get('files[0]')).toBeNull();
+  });
+
   it('deletes a product only after the confirm', async () => {
     const { calls } = api({ 'DELETE /posts/products/2': ok([parfait], '商品を削除しました。') });
     signIn();
