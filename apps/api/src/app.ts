@@ -42,6 +42,9 @@ import { registerPhotoRoutes } from './modules/photos/photos.routes';
 import { createPhotosService } from './modules/photos/photos.service';
 import { createPostsRepo } from './modules/posts/posts.repo';
 import { registerPostRoutes } from './modules/posts/posts.routes';
+import { createProductsRepo } from './modules/products/products.repo';
+import { registerProductRoutes } from './modules/products/products.routes';
+import { createProductsService, type ProductsService } from './modules/products/products.service';
 import { createReportsRepo } from './modules/reports/reports.repo';
 import { registerReportRoutes } from './modules/reports/reports.routes';
 import { createReportsService } from './modules/reports/reports.service';
@@ -97,6 +100,8 @@ declare module 'fastify' {
     metrics: { sync: MetricsSync; jobs: MetricsJobs };
     /** The store's information and its edits on their way to Google (ADR 0041). */
     storeInfo: StoreInfoService;
+    /** The store's product catalogue (ADR 0046): the knowledge tag's offers read `all`. */
+    products: ProductsService;
   }
 }
 
@@ -245,12 +250,14 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     log: app.log,
   });
   const facebookPages = createFacebookPagesService({ publishers });
+  const products = createProductsService({ repo: createProductsRepo(db), storage, clock });
   const authRateLimit = { max: config.rateLimitAuthPerMinute, timeWindow: 60_000 };
   app.decorate('queue', queue);
   app.decorate('storage', storage);
   app.decorate('storeAccess', access);
   app.decorate('metrics', { sync: metricsSync, jobs: metricsJobs });
   app.decorate('storeInfo', storeInfo);
+  app.decorate('products', products);
 
   await app.register(
     async (api) => {
@@ -307,6 +314,12 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
         authenticate,
       });
       registerPhotoRoutes(api, { photos, access, storage, authenticate });
+      registerProductRoutes(api, {
+        products,
+        access,
+        storage,
+        authenticate,
+      });
       registerReportRoutes(api, {
         reports: createReportsService({ repo: createReportsRepo(deps.database), clock }),
         access,

@@ -197,6 +197,9 @@ describe('OpenAPI', () => {
       '/api/entity/prefectures',
       '/api/entity/categories',
       '/api/postal-code/{code}',
+      '/api/posts/products',
+      '/api/posts/products/categories',
+      '/api/posts/products/{id}',
       '/api/dashboard/box-data',
       ...['customer-search/{range}', 'customer-call/{range}'].map((p) => `/api/dashboard/${p}`),
       ...['customer-view', 'reactions-graph', 'search-keywords', 'impressions-graph'].map(
@@ -225,6 +228,12 @@ describe('OpenAPI', () => {
       '/api/entity/contact-websites-apps',
     ])
       expect(doc.paths[p]).toHaveProperty('put');
+    expect(Object.keys(doc.paths['/api/posts/products'] ?? {}).sort()).toEqual(['get', 'post']);
+    expect(Object.keys(doc.paths['/api/posts/products/{id}'] ?? {}).sort()).toEqual([
+      'delete',
+      'get',
+      'post',
+    ]);
     const login =
       doc.paths['/api/login']?.post?.requestBody?.content['application/json']?.schema.properties;
     expect(Object.keys(login ?? {})).toEqual(['email', 'password']);

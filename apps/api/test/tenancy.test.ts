@@ -13,6 +13,8 @@ let otherPost = 0;
 let otherTarget = 0;
 /** A photo of the other tenant's store's library. */
 let otherPhoto = 0;
+/** A product of the other tenant's store (ADR 0046). */
+let otherProduct = 0;
 
 /** A second tenant: another agency with one store and one group, created beside the demo data. */
 beforeAll(async () => {
@@ -126,6 +128,32 @@ beforeAll(async () => {
         media_format: 'PHOTO',
         sync_state: 'local',
         google_url: 'https://example.com/other.jpg',
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  const otherCategory = await db
+    .insertInto('product_categories')
+    .values({ store_id: otherStore.id, name: '他社のカテゴリー', created_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  otherProduct = (
+    await db
+      .insertInto('products')
+      .values({
+        store_id: otherStore.id,
+        category_id: otherCategory.id,
+        name: '他社の商品',
+        description: null,
+        price_range: 0,
+        price: 500,
+        min_price: null,
+        max_price: null,
+        button_type: 0,
+        button_link: null,
+        photos: '[]',
         created_at: now,
         updated_at: now,
       })
@@ -308,6 +336,75 @@ describe("a session cannot read or change another tenant's store (404)", () => {
         ],
       ],
     ),
+    // Products (issue 11 item 4, ADR 0046): every call, for another tenant's store and product.
+    ...(
+      [
+        ['other-store@tenpo.example', 'its store'],
+        ['store02@tenpo.example', 'one of its own stores'],
+      ] as const
+    ).flatMap(([store, through]): [string, string, () => Attempt][] => [
+      [
+        'agency',
+        `read another agency's product through ${through}`,
+        () => ({
+          method: 'GET',
+          url: `/api/posts/products/${otherProduct}?user_id=${id(store)}`,
+        }),
+      ],
+      [
+        'agency',
+        `update another agency's product through ${through}`,
+        () => ({
+          method: 'POST',
+          url: `/api/posts/products/${otherProduct}`,
+          body: multipart({
+            user_id: String(id(store)),
+            productName: '変更',
+            category: '0',
+            productCategory: 'x',
+          }),
+        }),
+      ],
+      [
+        'agency',
+        `delete another agency's product through ${through}`,
+        () => ({
+          method: 'DELETE',
+          url: `/api/posts/products/${otherProduct}?user_id=${id(store)}`,
+        }),
+      ],
+    ]),
+    ...(
+      [
+        ['agency', 'other-store@tenpo.example', "another agency's store"],
+        ['shop', 'store02@tenpo.example', 'an agency store'],
+      ] as const
+    ).flatMap(([who, store, whose]): [string, string, () => Attempt][] => [
+      [
+        who,
+        `list ${whose}'s products`,
+        () => ({ method: 'GET', url: `/api/posts/products?user_id=${id(store)}` }),
+      ],
+      [
+        who,
+        `list ${whose}'s product categories`,
+        () => ({ method: 'GET', url: `/api/posts/products/categories?user_id=${id(store)}` }),
+      ],
+      [
+        who,
+        `add a product to ${whose}`,
+        () => ({
+          method: 'POST',
+          url: '/api/posts/products',
+          body: multipart({
+            user_id: String(id(store)),
+            productName: '商品',
+            category: '0',
+            productCategory: 'x',
+          }),
+        }),
+      ],
+    ]),
     [
       'agency',
       "read another agency's store's basic information",
@@ -538,6 +635,15 @@ describe("a session cannot read or change another tenant's store (404)", () => {
     const c = make();
     const res = await call(t.app, { method: c.method, url: c.url, token, ...(c.body ?? {}) });
     expect(res.statusCode).toBe(404);
+  });
+
+  it("leaves another tenant's product as it was", async () => {
+    const row = await t.database.db
+      .selectFrom('products')
+      .select(['name', 'store_id'])
+      .where('id', '=', otherProduct)
+      .executeTakeFirst();
+    expect(row).toEqual({ name: '他社の商品', store_id: id('other-store@tenpo.example') });
   });
 
   it("a CSV link of another tenant's store answers 404 to the agency", async () => {

@@ -14,3 +14,4 @@ export * from './store-info';
 export * from './store-lookups';
 export * from './knowledge-tag';
 export * from './photos';
+export * from './products';

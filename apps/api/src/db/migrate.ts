@@ -13,6 +13,7 @@ import { metricRunningTotals } from './migrations/0010-metric-running-totals';
 import { storeInfo } from './migrations/0011-store-info';
 import { photos } from './migrations/0012-photos';
 import { knowledgeTag } from './migrations/0013-knowledge-tag';
+import { products } from './migrations/0015-products';
 
 /** Migrations are listed here in order; each runs on SQLite and PostgreSQL alike. */
 const migrations = (dialect: Dialect): Record<string, Migration> => ({
@@ -29,6 +30,7 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   '0011-store-info': storeInfo(dialect),
   '0012-photos': photos(dialect),
   '0013-knowledge-tag': knowledgeTag(),
+  '0015-products': products(dialect),
 });
 
 const migratorOf = ({ db, dialect, schema }: DbHandle): Migrator => {

@@ -390,6 +390,32 @@ export type PhotosTable = {
   updated_at: string;
 };
 
+export type ProductCategoriesTable = {
+  id: Generated<number>;
+  store_id: number;
+  name: string;
+  created_at: string;
+};
+
+/** One product of a store's catalogue (migration 0015, ADR 0046); prices in integer yen. */
+export type ProductsTable = {
+  id: Generated<number>;
+  store_id: number;
+  category_id: number;
+  name: string;
+  description: string | null;
+  price_range: number;
+  price: number | null;
+  min_price: number | null;
+  max_price: number | null;
+  button_type: number;
+  button_link: string | null;
+  /** JSON text: [{ key, width, height, mime, bytes }]. */
+  photos: string;
+  created_at: string;
+  updated_at: string;
+};
+
 export type Database = {
   users: UsersTable;
   sessions: SessionsTable;
@@ -419,6 +445,8 @@ export type Database = {
   knowledge_tags: KnowledgeTagsTable;
 
   photos: PhotosTable;
+  product_categories: ProductCategoriesTable;
+  products: ProductsTable;
 };
 
 export type UserRow = Selectable<UsersTable>;
@@ -433,3 +461,4 @@ export type PostRow = Selectable<PostsTable>;
 export type PostMediaRow = Selectable<PostMediaTable>;
 export type PostTargetRow = Selectable<PostTargetsTable>;
 export type PhotoRow = Selectable<PhotosTable>;
+export type ProductRow = Selectable<ProductsTable>;

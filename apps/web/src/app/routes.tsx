@@ -153,7 +153,11 @@ export const routes: RouteObject[] = [
             lazy: lazy(() => import('./routes/post-copy'), 'PostCopyRoute'),
             handle: meta({ name: 'Post', title: '投稿のコピー', ...guarded }),
           },
-          later('/products', { name: 'Products', title: '商品' }),
+          {
+            path: '/products',
+            lazy: lazy(() => import('./routes/products'), 'ProductsRoute'),
+            handle: meta({ name: 'Products', title: '商品' }),
+          },
           {
             path: '/basic-information',
             lazy: lazy(() => import('./routes/basic-information'), 'BasicInformationRoute'),
