@@ -300,6 +300,16 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
           entity,
           publishers,
           findStore: (id) => usersRepo.findById(id),
+          extras: async (storeId) => ({
+            photos: (await photos.publicPhotoUrls(storeId)).slice(0, 10),
+            offers: (await products.all(storeId)).map((p) => ({
+              name: p.productName,
+              description: p.productDescription,
+              minimumPrice: p.minimumPrice,
+              maximumPrice: p.maximumPrice,
+              url: p.linkForButton,
+            })),
+          }),
           clock,
         }),
         access,

@@ -8,7 +8,16 @@ import {
 import { decrypt } from '../src/lib/tokens';
 import { EMBED_RATE_PER_MINUTE } from '../src/modules/knowledge-tag/knowledge-tag.routes';
 import { PULL_AFTER_MS } from '../src/modules/store-info/store-info.service';
-import { buildTestApp, call, json, login, storedCredentials, type TestApp } from './helpers';
+import {
+  buildTestApp,
+  call,
+  json,
+  login,
+  multipart,
+  storedCredentials,
+  type TestApp,
+} from './helpers';
+import { photoJpeg } from './posts-harness';
 import { startSandbox, type RunningSandbox } from './sandbox';
 
 const SHIBUYA = '4821390157204861230';
@@ -166,6 +175,53 @@ describe('knowledge tag (issue 11 item 3)', () => {
     t.clock.advance(31 * 24 * 3600_000);
     token = await login(t.app, 'shop@tenpo.example');
     expect((await tag()).seen.installed).toBe(false);
+  });
+
+  it('offers the store’s products and shows its photos (from the catalogue and the library)', async () => {
+    const k = await tag();
+    const made = await call(t.app, {
+      method: 'POST',
+      url: '/api/posts/products',
+      token,
+      ...multipart({
+        user_id: String(shop),
+        productName: '季節のケーキセット',
+        category: '0',
+        productCategory: 'ケーキ',
+        priceRange: '1',
+        minimumPrice: '800',
+        maximumPrice: '1200',
+        productDescription: 'ケーキとドリンクのセット',
+      }),
+    });
+    expect(made.statusCode, made.body).toBe(200);
+    const up = await call(t.app, {
+      method: 'POST',
+      url: '/api/photos/upload',
+      token,
+      ...multipart(
+        { user_id: String(shop) },
+        { photos: { filename: 'shop.jpg', type: 'image/jpeg', data: await photoJpeg() } },
+      ),
+    });
+    expect(up.statusCode, up.body).toBe(200);
+    t.clock.advance(61_000);
+    const { ld } = payloadOf((await embed(keysOf(k))).body);
+    expect(ld.makesOffer).toEqual([
+      expect.objectContaining({
+        '@type': 'Offer',
+        priceSpecification: expect.objectContaining({
+          minPrice: 800,
+          maxPrice: 1200,
+          priceCurrency: 'JPY',
+        }),
+      }),
+    ]);
+    expect(JSON.stringify(ld.makesOffer)).toContain('季節のケーキセット');
+    const images = Array.isArray(ld.image) ? (ld.image as string[]) : [ld.image as string];
+    expect(images.filter(Boolean)).toHaveLength(1);
+    // Google's URL of the photo: the library sent it there.
+    expect(String(images[0])).toMatch(/^https?:\/\//);
   });
 
   it('answers 404 to wrong keys, saying nothing of which', async () => {

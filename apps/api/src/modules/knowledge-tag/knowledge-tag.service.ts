@@ -15,6 +15,7 @@ import {
   storeFactsOf,
   type KnowledgeTag,
   type SchemaMarkup,
+  type OfferFact,
 } from '@tenpo/domain';
 import { ChannelError } from '../../channels/channel';
 import type { KnowledgeTagRow, UserRow } from '../../db/types';
@@ -45,6 +46,8 @@ export function createKnowledgeTagService(deps: {
   entity: EntityService;
   publishers: PublisherService;
   findStore: (id: number) => Promise<UserRow | undefined>;
+  /** The store's photos (their public URLs) and products, from the photo library and catalogue. */
+  extras?: (storeId: number) => Promise<{ photos: string[]; offers: OfferFact[] }>;
   clock: Clock;
 }) {
   const { repo, clock } = deps;
@@ -78,8 +81,8 @@ export function createKnowledgeTagService(deps: {
     const profiles = (await deps.publishers.list(store)).filter((p) =>
       CONNECTED_PUBLISHER_STATUSES.includes(p.status as never),
     );
-    // Photos and products come from their own modules (other parts of issue 11): empty here.
-    const facts = storeFactsOf(info, { sameAs: sameAsOf(profiles), photos: [], offers: [] });
+    const extra = (await deps.extras?.(store.id)) ?? { photos: [], offers: [] };
+    const facts = storeFactsOf(info, { sameAs: sameAsOf(profiles), ...extra });
     const template = row.template ? checkTemplate(row.template) : null;
     const ld = renderTemplate(
       template?.ok ? template.value : DEFAULT_SCHEMA_TEMPLATE,

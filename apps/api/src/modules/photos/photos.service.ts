@@ -202,6 +202,20 @@ export function createPhotosService(deps: {
   return {
     googleOf,
 
+    /**
+     * The store's photos for its knowledge tag: Google's URL where Google has the photo (public
+     * and lasting), else Tenpo's; read from Tenpo's rows only (an embed call never asks Google).
+     */
+    async publicPhotoUrls(storeId: number): Promise<string[]> {
+      const out: string[] = [];
+      for (const r of await repo.list(storeId)) {
+        if (r.media_format !== 'PHOTO') continue;
+        const url = r.google_url ?? (r.storage_key ? await storage.url(r.storage_key) : null);
+        if (url) out.push(url);
+      }
+      return out;
+    },
+
     /** The library, after a sync with Google; Google unreachable, Tenpo's copy is shown. */
     async list(store: UserRow): Promise<PhotoItem[]> {
       const h = await googleOf(store);
