@@ -117,9 +117,14 @@ test('the shop installs its knowledge tag on its own page, which then carries it
   await expect(page).toHaveURL(/\/add-knowledge-tag$/);
   const shown = page.getByTestId('knowledge-tag-script');
   await expect(shown).toContainText(`<script src="${baseURL}/api/knowledge-tag/embed?api_key=`);
-  await expect(page.getByRole('status')).toHaveText(
-    'まだナレッジタグの読み込みを確認できていません。',
-  );
+  // On a fresh data folder the tag has not been seen yet (a retry of this journey finds it seen).
+  const seenBefore = await apiGet<{
+    seen: { first_seen_at: string | null; embed_count: number };
+  }>(page, request, `/knowledge-tag?user_id=${storeId}`);
+  if (seenBefore.seen.first_seen_at === null)
+    await expect(page.getByRole('status')).toHaveText(
+      'まだナレッジタグの読み込みを確認できていません。',
+    );
 
   // Step 1: copy the tag, as the shop would.
   await page.getByRole('button', { name: 'スクリプトタグをコピー', exact: true }).click();
@@ -195,7 +200,9 @@ test('the shop installs its knowledge tag on its own page, which then carries it
     await page.getByRole('button', { name: '再確認' }).click();
     await expect(page.getByRole('status')).toContainText('ナレッジタグの設置を確認しました。');
     await expect(page.getByRole('status')).toContainText(`（${site.origin}）`);
-    await expect(page.getByRole('status')).toContainText('読み込み回数: 1');
+    await expect(page.getByRole('status')).toContainText(
+      `読み込み回数: ${seenBefore.seen.embed_count + 1}`,
+    );
     // This page is not on the website the store's listing names: step 3 says so.
     await expect(page.getByRole('status')).toContainText(
       `登録されているウェブサイト（${new URL(siteUrl).origin}）とは別のサイトで読み込まれました。`,
@@ -213,13 +220,14 @@ test('the shop installs its knowledge tag on its own page, which then carries it
         request,
         `/knowledge-tag?user_id=${storeId}`,
       );
-    expect(await tagState()).toMatchObject({ analytics_option: 0, view_count: 0 });
+    const base = await tagState();
+    expect(base.analytics_option).toBe(0);
     // A new visitor (no cached script) on the shop's page.
     const visitor = await browser.newContext();
     const again = await visitor.newPage();
     await again.goto(`${site.origin}/`);
     await expect(again.locator('script[type="application/ld+json"]')).toHaveCount(1);
-    await expect.poll(async () => (await tagState()).view_count).toBe(1);
+    await expect.poll(async () => (await tagState()).view_count).toBe(base.view_count + 1);
     await visitor.close();
 
     // Per-user opt-in: a visitor counts only once the site has asked and they agreed.
@@ -244,7 +252,7 @@ test('the shop installs its knowledge tag on its own page, which then carries it
     await reader.evaluate(() =>
       (window as unknown as { tenpoKnowledgeTag: { optIn: () => void } }).tenpoKnowledgeTag.optIn(),
     );
-    await expect.poll(async () => (await tagState()).view_count).toBe(2);
+    await expect.poll(async () => (await tagState()).view_count).toBe(base.view_count + 2);
     expect(beacons).toHaveLength(1);
     await careful.close();
   } finally {
