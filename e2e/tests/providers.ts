@@ -74,28 +74,35 @@ async function googleToken(request: APIRequestContext, refreshToken: string): Pr
   return token;
 }
 
-/** Google: the location's local posts (v4 `localPosts.list`) whose summary holds `text`. */
-export async function googlePosts(
-  request: APIRequestContext,
-  at: GoogleLocation,
-  text: string,
-): Promise<{ name: string; summary: string; state: string; createTime: string }[]> {
+/** A GET of Google's API with the location's grant; a token that lived its hour is renewed once. */
+async function googleGet(request: APIRequestContext, at: GoogleLocation, url: string) {
   const get = async () =>
-    request.get(
-      `${S}/google/mybusiness/v4/accounts/${at.account}/locations/${at.location}/localPosts?pageSize=100`,
-      {
-        headers: {
-          ...JSON_ONLY,
-          Authorization: `Bearer ${await googleToken(request, at.refreshToken)}`,
-        },
+    request.get(url, {
+      headers: {
+        ...JSON_ONLY,
+        Authorization: `Bearer ${await googleToken(request, at.refreshToken)}`,
       },
-    );
+    });
   let r = await get();
   if (r.status() === 401) {
     // The access token lived its hour (or the clock moved): ask for a fresh one.
     googleTokens.delete(at.refreshToken);
     r = await get();
   }
+  return r;
+}
+
+/** Google: the location's local posts (v4 `localPosts.list`) whose summary holds `text`. */
+export async function googlePosts(
+  request: APIRequestContext,
+  at: GoogleLocation,
+  text: string,
+): Promise<{ name: string; summary: string; state: string; createTime: string }[]> {
+  const r = await googleGet(
+    request,
+    at,
+    `${S}/google/mybusiness/v4/accounts/${at.account}/locations/${at.location}/localPosts?pageSize=100`,
+  );
   type LocalPost = { name: string; summary?: string; state: string; createTime: string };
   const body = await ok<{ localPosts?: LocalPost[] }>(r, 'Google localPosts');
   return (body.localPosts ?? [])
@@ -207,21 +214,11 @@ export async function googleListing(
   at: GoogleLocation,
   readMask: string,
 ): Promise<Record<string, unknown>> {
-  const get = async () =>
-    request.get(
-      `${S}/google/mybusinessbusinessinformation/v1/locations/${at.location}?readMask=${readMask}`,
-      {
-        headers: {
-          ...JSON_ONLY,
-          Authorization: `Bearer ${await googleToken(request, at.refreshToken)}`,
-        },
-      },
-    );
-  let r = await get();
-  if (r.status() === 401) {
-    googleTokens.delete(at.refreshToken);
-    r = await get();
-  }
+  const r = await googleGet(
+    request,
+    at,
+    `${S}/google/mybusinessbusinessinformation/v1/locations/${at.location}?readMask=${readMask}`,
+  );
   return ok<Record<string, unknown>>(r, 'Google location');
 }
 
@@ -230,21 +227,11 @@ export async function googleMedia(
   request: APIRequestContext,
   at: GoogleLocation,
 ): Promise<{ name: string; googleUrl: string; dataRef?: { resourceName: string } }[]> {
-  const get = async () =>
-    request.get(
-      `${S}/google/mybusiness/v4/accounts/${at.account}/locations/${at.location}/media?pageSize=2500`,
-      {
-        headers: {
-          ...JSON_ONLY,
-          Authorization: `Bearer ${await googleToken(request, at.refreshToken)}`,
-        },
-      },
-    );
-  let r = await get();
-  if (r.status() === 401) {
-    googleTokens.delete(at.refreshToken);
-    r = await get();
-  }
+  const r = await googleGet(
+    request,
+    at,
+    `${S}/google/mybusiness/v4/accounts/${at.account}/locations/${at.location}/media?pageSize=2500`,
+  );
   type Item = { name: string; googleUrl: string; dataRef?: { resourceName: string } };
   return (await ok<{ mediaItems?: Item[] }>(r, 'Google media')).mediaItems ?? [];
 }

@@ -1,17 +1,8 @@
+import { tokyoDateTime } from '@/lib/format';
+
 /** Dates as the post screens show them: YYYY/MM/DD HH:mm:ss in Asia/Tokyo (spec 2 §9). */
 
 const FORM_RE = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2}))?$/;
-
-const tokyo = new Intl.DateTimeFormat('ja-JP', {
-  timeZone: 'Asia/Tokyo',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  hourCycle: 'h23',
-});
 
 /**
  * A `yyyy-MM-dd HH:mm:ss` without zone is already Tokyo time (the post form's format); an
@@ -23,8 +14,7 @@ export const formatPostDate = (v: string | null | undefined): string | null => {
   if (m) return `${m[1]}/${m[2]}/${m[3]} ${m[4]}:${m[5]}:${m[6] ?? '00'}`;
   const d = new Date(v);
   if (Number.isNaN(d.getTime())) return null;
-  const p = Object.fromEntries(tokyo.formatToParts(d).map((x) => [x.type, x.value]));
-  return `${p.year}/${p.month}/${p.day} ${p.hour}:${p.minute}:${p.second}`;
+  return tokyoDateTime(d);
 };
 
 /** A sortable key for a post date (the same two readings). */

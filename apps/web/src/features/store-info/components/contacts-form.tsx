@@ -18,15 +18,15 @@ export function ContactsForm({ userId, contacts }: { userId: number; contacts: C
     },
   });
   const emails = useFieldArray({ control: form.control, name: 'email' });
-  const { save, saving, errors } = useSaveSection(
+  const { save, saving, errors, onSubmit } = useSaveSection(
     userId,
     contactsRequest,
     saveContactsCall,
-    form.setError,
+    form,
   );
   const fe = form.formState.errors;
 
-  const submit = form.handleSubmit(async (v) => {
+  const submit = onSubmit(async (v) => {
     const list = v.email.map((e) => e.value.trim()).filter((e) => e !== '');
     await save({
       // "bracketed text list, or null" (spec 2 §7)
@@ -39,15 +39,7 @@ export function ContactsForm({ userId, contacts }: { userId: number; contacts: C
   const emailError = (fe.email as { message?: string } | undefined)?.message;
 
   return (
-    <form
-      onSubmit={(e) => {
-        // A previous check's errors (some name a list, not an input) would block this submit.
-        form.clearErrors();
-        void submit(e);
-      }}
-      noValidate
-      aria-label={t('storeInfo.contactsTitle')}
-    >
+    <form onSubmit={submit} noValidate aria-label={t('storeInfo.contactsTitle')}>
       <Stack>
         <ErrorAlert lines={errors} />
         <Stack gap={6}>

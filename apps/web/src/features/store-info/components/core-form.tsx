@@ -97,11 +97,11 @@ export function CoreForm({
       longitude: core.map_marker?.longitude ?? null,
     },
   });
-  const { save, saving, errors } = useSaveSection(
+  const { save, saving, errors, onSubmit } = useSaveSection(
     userId,
     coreInformationRequest,
     saveCoreCall,
-    form.setError,
+    form,
   );
   const [lookup, setLookup] = useState<{ busy: boolean; message: string | null }>({
     busy: false,
@@ -135,7 +135,7 @@ export function CoreForm({
     setLookup({ busy: false, message: null });
   };
 
-  const submit = form.handleSubmit(async (v) => {
+  const submit = onSubmit(async (v) => {
     let phone: string | null = null;
     if (v.main_phone.trim()) {
       const p = parsePhoneNumberFromString(
@@ -184,15 +184,7 @@ export function CoreForm({
   );
 
   return (
-    <form
-      onSubmit={(e) => {
-        // A previous check's errors (some name a list, not an input) would block this submit.
-        form.clearErrors();
-        void submit(e);
-      }}
-      noValidate
-      aria-label={t('storeInfo.coreTitle')}
-    >
+    <form onSubmit={submit} noValidate aria-label={t('storeInfo.coreTitle')}>
       <Stack>
         <ErrorAlert lines={errors} />
         {text('name', true)}

@@ -48,15 +48,15 @@ export function DetailsForm({ userId, details }: { userId: number; details: Busi
       hours: '',
     },
   });
-  const { save, saving, errors } = useSaveSection(
+  const { save, saving, errors, onSubmit } = useSaveSection(
     userId,
     businessDetailsRequest,
     saveDetailsCall,
-    form.setError,
+    form,
   );
   const fe = form.formState.errors;
 
-  const submit = form.handleSubmit(async (v) => {
+  const submit = onSubmit(async (v) => {
     await save({
       description: v.description,
       hours: JSON.stringify(specify ? periodsOfRows(rows) : []),
@@ -68,15 +68,7 @@ export function DetailsForm({ userId, details }: { userId: number; details: Busi
   });
 
   return (
-    <form
-      onSubmit={(e) => {
-        // A previous check's errors (some name a list, not an input) would block this submit.
-        form.clearErrors();
-        void submit(e);
-      }}
-      noValidate
-      aria-label={t('storeInfo.detailsTitle')}
-    >
+    <form onSubmit={submit} noValidate aria-label={t('storeInfo.detailsTitle')}>
       <Stack>
         <ErrorAlert lines={errors} />
         <Textarea

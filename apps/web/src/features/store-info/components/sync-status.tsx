@@ -1,9 +1,9 @@
 import { Alert, Stack, Text } from '@mantine/core';
 import type { GoogleSync } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
+import { tokyoDateTime } from '@/lib/format';
 
-const when = (iso: string) =>
-  new Date(iso).toLocaleString('ja-JP', { timeZone: 'Asia/Tokyo', hour12: false });
+const when = (iso: string) => tokyoDateTime(new Date(iso));
 
 /**
  * Where the store's saves stand at Google (beyond the spec, ADR 0041): waiting their turn (10

@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { ja, type BasicInformation } from '@tenpo/domain';
-import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
+import type { FormEvent } from 'react';
+import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
 import { ApiError, errorLines } from '@/lib/api-client';
 import { storeInfoKeys, type SaveAnswer } from '../api/store-info-api';
@@ -17,8 +18,9 @@ export function useSaveSection<V extends FieldValues>(
   userId: number,
   schema: z.ZodType,
   send: (body: Record<string, unknown>) => Promise<SaveAnswer>,
-  setError: UseFormSetError<V>,
+  form: UseFormReturn<V>,
 ) {
+  const { setError } = form;
   const qc = useQueryClient();
   const [errors, setErrors] = useState<string[] | null>(null);
   const [saving, setSaving] = useState(false);
@@ -53,5 +55,16 @@ export function useSaveSection<V extends FieldValues>(
       setSaving(false);
     }
   };
-  return { save, saving, errors };
+  /**
+   * The form's submit handler. A previous check's errors are cleared first: some name a list,
+   * not an input, and react-hook-form would otherwise keep them and block this submit.
+   */
+  const onSubmit = (handler: (v: V) => Promise<void>) => {
+    const run = form.handleSubmit(handler);
+    return (e: FormEvent<HTMLFormElement>) => {
+      form.clearErrors();
+      void run(e);
+    };
+  };
+  return { save, saving, errors, onSubmit };
 }
