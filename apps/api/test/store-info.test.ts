@@ -87,6 +87,7 @@ afterAll(async () => {
   await sb?.close();
 });
 beforeEach(async () => {
+  await sb.control('DELETE', '/faults');
   await sb.control('POST', '/control/reset', {});
   await sb.control('POST', '/control/clock', { reset: true });
   await t?.close();
@@ -221,11 +222,19 @@ describe('the store information reaches Google', () => {
   it('two senders at once send each edit once and in order (one sender a store)', async () => {
     await put('basic-information', core({ name: '一番目' }));
     await put('basic-information', core({ name: '二番目' }));
-    const [a, b] = await Promise.all([
-      t.app.storeInfo.sendNext(shop),
-      t.app.storeInfo.sendNext(shop),
-    ]);
-    expect([a.state, b.state].sort()).toEqual(['sent', 'wait']);
+    // Google answers the first edit slowly: a second sender arrives while it is on its way.
+    await sb.control('POST', '/faults', {
+      provider: 'google',
+      kind: 'slow',
+      delay_ms: 1500,
+      method: 'PATCH',
+      remaining: 1,
+    });
+    const first = t.app.storeInfo.sendNext(shop);
+    await new Promise((r) => setTimeout(r, 400));
+    const second = await t.app.storeInfo.sendNext(shop);
+    expect(second.state).toBe('wait');
+    expect((await first).state).toBe('sent');
     expect(await patches()).toBe(1);
     expect((await atGoogle()).title).toBe('一番目');
     await t.app.storeInfo.sendNext(shop);

@@ -7,7 +7,7 @@ import {
   type SchemaMarkup,
 } from '@tenpo/domain';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { mockApi, ok, fail, renderAt, resetState, signIn } from '../../test/render';
+import { fail, loginData, mockApi, ok, renderAt, resetState, signIn } from '../../test/render';
 
 const tag = (over: Partial<KnowledgeTag> = {}): KnowledgeTag => ({
   api_key: 'API_key-1234567890123456789012',
@@ -74,6 +74,8 @@ describe('/add-knowledge-tag', () => {
   it('shows the script tag, the embed codes and whether the tag was seen; finish records the analytics option', async () => {
     let current = tag();
     const { calls } = mockApi({
+      // Leaving for /knowledge-tag is a route change, which rotates the session.
+      'GET /refresh-token': ok(loginData()),
       'GET /knowledge-tag': () => ok(current),
       'PUT /knowledge-tag/settings': (req) => {
         current = {
@@ -129,6 +131,7 @@ describe('/add-knowledge-tag', () => {
     expect(within(dialog).getByText(/tenpoKnowledgeTag.optIn\(\)/)).toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: '保存して完了' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/knowledge-tag'));
+    await waitFor(() => expect(calls.some((c) => c.path === '/refresh-token')).toBe(true));
     expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({
       user_id: 1,
       analytics_option: 2,
@@ -136,12 +139,17 @@ describe('/add-knowledge-tag', () => {
   });
 
   it('cancel returns to /knowledge-tag without recording anything', async () => {
-    const { calls } = mockApi({ 'GET /knowledge-tag': ok(tag()) });
+    const { calls } = mockApi({
+      'GET /refresh-token': ok(loginData()),
+      'GET /knowledge-tag': ok(tag()),
+    });
     signIn();
     const user = userEvent.setup();
     const { router } = renderAt('/add-knowledge-tag');
     await user.click(await screen.findByRole('link', { name: 'キャンセル' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/knowledge-tag'));
+    // The route change's rotation is awaited, so that no call is left in flight.
+    await waitFor(() => expect(calls.some((c) => c.path === '/refresh-token')).toBe(true));
     expect(calls.filter((c) => c.method !== 'GET')).toEqual([]);
   });
 });
