@@ -33,6 +33,26 @@ const queries = (db: Db) => ({
       .execute();
   },
 
+  /** Writes one section of the copy (a save of one form never rewrites the others). */
+  async updateSection(
+    storeId: number,
+    section: StoreInfoSection,
+    json: string,
+    at: string,
+  ): Promise<void> {
+    await db
+      .updateTable('store_profiles')
+      .set(
+        section === 'core'
+          ? { core: json, updated_at: at }
+          : section === 'details'
+            ? { details: json, updated_at: at }
+            : { contacts: json, updated_at: at },
+      )
+      .where('store_id', '=', storeId)
+      .execute();
+  },
+
   /**
    * Takes the store's send lease (one sender at a time, so that edits reach Google in the order
    * they were saved); false while another holds it. Expires by itself after a crash.

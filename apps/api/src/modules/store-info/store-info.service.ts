@@ -415,15 +415,7 @@ export function createStoreInfoService(deps: {
         ? JSON.stringify({ ...(e.copy as CoreInformation), additional_phones: c.additionalPhones })
         : JSON.stringify(e.copy);
     await repo.transaction(async (r, trx) => {
-      await r.saveProfile({
-        store_id: store.id,
-        location_id: p.location_id,
-        core: section === 'core' ? sectionJson : p.core,
-        details: section === 'details' ? sectionJson : p.details,
-        contacts: section === 'contacts' ? sectionJson : p.contacts,
-        pulled_at: p.pulled_at,
-        updated_at: at,
-      });
+      await r.updateSection(store.id, section, sectionJson, at);
       const id = await r.addEdit({
         store_id: store.id,
         location_id: p.location_id,
