@@ -31,6 +31,7 @@ import { createFacebookPagesService } from './modules/publisher/facebook-pages.s
 import { createPublisherRepo } from './modules/publisher/publisher.repo';
 import { registerPublisherRoutes } from './modules/publisher/publisher.routes';
 import { createPublisherService } from './modules/publisher/publisher.service';
+import { createAuditLog } from './modules/audit/audit.repo';
 import { createDomainsRepo } from './modules/domains/domains.repo';
 import { registerDomainRoutes } from './modules/domains/domains.routes';
 import { registerMetricsJobs, type MetricsJobs } from './modules/metrics/metrics.jobs';
@@ -172,6 +173,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const usersRepo = createUsersRepo(db);
   const users = createUsersService(usersRepo, clock);
   const domains = createDomainsRepo(db);
+  // Every change to a store, a group, an account, a connection or a post (ADR 0047).
+  const audit = createAuditLog(db, clock);
   const isAgencyPrefix = async (prefix: string) =>
     ((await domains.byPrefix(prefix))?.status ?? 0) !== 0;
   const linkOrigin = linkOriginOf(config.publicUrl, isAgencyPrefix);
@@ -272,6 +275,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       registerRegistrationRoutes(api, { registration, authRateLimit });
       registerAccountRoutes(api, {
         users,
+        audit,
         account: createAccountRepo(db),
         access,
         clock,

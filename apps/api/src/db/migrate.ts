@@ -14,6 +14,7 @@ import { storeInfo } from './migrations/0011-store-info';
 import { photos } from './migrations/0012-photos';
 import { knowledgeTag } from './migrations/0013-knowledge-tag';
 import { products } from './migrations/0015-products';
+import { auditLog } from './migrations/0016-audit-log';
 
 /** Migrations are listed here in order; each runs on SQLite and PostgreSQL alike. */
 const migrations = (dialect: Dialect): Record<string, Migration> => ({
@@ -31,6 +32,7 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   '0012-photos': photos(dialect),
   '0013-knowledge-tag': knowledgeTag(),
   '0015-products': products(dialect),
+  '0016-audit-log': auditLog(dialect),
 });
 
 const migratorOf = ({ db, dialect, schema }: DbHandle): Migrator => {

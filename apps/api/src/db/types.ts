@@ -416,6 +416,23 @@ export type ProductsTable = {
   updated_at: string;
 };
 
+/** One recorded change (migration 0016, ADR 0047); before and after are JSON text. */
+export type AuditLogTable = {
+  id: Generated<number>;
+  at: string;
+  actor_id: number | null;
+  actor_email: string | null;
+  actor_role: number | null;
+  store_id: number | null;
+  agency_id: number | null;
+  entity: string;
+  entity_id: string | null;
+  action: string;
+  summary: string | null;
+  before: string | null;
+  after: string | null;
+};
+
 export type Database = {
   users: UsersTable;
   sessions: SessionsTable;
@@ -447,6 +464,7 @@ export type Database = {
   photos: PhotosTable;
   product_categories: ProductCategoriesTable;
   products: ProductsTable;
+  audit_log: AuditLogTable;
 };
 
 export type UserRow = Selectable<UsersTable>;
@@ -462,3 +480,4 @@ export type PostMediaRow = Selectable<PostMediaTable>;
 export type PostTargetRow = Selectable<PostTargetsTable>;
 export type PhotoRow = Selectable<PhotosTable>;
 export type ProductRow = Selectable<ProductsTable>;
+export type AuditLogRow = Selectable<AuditLogTable>;

@@ -19,6 +19,7 @@ import { actorOf } from '../../plugins/auth';
 import type { MediaStorage } from '../../storage';
 import type { StoreAccess } from '../stores/access';
 import type { UsersService } from '../users/users.service';
+import type { AuditLog } from '../audit/audit.repo';
 import type { AccountRepo } from './account.repo';
 
 /** Zod issues to the envelope's `errors` map. */
@@ -36,6 +37,7 @@ export function registerAccountRoutes(
     access: StoreAccess;
     clock: Clock;
     storage: MediaStorage;
+    audit: AuditLog;
     authenticate: preHandlerAsyncHookHandler;
   },
 ): void {
@@ -153,10 +155,23 @@ export function registerAccountRoutes(
           const target = await access.storeFor(actor, id.data, 'write');
           const logo = files.logo;
           if (!logo) throw validationError({ logo: [ja.required('ロゴ画像')] });
-          return users.repo.update(target.id, {
+          const updated = await users.repo.update(target.id, {
             logo_url: accepted(logo).path,
             updated_at: iso(clock.now()),
           });
+          await deps.audit.recordUpdate(
+            {
+              actor: actor.user,
+              entity: target.role === ROLE.agency ? 'agency' : 'store',
+              entityId: target.id,
+              storeId: target.role === ROLE.agency ? null : target.id,
+              agencyId: target.role === ROLE.agency ? target.id : target.agency_id,
+              summary: 'ロゴを変更',
+            },
+            { logo_url: target.logo_url },
+            { logo_url: updated.logo_url },
+          );
+          return updated;
         });
         return okData(await users.present(row), ja.updateSuccess);
       },
