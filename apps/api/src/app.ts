@@ -32,6 +32,9 @@ import { createPublisherRepo } from './modules/publisher/publisher.repo';
 import { registerPublisherRoutes } from './modules/publisher/publisher.routes';
 import { createPublisherService } from './modules/publisher/publisher.service';
 import { createAuditLog } from './modules/audit/audit.repo';
+import { createAdminRepo } from './modules/admin/admin.repo';
+import { registerAdminRoutes } from './modules/admin/admin.routes';
+import { createAdminService } from './modules/admin/admin.service';
 import { createDomainsRepo } from './modules/domains/domains.repo';
 import { registerDomainRoutes } from './modules/domains/domains.routes';
 import { registerMetricsJobs, type MetricsJobs } from './modules/metrics/metrics.jobs';
@@ -290,6 +293,12 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
         authenticate,
       });
       registerDomainRoutes(api, { domains });
+      // The manager's admin: agencies, customers and stores (issue 12, ADR 0049).
+      registerAdminRoutes(api, {
+        admin: createAdminService({ repo: createAdminRepo(db), audit, clock }),
+        storage,
+        authenticate,
+      });
       registerPublisherRoutes(api, { publishers, facebookPages, entity, access, authenticate });
       registerEntityRoutes(api, { entity, access, authenticate });
       registerStoreInfoRoutes(api, { storeInfo, access, authenticate });

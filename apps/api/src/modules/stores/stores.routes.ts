@@ -1,7 +1,6 @@
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { z } from 'zod';
 import {
-  adminList,
   AGENCY_STORES_PER_PAGE,
   DEFAULT_PER_PAGE,
   groupSchema,
@@ -11,7 +10,6 @@ import {
   ROLE,
   storeListQuery,
   storeRowSchema,
-  userSchema,
 } from '@tenpo/domain';
 import type { Clock } from '../../lib/clock';
 import { forbidden, notFound } from '../../lib/errors';
@@ -32,7 +30,6 @@ const requireRole = (actor: Actor, ok: (a: Actor) => boolean): void => {
 };
 const isAgency = (a: Actor) => a.user.role === ROLE.agency;
 const isLeader = (a: Actor) => a.user.is_leader === 1;
-const isManager = (a: Actor) => a.user.role === ROLE.manager;
 
 /** The store lists the store selector and the overviews need, by role (spec 3 §4). */
 export function registerStoreRoutes(
@@ -205,57 +202,5 @@ export function registerStoreRoutes(
       );
     },
   );
-
-  r.get(
-    '/admin/stores',
-    {
-      ...pre,
-      schema: {
-        tags: ['admin'],
-        summary: "The manager's store list (every tenant)",
-        querystring: listQuery,
-        response: { 200: ok(adminList(storeRowSchema)) },
-      },
-    },
-    async (req) => {
-      const actor = actorOf(req);
-      requireRole(actor, isManager);
-      const q = req.query;
-      const p = await stores.page(
-        { allStores: true, search: q.search, orderBy: orderOf(q.order_by) },
-        q.page,
-        q.per_page,
-        clock.now(),
-      );
-      return okData({
-        data: p.data,
-        meta: {
-          current_page: p.current_page,
-          last_page: p.last_page,
-          per_page: p.per_page,
-          total: p.total,
-        },
-      });
-    },
-  );
-
-  r.get(
-    '/admin/stores/:id',
-    {
-      ...pre,
-      schema: {
-        tags: ['admin'],
-        summary: 'One store, for the manager',
-        params: groupParams,
-        response: { 200: ok(userSchema) },
-      },
-    },
-    async (req) => {
-      const actor = actorOf(req);
-      requireRole(actor, isManager);
-      return okData(
-        await deps.users.present(await deps.access.storeFor(actor, req.params.id, 'read')),
-      );
-    },
-  );
+  // The manager's /admin/stores lists moved to modules/admin (ADR 0049).
 }
