@@ -89,11 +89,15 @@ export const routes: RouteObject[] = [
             lazy: lazy(() => import('./routes/overview'), 'OverviewRoute'),
             handle: meta({ name: 'Overview', title: 'アカウント概要' }),
           },
-          later('/overview/agencies/:id', {
-            name: 'Overview Agencies',
-            title: '代理店の店舗一覧',
-            roles: MANAGER_ONLY,
-          }),
+          {
+            path: '/overview/agencies/:id',
+            lazy: lazy(() => import('./routes/overview-agency'), 'OverviewAgencyRoute'),
+            handle: meta({
+              name: 'Overview Agencies',
+              title: '代理店の店舗一覧',
+              roles: MANAGER_ONLY,
+            }),
+          },
           {
             path: '/google-my-business',
             lazy: lazy(() => import('./routes/google-my-business'), 'GoogleMyBusinessRoute'),

@@ -6,6 +6,8 @@ export type StoreListQuery = {
   perPage: number;
   search?: string;
   groupId?: number | null;
+  /** A manager's view of one agency's stores (/overview/agencies/{id}). */
+  agencyId?: number;
 };
 
 type AdminList = {
@@ -34,7 +36,10 @@ const fromAdmin = (l: AdminList): Page<StoreRow> => {
 export const storeListCall = async (user: User, q: StoreListQuery): Promise<Page<StoreRow>> => {
   const query = { page: q.page, per_page: q.perPage, search: q.search };
   if (user.role === ROLE.manager) {
-    return fromAdmin((await api<AdminList>('/admin/stores', { query })).data);
+    const agency = q.agencyId ? { agency_id: q.agencyId } : {};
+    return fromAdmin(
+      (await api<AdminList>('/admin/stores', { query: { ...query, ...agency } })).data,
+    );
   }
   if (user.role === ROLE.agency) {
     const path = q.groupId ? `/agency/groups/${q.groupId}/stores` : '/agency/stores';

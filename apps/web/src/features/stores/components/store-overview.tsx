@@ -32,10 +32,13 @@ import { groupListCall, storeKeys, storeListCall } from '../api/stores-api';
  */
 export function StoreOverview({
   user,
+  agencyId,
   onOpenDashboard,
   onViewReport,
 }: {
   user: User;
+  /** A manager's view of one agency's stores (/overview/agencies/{id}). */
+  agencyId?: number;
   onOpenDashboard: (row: StoreRow) => void;
   onViewReport: (rows: StoreRow[]) => void;
 }) {
@@ -52,7 +55,7 @@ export function StoreOverview({
     queryFn: () => groupListCall(user),
     enabled: user.role !== ROLE.manager,
   });
-  const q = { page, perPage, search: debounced, groupId };
+  const q = { page, perPage, search: debounced, groupId, agencyId };
   const list = useQuery({
     queryKey: storeKeys.list(user.id, q),
     queryFn: () => storeListCall(user, q),
