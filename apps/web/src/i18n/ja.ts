@@ -426,6 +426,7 @@ export const ja = {
       actions: '操作',
     },
     paymentMethods: { credit_card: 'クレジットカード', agency_invoice: '代理店請求' },
+    paymentFailed: '決済失敗',
     defaultApp: 'Tenpo（標準）',
     noLogo: 'なし',
     googleCount: '{{connected}} / {{total}} 店舗',

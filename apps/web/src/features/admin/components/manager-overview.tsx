@@ -163,16 +163,16 @@ function CustomersTab() {
           >
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>{t(`${c}.id`)}</Table.Th>
-                <Table.Th>{t(`${c}.logo`)}</Table.Th>
-                <Table.Th>{t(`${c}.store_name`)}</Table.Th>
-                <Table.Th>{t(`${c}.company_name`)}</Table.Th>
-                <Table.Th>{t(`${c}.email`)}</Table.Th>
-                <Table.Th>{t(`${c}.app_name`)}</Table.Th>
-                <Table.Th>{t(`${c}.payment_method`)}</Table.Th>
-                <Table.Th>{t(`${c}.google_status`)}</Table.Th>
-                <Table.Th>{t(`${c}.status`)}</Table.Th>
-                <Table.Th>{t(`${c}.actions`)}</Table.Th>
+                <Table.Th style={{ whiteSpace: 'nowrap' }}>{t(`${c}.id`)}</Table.Th>
+                <Table.Th style={{ whiteSpace: 'nowrap' }}>{t(`${c}.logo`)}</Table.Th>
+                <Table.Th style={{ whiteSpace: 'nowrap' }}>{t(`${c}.store_name`)}</Table.Th>
+                <Table.Th style={{ whiteSpace: 'nowrap' }}>{t(`${c}.company_name`)}</Table.Th>
+                <Table.Th style={{ whiteSpace: 'nowrap' }}>{t(`${c}.email`)}</Table.Th>
+                <Table.Th style={{ whiteSpace: 'nowrap' }}>{t(`${c}.app_name`)}</Table.Th>
+                <Table.Th style={{ whiteSpace: 'nowrap' }}>{t(`${c}.payment_method`)}</Table.Th>
+                <Table.Th style={{ whiteSpace: 'nowrap' }}>{t(`${c}.google_status`)}</Table.Th>
+                <Table.Th style={{ whiteSpace: 'nowrap' }}>{t(`${c}.status`)}</Table.Th>
+                <Table.Th style={{ whiteSpace: 'nowrap' }}>{t(`${c}.actions`)}</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -189,7 +189,14 @@ function CustomersTab() {
                   <Table.Td>{r.company_name}</Table.Td>
                   <Table.Td>{r.email}</Table.Td>
                   <Table.Td>{r.app_name ?? t('admin.defaultApp')}</Table.Td>
-                  <Table.Td>{t(`admin.paymentMethods.${r.payment_method}`)}</Table.Td>
+                  <Table.Td>
+                    {t(`admin.paymentMethods.${r.payment_method}`)}
+                    {r.payment_fail && (
+                      <Badge color="red" variant="light" ml={6} miw="max-content">
+                        {t('admin.paymentFailed')}
+                      </Badge>
+                    )}
+                  </Table.Td>
                   <Table.Td>
                     <Badge
                       color={r.google_status === 1 ? 'teal' : 'gray'}
@@ -313,16 +320,16 @@ function AgenciesTab({ onOpenAgency }: { onOpenAgency: (a: AdminAgency) => void 
           >
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>{t(`${c}.id`)}</Table.Th>
-                <Table.Th>{t(`${c}.logo`)}</Table.Th>
-                <Table.Th>{t(`${c}.company_name`)}</Table.Th>
-                <Table.Th>{t(`${c}.email`)}</Table.Th>
-                <Table.Th>{t(`${c}.app_name`)}</Table.Th>
-                <Table.Th>{t(`${c}.prefix`)}</Table.Th>
-                <Table.Th>{t(`${c}.payment_method`)}</Table.Th>
-                <Table.Th>{t(`${c}.google_status`)}</Table.Th>
-                <Table.Th>{t(`${c}.status`)}</Table.Th>
-                <Table.Th>{t(`${c}.actions`)}</Table.Th>
+                <Table.Th style={{ whiteSpace: 'nowrap' }}>{t(`${c}.id`)}</Table.Th>
+                <Table.Th style={{ whiteSpace: 'nowrap' }}>{t(`${c}.logo`)}</Table.Th>
+                <Table.Th style={{ whiteSpace: 'nowrap' }}>{t(`${c}.company_name`)}</Table.Th>
+                <Table.Th style={{ whiteSpace: 'nowrap' }}>{t(`${c}.email`)}</Table.Th>
+                <Table.Th style={{ whiteSpace: 'nowrap' }}>{t(`${c}.app_name`)}</Table.Th>
+                <Table.Th style={{ whiteSpace: 'nowrap' }}>{t(`${c}.prefix`)}</Table.Th>
+                <Table.Th style={{ whiteSpace: 'nowrap' }}>{t(`${c}.payment_method`)}</Table.Th>
+                <Table.Th style={{ whiteSpace: 'nowrap' }}>{t(`${c}.google_status`)}</Table.Th>
+                <Table.Th style={{ whiteSpace: 'nowrap' }}>{t(`${c}.status`)}</Table.Th>
+                <Table.Th style={{ whiteSpace: 'nowrap' }}>{t(`${c}.actions`)}</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
