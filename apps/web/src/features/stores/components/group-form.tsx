@@ -22,6 +22,7 @@ import {
   mayLead,
   withoutStore,
   type Group,
+  type StoreRow,
   type User,
 } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
@@ -36,6 +37,7 @@ type Field = 'name' | 'store_list' | 'leader_id';
 
 /** Stores the picker offers at once; typing searches the agency's stores on the server. */
 const PICKER_SIZE = 50;
+const labelOf = (s: { id: number; name: string }) => `${s.id} ${s.name}`;
 
 /**
  * The group create/edit form (spec 3 §2): group name (required), a store picker whose add
@@ -61,7 +63,7 @@ export function GroupFormModal({
   const [name, setName] = useState(group?.name ?? '');
   const [stores, setStores] = useState<Chosen[]>(group?.stores ?? []);
   const [leaderId, setLeaderId] = useState<number | null>(group?.leader ?? null);
-  const [picked, setPicked] = useState<string | null>(null);
+  const [pickedRow, setPickedRow] = useState<StoreRow | null>(null);
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 300);
   const [page, setPage] = useState(1);
@@ -69,15 +71,19 @@ export function GroupFormModal({
   const [lines, setLines] = useState<string[] | null>(null);
   const [saving, setSaving] = useState(false);
 
-  const q = { page: 1, perPage: PICKER_SIZE, search: debounced };
+  // Choosing an option writes its label into the search box: that is no search.
+  const searching = pickedRow && debounced === labelOf(pickedRow) ? '' : debounced;
+  const q = { page: 1, perPage: PICKER_SIZE, search: searching };
   const options = useQuery({
     queryKey: storeKeys.list(user.id, q),
     queryFn: () => storeListCall(user, q),
     enabled: opened,
   });
   const chosenIds = new Set(stores.map((s) => s.id));
-  const pickable = options.data?.data ?? [];
-  const pickedRow = pickable.find((s) => String(s.id) === picked);
+  const answered = options.data?.data ?? [];
+  // The chosen store stays an option while other searches answer, so its label stays shown.
+  const pickable =
+    pickedRow && !answered.some((s) => s.id === pickedRow.id) ? [pickedRow, ...answered] : answered;
 
   const lastPage = Math.max(1, Math.ceil(stores.length / GROUP_STORES_PER_PAGE));
   const shownPage = Math.min(page, lastPage);
@@ -91,7 +97,7 @@ export function GroupFormModal({
     const next = [...stores, { id: pickedRow.id, name: pickedRow.name, role: pickedRow.role }];
     setStores(next);
     setPage(Math.ceil(next.length / GROUP_STORES_PER_PAGE));
-    setPicked(null);
+    setPickedRow(null);
     setSearch('');
     setErrors((e) => ({ ...e, store_list: undefined }));
   };
@@ -147,7 +153,10 @@ export function GroupFormModal({
             label={groupJa.labels.name}
             withAsterisk
             value={name}
-            onChange={(e) => setName(e.currentTarget.value)}
+            onChange={(e) => {
+              setName(e.currentTarget.value);
+              setErrors((x) => ({ ...x, name: undefined }));
+            }}
             error={errors.name}
           />
           <Input.Wrapper label={t('groups.storePicker')} error={errors.store_list}>
@@ -165,11 +174,11 @@ export function GroupFormModal({
                 nothingFoundMessage={t('groups.noStoreFound')}
                 data={pickable.map((s) => ({
                   value: String(s.id),
-                  label: `${s.id} ${s.name}`,
+                  label: labelOf(s),
                   disabled: chosenIds.has(s.id),
                 }))}
-                value={picked}
-                onChange={setPicked}
+                value={pickedRow ? String(pickedRow.id) : null}
+                onChange={(v) => setPickedRow(pickable.find((s) => String(s.id) === v) ?? null)}
               />
               <Button
                 variant="light"
@@ -184,13 +193,16 @@ export function GroupFormModal({
           <Input.Wrapper label={t('groups.chosenStores')} error={errors.leader_id}>
             <Radio.Group
               value={leaderId === null ? '' : String(leaderId)}
-              onChange={(v) => setLeaderId(v ? Number(v) : null)}
+              onChange={(v) => {
+                setLeaderId(v ? Number(v) : null);
+                setErrors((x) => ({ ...x, leader_id: undefined }));
+              }}
               name="group-leader"
             >
               <Table withTableBorder verticalSpacing="xs" mt={4}>
                 <Table.Thead>
                   <Table.Tr>
-                    <Table.Th w={110}>{groupJa.labels.leader_id}</Table.Th>
+                    <Table.Th w={130}>{groupJa.labels.leader_id}</Table.Th>
                     <Table.Th w={70}>{t('screens.overview.columns.id')}</Table.Th>
                     <Table.Th>{t('screens.overview.columns.name')}</Table.Th>
                     <Table.Th w={60} />
