@@ -104,5 +104,15 @@ test('the agency groups three stores under a leader, and the leader sees exactly
   await expect(leader.getByRole('option', { name })).toBeVisible();
   await expect(leader.getByRole('option')).toHaveCount(2); // すべての店舗 and the one group
   await leader.screenshot({ path: 'test-results/groups-leader.png' });
+  await leader.keyboard.press('Escape');
+
+  // A store's dashboard: the top bar's selector offers the same three stores, nothing else.
+  await leader.getByRole('button', { name: `${STORES[1]} ダッシュボード` }).click();
+  await expect(leader).toHaveURL(/\/dashboard$/);
+  await leader.getByRole('button', { name: '店舗を選択' }).click();
+  const selector = leader.getByRole('dialog', { name: '店舗を選択' });
+  await expect(selector.getByRole('radio')).toHaveCount(3);
+  for (const store of STORES)
+    await expect(selector.getByRole('radio', { name: store, exact: true })).toBeVisible();
   await context.close();
 });
