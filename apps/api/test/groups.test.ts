@@ -697,6 +697,12 @@ describe('OpenAPI', () => {
       expect.arrayContaining(['get', 'post']),
     );
     expect(Object.keys(doc.paths['/api/agency/groups/{id}'] ?? {})).toEqual(['put']);
+    const post = doc.paths['/api/agency/groups']?.post as {
+      requestBody: { content: Record<string, { schema: { properties: Record<string, unknown> } }> };
+    };
+    expect(
+      Object.keys(post.requestBody.content['application/json']?.schema.properties ?? {}),
+    ).toEqual(['name', 'leader_id', 'store_list', 'agency_id']);
     expect(Object.keys(doc.paths['/api/admin/groups'] ?? {})).toEqual(
       expect.arrayContaining(['get', 'post']),
     );
