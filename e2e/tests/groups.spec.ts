@@ -85,6 +85,7 @@ test('the agency groups three stores under a leader, and the leader sees exactly
   await page.getByRole('option', { name }).click();
   await expect(page.getByText('3 件中 1 〜 3 件を表示')).toBeVisible();
   await expect(page.getByRole('button', { name: 'グループを更新' })).toBeEnabled();
+  await page.screenshot({ path: 'test-results/groups-overview.png' });
 
   // The leader, in a browser of its own.
   const context = await browser.newContext({
