@@ -63,6 +63,9 @@ import {
   createStoreInfoService,
   type StoreInfoService,
 } from './modules/store-info/store-info.service';
+import { createGroupsRepo } from './modules/groups/groups.repo';
+import { registerGroupRoutes } from './modules/groups/groups.routes';
+import { createGroupsService } from './modules/groups/groups.service';
 import { createStoreAccess, type StoreAccess } from './modules/stores/access';
 import { createStoresRepo } from './modules/stores/stores.repo';
 import { registerStoreRoutes } from './modules/stores/stores.routes';
@@ -290,6 +293,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
         users,
         access,
         clock,
+        authenticate,
+      });
+      // Agency groups and the manager's /admin/groups (issue 12, ADR 0048).
+      registerGroupRoutes(api, {
+        groups: createGroupsService({ repo: createGroupsRepo(db, dialect), audit, clock }),
         authenticate,
       });
       registerDomainRoutes(api, { domains });

@@ -16,3 +16,4 @@ export * from './knowledge-tag';
 export * from './photos';
 export * from './products';
 export * from './admin';
+export * from './groups';

@@ -11,7 +11,8 @@ import {
   TextInput,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { notifications } from '@mantine/notifications';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   AGENCY_STORES_PER_PAGE,
   ROLE,
@@ -24,6 +25,7 @@ import { ErrorAlert } from '@/components/ui/error-alert';
 import { EmptyRow, TableFooter } from '@/components/ui/table-footer';
 import { errorLines } from '@/lib/api-client';
 import { groupListCall, storeKeys, storeListCall } from '../api/stores-api';
+import { GroupFormModal } from './group-form';
 
 /**
  * The overview's store list (spec 3 §2 agency store overview): group selector, search, paged
@@ -49,6 +51,8 @@ export function StoreOverview({
   const [debounced] = useDebouncedValue(search, 300);
   const [groupId, setGroupId] = useState<number | null>(null);
   const [checked, setChecked] = useState<StoreRow[]>([]);
+  const [groupForm, setGroupForm] = useState<'create' | 'edit' | null>(null);
+  const qc = useQueryClient();
 
   const groups = useQuery({
     queryKey: storeKeys.groups(user.id),
@@ -69,6 +73,13 @@ export function StoreOverview({
       on ? [...xs.filter((x) => x.id !== r.id), r] : xs.filter((x) => x.id !== r.id),
     );
   const canReport = checked.some((r) => r.status !== 0);
+  const chosenGroup = groups.data?.find((g) => g.id === groupId) ?? null;
+  const groupSaved = (message: string) => {
+    setGroupForm(null);
+    notifications.show({ color: 'teal', message, autoClose: 2000 });
+    void qc.invalidateQueries({ queryKey: ['groups'] });
+    void qc.invalidateQueries({ queryKey: ['stores'] });
+  };
   const d = list.data;
 
   return (
@@ -100,6 +111,21 @@ export function StoreOverview({
             setPage(1);
           }}
         />
+        {user.role === ROLE.agency && (
+          <>
+            <Button variant="light" onClick={() => setGroupForm('create')}>
+              {t('groups.create')}
+            </Button>
+            {/* Spec 3 §2: update group waits until a group is chosen in the selector. */}
+            <Button
+              variant="light"
+              disabled={chosenGroup === null}
+              onClick={() => setGroupForm('edit')}
+            >
+              {t('groups.edit')}
+            </Button>
+          </>
+        )}
         <Button
           ml="auto"
           disabled={!canReport}
@@ -108,6 +134,17 @@ export function StoreOverview({
           {t('screens.overview.viewReport')}
         </Button>
       </Group>
+
+      {groupForm && (
+        <GroupFormModal
+          key={groupForm === 'edit' ? `edit-${chosenGroup?.id}` : 'create'}
+          user={user}
+          group={groupForm === 'edit' ? chosenGroup : null}
+          opened
+          onClose={() => setGroupForm(null)}
+          onSaved={groupSaved}
+        />
+      )}
 
       {list.isError && <ErrorAlert lines={errorLines(list.error)} />}
       {list.isPending ? (

@@ -1,0 +1,272 @@
+import { useState } from 'react';
+import {
+  ActionIcon,
+  Button,
+  Group as Row,
+  Input,
+  Modal,
+  Pagination,
+  Radio,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useQuery } from '@tanstack/react-query';
+import {
+  GROUP_STORES_PER_PAGE,
+  groupJa,
+  groupNameField,
+  mayLead,
+  withoutStore,
+  type Group,
+  type StoreRow,
+  type User,
+} from '@tenpo/domain';
+import { useTranslation } from 'react-i18next';
+import { ErrorAlert } from '@/components/ui/error-alert';
+import { ApiError, errorLines } from '@/lib/api-client';
+import { saveGroupCall } from '../api/groups-api';
+import { storeKeys, storeListCall } from '../api/stores-api';
+
+/** A chosen store; `role` is known for stores picked here (a group's own stores carry none). */
+type Chosen = { id: number; name: string; role?: number };
+type Field = 'name' | 'store_list' | 'leader_id';
+
+/** Stores the picker offers at once; typing searches the agency's stores on the server. */
+const PICKER_SIZE = 50;
+const labelOf = (s: { id: number; name: string }) => `${s.id} ${s.name}`;
+
+/**
+ * The group create/edit form (spec 3 §2): group name (required), a store picker whose add
+ * button waits for a choice, the chosen stores 5 a page with a remove button and the leader
+ * radio (removing the leader's store clears the leader), and confirm (create) or update (edit).
+ */
+export function GroupFormModal({
+  user,
+  group,
+  opened,
+  onClose,
+  onSaved,
+}: {
+  user: User;
+  /** null: a new group. */
+  group: Group | null;
+  opened: boolean;
+  onClose: () => void;
+  onSaved: (message: string) => void;
+}) {
+  const { t } = useTranslation();
+  const edit = group !== null;
+  const [name, setName] = useState(group?.name ?? '');
+  const [stores, setStores] = useState<Chosen[]>(group?.stores ?? []);
+  const [leaderId, setLeaderId] = useState<number | null>(group?.leader ?? null);
+  const [pickedRow, setPickedRow] = useState<StoreRow | null>(null);
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search, 300);
+  const [page, setPage] = useState(1);
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [lines, setLines] = useState<string[] | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  // Choosing an option writes its label into the search box: that is no search.
+  const searching = pickedRow && debounced === labelOf(pickedRow) ? '' : debounced;
+  const q = { page: 1, perPage: PICKER_SIZE, search: searching };
+  const options = useQuery({
+    queryKey: storeKeys.list(user.id, q),
+    queryFn: () => storeListCall(user, q),
+    enabled: opened,
+  });
+  const chosenIds = new Set(stores.map((s) => s.id));
+  const answered = options.data?.data ?? [];
+  // The chosen store stays an option while other searches answer, so its label stays shown.
+  const pickable =
+    pickedRow && !answered.some((s) => s.id === pickedRow.id) ? [pickedRow, ...answered] : answered;
+
+  const lastPage = Math.max(1, Math.ceil(stores.length / GROUP_STORES_PER_PAGE));
+  const shownPage = Math.min(page, lastPage);
+  const shown = stores.slice(
+    (shownPage - 1) * GROUP_STORES_PER_PAGE,
+    shownPage * GROUP_STORES_PER_PAGE,
+  );
+
+  const add = () => {
+    if (!pickedRow || chosenIds.has(pickedRow.id)) return;
+    const next = [...stores, { id: pickedRow.id, name: pickedRow.name, role: pickedRow.role }];
+    setStores(next);
+    setPage(Math.ceil(next.length / GROUP_STORES_PER_PAGE));
+    setPickedRow(null);
+    setSearch('');
+    setErrors((e) => ({ ...e, store_list: undefined }));
+  };
+  const remove = (id: number) => {
+    const r = withoutStore(stores, leaderId, id);
+    setStores(r.stores);
+    setLeaderId(r.leaderId);
+  };
+
+  const submit = async () => {
+    setLines(null);
+    const checked = groupNameField.safeParse(name);
+    const found: Partial<Record<Field, string>> = {};
+    if (!checked.success) found.name = checked.error.issues[0]?.message;
+    if (stores.length === 0) found.store_list = groupJa.storeListRequired;
+    setErrors(found);
+    if (!checked.success || found.store_list) return;
+    setSaving(true);
+    try {
+      const r = await saveGroupCall(group?.id ?? null, {
+        name: checked.data,
+        leaderId,
+        storeIds: stores.map((s) => s.id),
+      });
+      onSaved(r.message ?? (edit ? groupJa.updated : groupJa.created));
+    } catch (e) {
+      const server: Partial<Record<Field, string>> = {};
+      if (e instanceof ApiError)
+        for (const [field, messages] of Object.entries(e.fieldErrors()))
+          if (field === 'name' || field === 'store_list' || field === 'leader_id')
+            server[field] = messages[0];
+      setErrors(server);
+      setLines(errorLines(e));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const title = edit ? t('groups.editTitle') : t('groups.createTitle');
+  return (
+    <Modal opened={opened} onClose={onClose} title={title} size="lg">
+      <form
+        aria-label={title}
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        <Stack>
+          <ErrorAlert lines={lines} />
+          <TextInput
+            label={groupJa.labels.name}
+            withAsterisk
+            value={name}
+            onChange={(e) => {
+              setName(e.currentTarget.value);
+              setErrors((x) => ({ ...x, name: undefined }));
+            }}
+            error={errors.name}
+          />
+          <Input.Wrapper label={t('groups.storePicker')} error={errors.store_list}>
+            <Row align="flex-start" wrap="nowrap">
+              <Select
+                aria-label={t('groups.storePicker')}
+                placeholder={t('groups.storePickerPlaceholder')}
+                style={{ flex: 1 }}
+                searchable
+                clearable
+                searchValue={search}
+                onSearchChange={setSearch}
+                // The server searches; every option it answers is shown.
+                filter={({ options: o }) => o}
+                nothingFoundMessage={t('groups.noStoreFound')}
+                data={pickable.map((s) => ({
+                  value: String(s.id),
+                  label: labelOf(s),
+                  disabled: chosenIds.has(s.id),
+                }))}
+                value={pickedRow ? String(pickedRow.id) : null}
+                onChange={(v) => setPickedRow(pickable.find((s) => String(s.id) === v) ?? null)}
+              />
+              <Button
+                variant="light"
+                onClick={add}
+                disabled={!pickedRow || chosenIds.has(pickedRow.id)}
+              >
+                {t('groups.add')}
+              </Button>
+            </Row>
+          </Input.Wrapper>
+
+          <Input.Wrapper label={t('groups.chosenStores')} error={errors.leader_id}>
+            <Radio.Group
+              value={leaderId === null ? '' : String(leaderId)}
+              onChange={(v) => {
+                setLeaderId(v ? Number(v) : null);
+                setErrors((x) => ({ ...x, leader_id: undefined }));
+              }}
+              name="group-leader"
+            >
+              <Table withTableBorder verticalSpacing="xs" mt={4}>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th w={130}>{groupJa.labels.leader_id}</Table.Th>
+                    <Table.Th w={70}>{t('screens.overview.columns.id')}</Table.Th>
+                    <Table.Th>{t('screens.overview.columns.name')}</Table.Th>
+                    <Table.Th w={60} />
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {stores.length === 0 && (
+                    <Table.Tr>
+                      <Table.Td colSpan={4}>
+                        <Text size="sm" c="dimmed" ta="center">
+                          {t('groups.noStores')}
+                        </Text>
+                      </Table.Td>
+                    </Table.Tr>
+                  )}
+                  {shown.map((s) => (
+                    <Table.Tr key={s.id} data-testid={`group-store-${s.id}`}>
+                      <Table.Td>
+                        <Radio
+                          value={String(s.id)}
+                          aria-label={t('groups.leaderOf', { name: s.name })}
+                          disabled={s.role !== undefined && !mayLead({ role: s.role })}
+                        />
+                      </Table.Td>
+                      <Table.Td>{s.id}</Table.Td>
+                      <Table.Td style={{ overflowWrap: 'anywhere' }}>{s.name}</Table.Td>
+                      <Table.Td>
+                        <ActionIcon
+                          variant="subtle"
+                          color="red"
+                          aria-label={t('groups.remove', { name: s.name })}
+                          onClick={() => remove(s.id)}
+                        >
+                          ×
+                        </ActionIcon>
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Radio.Group>
+          </Input.Wrapper>
+          {lastPage > 1 && (
+            <Pagination
+              size="sm"
+              total={lastPage}
+              value={shownPage}
+              onChange={setPage}
+              aria-label={t('groups.chosenStores')}
+            />
+          )}
+          <Text size="xs" c="dimmed">
+            {t('groups.leaderHint')}
+          </Text>
+          <Row justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              {t('groups.cancel')}
+            </Button>
+            <Button type="submit" loading={saving}>
+              {edit ? t('groups.update') : t('groups.confirm')}
+            </Button>
+          </Row>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

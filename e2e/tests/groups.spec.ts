@@ -1,0 +1,119 @@
+import type { APIRequestContext, Page } from '@playwright/test';
+import { DEMO_PASSWORD, expect, login, test } from './support';
+
+/**
+ * Issue 12: the agency makes a group of three of its stores with a leader on /overview, and
+ * that leader then sees exactly those stores (spec 3 §2, §7; ADR 0048). The leader is the demo
+ * store08 (a shop that leads nothing in the seed).
+ */
+const LEADER = 'store08@tenpo.example';
+const STORES = [
+  'ヘアサロン ルミエール 表参道',
+  'ヘアサロン ルミエール 自由が丘',
+  '整体院 ほぐし庵 横浜',
+];
+const PREFIX = 'E2E グループ';
+
+/**
+ * Retry-safe on a reused data folder: the groups an earlier run made go first (as the manager,
+ * through /admin/groups), so the leader leads only the group this run makes.
+ */
+async function removeEarlierGroups(page: Page, request: APIRequestContext): Promise<void> {
+  await page.goto('/login');
+  const apiKey = (await page.locator('meta[name="tenpo-api-key"]').getAttribute('content')) ?? '';
+  const headers = { 'X-Api-Key': apiKey, Accept: 'application/json' };
+  const loggedIn = await request.post('/api/login', {
+    headers,
+    data: { email: 'manager@tenpo.example', password: DEMO_PASSWORD },
+  });
+  expect(loggedIn.status()).toBe(200);
+  const token = ((await loggedIn.json()) as { data: { token: string } }).data.token;
+  const auth = { ...headers, Authorization: `Bearer ${token}` };
+  const listed = await request.get(
+    `/api/admin/groups?per_page=100&search=${encodeURIComponent(PREFIX)}`,
+    { headers: auth },
+  );
+  expect(listed.status()).toBe(200);
+  const groups = ((await listed.json()) as { data: { data: { id: number }[] } }).data.data;
+  for (const g of groups) {
+    const gone = await request.delete(`/api/admin/groups/${g.id}`, { headers: auth });
+    expect(gone.status()).toBe(200);
+  }
+  await request.get('/api/logout', { headers: auth });
+}
+
+test('the agency groups three stores under a leader, and the leader sees exactly them', async ({
+  page,
+  browser,
+  request,
+}) => {
+  // Two logins and a modal on a shared two-core machine.
+  test.setTimeout(150_000);
+  await removeEarlierGroups(page, request);
+  const name = `${PREFIX} ${Date.now()}`;
+
+  await login(page, 'agency@tenpo.example');
+  await expect(page).toHaveURL(/\/overview$/);
+  await expect(page.getByRole('button', { name: 'グループを更新' })).toBeDisabled();
+  await page.getByRole('button', { name: 'グループを作成' }).click();
+  const modal = page.getByRole('dialog', { name: 'グループを作成' });
+  await expect(modal).toBeVisible();
+
+  // An empty name is refused on the spot.
+  await modal.getByRole('button', { name: '確定' }).click();
+  await expect(modal.getByText('グループ名 を入力してください。')).toBeVisible();
+
+  await modal.getByRole('textbox', { name: 'グループ名' }).fill(name);
+  const add = modal.getByRole('button', { name: '追加', exact: true });
+  await expect(add).toBeDisabled();
+  for (const store of STORES) {
+    const picker = modal.getByRole('textbox', { name: '店舗を追加' });
+    await picker.click();
+    await picker.fill(store.split(' ').at(-1) ?? store);
+    await page.getByRole('option', { name: new RegExp(store) }).click();
+    await add.click();
+    await expect(modal.getByRole('cell', { name: store, exact: true })).toBeVisible();
+  }
+  await modal.getByRole('radio', { name: `${STORES[0]} をグループリーダーにする` }).check();
+  await page.screenshot({ path: 'test-results/groups-modal.png' });
+  await modal.getByRole('button', { name: '確定' }).click();
+  await expect(page.getByText('グループを作成しました')).toBeVisible();
+  await expect(modal).toBeHidden();
+
+  // The new group is in the selector, and its stores are the three.
+  await page.getByRole('textbox', { name: 'グループ' }).click();
+  await page.getByRole('option', { name }).click();
+  await expect(page.getByText('3 件中 1 〜 3 件を表示')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'グループを更新' })).toBeEnabled();
+  await page.screenshot({ path: 'test-results/groups-overview.png' });
+
+  // The leader, in a browser of its own.
+  const context = await browser.newContext({
+    baseURL: new URL(page.url()).origin,
+    locale: 'ja-JP',
+    timezoneId: 'Asia/Tokyo',
+  });
+  const leader = await context.newPage();
+  await login(leader, LEADER);
+  await expect(leader).toHaveURL(/\/overview$/);
+  await expect(leader.getByText('3 件中 1 〜 3 件を表示')).toBeVisible();
+  const rows = leader.locator('[data-testid^="store-row-"]');
+  await expect(rows).toHaveCount(3);
+  // Ordered by id, as the leader's list is (spec 3 §7 order_by id,asc).
+  await expect(rows).toContainText(STORES);
+  await leader.getByRole('textbox', { name: 'グループ' }).click();
+  await expect(leader.getByRole('option', { name })).toBeVisible();
+  await expect(leader.getByRole('option')).toHaveCount(2); // すべての店舗 and the one group
+  await leader.screenshot({ path: 'test-results/groups-leader.png' });
+  await leader.keyboard.press('Escape');
+
+  // A store's dashboard: the top bar's selector offers the same three stores, nothing else.
+  await leader.getByRole('button', { name: `${STORES[1]} ダッシュボード` }).click();
+  await expect(leader).toHaveURL(/\/dashboard$/);
+  await leader.getByRole('button', { name: '店舗を選択' }).click();
+  const selector = leader.getByRole('dialog', { name: '店舗を選択' });
+  await expect(selector.getByRole('radio')).toHaveCount(3);
+  for (const store of STORES)
+    await expect(selector.getByRole('radio', { name: store, exact: true })).toBeVisible();
+  await context.close();
+});

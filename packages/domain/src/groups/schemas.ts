@@ -1,0 +1,158 @@
+import { z } from 'zod';
+import { ja } from '../messages/ja';
+import { ROLE } from '../roles/roles';
+import { groupSchema } from '../stores/schemas';
+
+/**
+ * Agency groups (spec 3 §2 group form, §3 group payload, §7 Agency and Admin; ADR 0048).
+ * The payload keeps the spec's names: `name`, `leader_id`, `store_list` (comma-joined store
+ * ids), `agency_id`. The same rules judge the web form and the API's request.
+ */
+
+export const GROUP_NAME_MAX = 100;
+/** Spec 3 §9: the group form's table of chosen stores shows 5 a page. */
+export const GROUP_STORES_PER_PAGE = 5;
+/** A group holds at most this many stores (one request, one transaction). */
+export const GROUP_STORES_MAX = 1000;
+
+export const groupJa = {
+  labels: {
+    name: 'グループ名',
+    leader_id: 'グループリーダー',
+    store_list: '店舗',
+    agency_id: '代理店',
+  },
+  storeListFormat: '店舗の指定が正しくありません。店舗IDをカンマ区切りで指定してください。',
+  storeListRequired: '店舗を1つ以上追加してください。',
+  storeListTooLong: `1つのグループに追加できる店舗は${GROUP_STORES_MAX}件までです。`,
+  storeTwice: (id: number) => `同じ店舗（ID: ${id}）が2回指定されています。`,
+  leaderNotInGroup: 'グループリーダーはグループの店舗から選んでください。',
+  leaderNotShop: 'グループリーダーには有料プランの店舗を選んでください。',
+  /** A store that is not the group agency's (or does not exist): answered 404 (ADR 0048). */
+  storeNotFound: '選択した店舗が見つかりません。',
+  agencyNotFound: '代理店が見つかりません。',
+  created: 'グループを作成しました',
+  updated: 'グループを更新しました',
+  deleted: 'グループを削除しました',
+  /** Audit summaries. */
+  auditCreated: (name: string) => `グループ「${name}」を作成`,
+  auditUpdated: (name: string) => `グループ「${name}」を更新`,
+  auditDeleted: (name: string) => `グループ「${name}」を削除`,
+} as const;
+
+export type StoreListResult =
+  | { ok: true; ids: number[] }
+  | { ok: false; reason: 'format' | 'duplicate'; id?: number };
+
+/**
+ * Reads `store_list` ("3,5,8"): ids in the order given, spaces around them ignored, an empty
+ * string is no store. Anything but positive integers is a format error; an id twice is an error.
+ */
+export const parseStoreList = (raw: string): StoreListResult => {
+  const text = raw.trim();
+  if (text === '') return { ok: true, ids: [] };
+  const ids: number[] = [];
+  const seen = new Set<number>();
+  for (const part of text.split(',')) {
+    const p = part.trim();
+    if (!/^[1-9][0-9]{0,14}$/.test(p)) return { ok: false, reason: 'format' };
+    const id = Number(p);
+    if (seen.has(id)) return { ok: false, reason: 'duplicate', id };
+    seen.add(id);
+    ids.push(id);
+  }
+  return { ok: true, ids };
+};
+
+/** The leader, when there is one, is one of the group's stores (spec 3 §2). */
+export const leaderInGroup = (leaderId: number | null, storeIds: readonly number[]): boolean =>
+  leaderId === null || storeIds.includes(leaderId);
+
+/** Only a shop can act as a group leader (DESIGN §4: a leader is a shop with `is_leader`). */
+export const mayLead = (store: { role: number }): boolean => store.role === ROLE.shop;
+
+/** Removing a store from the form's table clears the leader if it was that store (spec 3 §2). */
+export const withoutStore = <T extends { id: number }>(
+  stores: readonly T[],
+  leaderId: number | null,
+  removed: number,
+): { stores: T[]; leaderId: number | null } => ({
+  stores: stores.filter((s) => s.id !== removed),
+  leaderId: leaderId === removed ? null : leaderId,
+});
+
+const idField = (label: string) =>
+  z.coerce
+    .number({ error: ja.invalidChoice(label) })
+    .int(ja.invalidChoice(label))
+    .positive(ja.invalidChoice(label));
+
+/** The group name: required, trimmed (the spec's 「{field} を入力してください。」). */
+export const groupNameField = z
+  .string({ error: ja.required(groupJa.labels.name) })
+  .trim()
+  .min(1, ja.required(groupJa.labels.name))
+  .max(GROUP_NAME_MAX, ja.maxLength(groupJa.labels.name, GROUP_NAME_MAX));
+
+/** POST /agency/groups, PUT /agency/groups/{id}, and the admin's POST/PUT /admin/groups. */
+export const groupPayloadSchema = z
+  .object({
+    name: groupNameField,
+    /** null, '' or absent: no leader. */
+    leader_id: z
+      .union([z.literal(''), z.null(), idField(groupJa.labels.leader_id)])
+      .optional()
+      .transform((v) => (v === '' || v === null || v === undefined ? null : v)),
+    store_list: z
+      .union([z.string(), z.number().int()], { error: groupJa.storeListRequired })
+      .transform((v) => String(v)),
+    /** The agency the group belongs to: an agency may leave it out; a manager names it. */
+    agency_id: z
+      .union([z.literal(''), z.null(), idField(groupJa.labels.agency_id)])
+      .optional()
+      .transform((v) => (v === '' || v === null || v === undefined ? null : v)),
+  })
+  .transform((v, ctx) => {
+    const parsed = parseStoreList(v.store_list);
+    if (!parsed.ok) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['store_list'],
+        message:
+          parsed.reason === 'duplicate' && parsed.id !== undefined
+            ? groupJa.storeTwice(parsed.id)
+            : groupJa.storeListFormat,
+      });
+      return z.NEVER;
+    }
+    if (parsed.ids.length === 0) {
+      ctx.addIssue({ code: 'custom', path: ['store_list'], message: groupJa.storeListRequired });
+      return z.NEVER;
+    }
+    if (parsed.ids.length > GROUP_STORES_MAX) {
+      ctx.addIssue({ code: 'custom', path: ['store_list'], message: groupJa.storeListTooLong });
+      return z.NEVER;
+    }
+    if (!leaderInGroup(v.leader_id, parsed.ids)) {
+      ctx.addIssue({ code: 'custom', path: ['leader_id'], message: groupJa.leaderNotInGroup });
+      return z.NEVER;
+    }
+    return { name: v.name, leader_id: v.leader_id, store_ids: parsed.ids, agency_id: v.agency_id };
+  });
+export type GroupPayload = z.input<typeof groupPayloadSchema>;
+export type GroupInput = z.output<typeof groupPayloadSchema>;
+
+export const groupIdParams = z.object({ id: z.coerce.number().int().positive() });
+
+/** A group as the agency, the leader and the manager read it, with the agency it belongs to. */
+export const agencyGroupSchema = groupSchema.extend({
+  agency_id: z.number().int(),
+  agency_name: z.string().nullable(),
+});
+export type AgencyGroup = z.infer<typeof agencyGroupSchema>;
+
+/** GET /admin/groups: search by group name, 10 a page (spec 3 §3 admin lists). */
+export const adminGroupsQuery = z.object({
+  search: z.string().trim().max(100).optional(),
+  agency_id: z.coerce.number().int().positive().optional(),
+});
