@@ -32,6 +32,7 @@ import { createPublisherRepo } from './modules/publisher/publisher.repo';
 import { registerPublisherRoutes } from './modules/publisher/publisher.routes';
 import { createPublisherService } from './modules/publisher/publisher.service';
 import { createAuditLog } from './modules/audit/audit.repo';
+import { registerAuditRoutes } from './modules/audit/audit.routes';
 import { createDomainsRepo } from './modules/domains/domains.repo';
 import { registerDomainRoutes } from './modules/domains/domains.routes';
 import { registerMetricsJobs, type MetricsJobs } from './modules/metrics/metrics.jobs';
@@ -189,6 +190,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     outbox,
     linkOrigin,
     sessionTtlHours: config.sessionTtlHours,
+    audit,
   });
   const registration = createRegistrationService({
     repo: createRegistrationRepo(db),
@@ -196,6 +198,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     clock,
     outbox,
     linkOrigin,
+    audit,
   });
   const channels = deps.channels ?? createChannels(config, clock);
   const publishers = createPublisherService({
@@ -206,6 +209,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     publicUrl: config.publicUrl,
     isAgencyPrefix,
     log: app.log,
+    audit,
   });
   const metricsRepo = createMetricsRepo(db);
   const metricsSync = createMetricsSync({
@@ -227,12 +231,14 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     clock,
     log: app.log,
     notConnected: () => publishers.notConnected('google_my_business'),
+    audit,
   });
   registerStoreInfoJobs(queue, { storeInfo });
   const entity = createEntityService({
     publishers,
     storeInfo,
     onGoogleConnected: (storeId) => metricsJobs.connected(storeId),
+    audit,
   });
   const postsRepo = createPostsRepo(db);
   registerPostJobs(queue, { repo: postsRepo, registry: publishers.registry, storage, clock });
@@ -243,6 +249,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     queue,
     storage,
     clock,
+    audit,
   });
   const photos = createPhotosService({
     repo: createPhotosRepo(db),
@@ -252,7 +259,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     clock,
     log: app.log,
   });
-  const facebookPages = createFacebookPagesService({ publishers });
+  const facebookPages = createFacebookPagesService({ publishers, audit });
   const products = createProductsService({ repo: createProductsRepo(db), storage, clock });
   const authRateLimit = { max: config.rateLimitAuthPerMinute, timeWindow: 60_000 };
   app.decorate('queue', queue);
@@ -315,6 +322,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
             })),
           }),
           clock,
+          audit,
         }),
         access,
         authenticate,
@@ -327,11 +335,14 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
         publicUrl: config.publicUrl,
         authenticate,
       });
-      registerPhotoRoutes(api, { photos, access, storage, authenticate });
+      // The change history (issue 12, ADR 0047).
+      registerAuditRoutes(api, { audit, access, authenticate });
+      registerPhotoRoutes(api, { photos, access, storage, audit, authenticate });
       registerProductRoutes(api, {
         products,
         access,
         storage,
+        audit,
         authenticate,
       });
       registerReportRoutes(api, {

@@ -15,3 +15,4 @@ export * from './store-lookups';
 export * from './knowledge-tag';
 export * from './photos';
 export * from './products';
+export * from './audit';
