@@ -631,7 +631,7 @@ export const ja = {
     },
     /** Field names of the before/after detail; a key not listed shows as it is. */
     fields: {
-      name: '名前',
+      name: '担当者名',
       company_name: '会社名',
       store_name: '店舗名',
       email: 'メールアドレス',

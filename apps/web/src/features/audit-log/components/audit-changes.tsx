@@ -31,9 +31,11 @@ export function AuditChanges({ row }: { row: AuditRow }) {
     <Table withTableBorder withColumnBorders fz="sm" aria-label={t('auditLog.changes')}>
       <Table.Thead>
         <Table.Tr>
-          <Table.Th>{t('auditLog.field')}</Table.Th>
+          <Table.Th w="22%">{t('auditLog.field')}</Table.Th>
           <Table.Th>{t('auditLog.before')}</Table.Th>
-          <Table.Th aria-hidden>→</Table.Th>
+          <Table.Th aria-hidden w={32}>
+            →
+          </Table.Th>
           <Table.Th>{t('auditLog.after')}</Table.Th>
         </Table.Tr>
       </Table.Thead>
