@@ -35,6 +35,7 @@ import { createAuditLog } from './modules/audit/audit.repo';
 import { createAdminRepo } from './modules/admin/admin.repo';
 import { registerAdminRoutes } from './modules/admin/admin.routes';
 import { createAdminService } from './modules/admin/admin.service';
+import { registerAuditRoutes } from './modules/audit/audit.routes';
 import { createDomainsRepo } from './modules/domains/domains.repo';
 import { registerDomainRoutes } from './modules/domains/domains.routes';
 import { registerMetricsJobs, type MetricsJobs } from './modules/metrics/metrics.jobs';
@@ -195,6 +196,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     outbox,
     linkOrigin,
     sessionTtlHours: config.sessionTtlHours,
+    audit,
   });
   const registration = createRegistrationService({
     repo: createRegistrationRepo(db),
@@ -202,6 +204,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     clock,
     outbox,
     linkOrigin,
+    audit,
   });
   const channels = deps.channels ?? createChannels(config, clock);
   const publishers = createPublisherService({
@@ -212,6 +215,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     publicUrl: config.publicUrl,
     isAgencyPrefix,
     log: app.log,
+    audit,
   });
   const metricsRepo = createMetricsRepo(db);
   const metricsSync = createMetricsSync({
@@ -233,12 +237,14 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     clock,
     log: app.log,
     notConnected: () => publishers.notConnected('google_my_business'),
+    audit,
   });
   registerStoreInfoJobs(queue, { storeInfo });
   const entity = createEntityService({
     publishers,
     storeInfo,
     onGoogleConnected: (storeId) => metricsJobs.connected(storeId),
+    audit,
   });
   const postsRepo = createPostsRepo(db);
   registerPostJobs(queue, { repo: postsRepo, registry: publishers.registry, storage, clock });
@@ -249,6 +255,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     queue,
     storage,
     clock,
+    audit,
   });
   const photos = createPhotosService({
     repo: createPhotosRepo(db),
@@ -258,7 +265,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     clock,
     log: app.log,
   });
-  const facebookPages = createFacebookPagesService({ publishers });
+  const facebookPages = createFacebookPagesService({ publishers, audit });
   const products = createProductsService({ repo: createProductsRepo(db), storage, clock });
   const authRateLimit = { max: config.rateLimitAuthPerMinute, timeWindow: 60_000 };
   app.decorate('queue', queue);
@@ -332,6 +339,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
             })),
           }),
           clock,
+          audit,
         }),
         access,
         authenticate,
@@ -344,11 +352,14 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
         publicUrl: config.publicUrl,
         authenticate,
       });
-      registerPhotoRoutes(api, { photos, access, storage, authenticate });
+      // The change history (issue 12, ADR 0047).
+      registerAuditRoutes(api, { audit, access, authenticate });
+      registerPhotoRoutes(api, { photos, access, storage, audit, authenticate });
       registerProductRoutes(api, {
         products,
         access,
         storage,
+        audit,
         authenticate,
       });
       registerReportRoutes(api, {

@@ -17,3 +17,4 @@ export * from './photos';
 export * from './products';
 export * from './admin';
 export * from './groups';
+export * from './audit';

@@ -33,7 +33,8 @@ export type RouteName =
   | 'Report'
   | 'ReportMultiple'
   | 'Change Password'
-  | 'Setting Account';
+  | 'Setting Account'
+  | 'Audit Log';
 
 export type RouteMeta = {
   name: RouteName;
@@ -56,6 +57,7 @@ export const GMB_EXEMPT: ReadonlySet<RouteName> = new Set<RouteName>([
   'Change Password',
   'Setting Account',
   'Manual Document',
+  'Audit Log',
   'Register Payment',
   'Facebook',
   'Google My Business',
@@ -77,12 +79,15 @@ export const ACCOUNT_SCREENS: ReadonlySet<RouteName> = new Set<RouteName>([
   'Change Password',
   'Setting Account',
   'Manual Document',
+  'Audit Log',
 ]);
 
 /** No store selector in the top bar on these. */
 export const NO_SELECTOR_SCREENS: ReadonlySet<RouteName> = new Set<RouteName>([
   'Overview',
   'Overview Agencies',
+  // Its own store filter: the history reads across the stores the user sees (ADR 0047).
+  'Audit Log',
 ]);
 
 export type GuardContext = {

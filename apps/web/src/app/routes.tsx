@@ -137,6 +137,11 @@ export const routes: RouteObject[] = [
             lazy: lazy(() => import('./routes/manual-document'), 'ManualDocumentRoute'),
             handle: meta({ name: 'Manual Document', title: 'マニュアル' }),
           },
+          {
+            path: '/audit-log',
+            lazy: lazy(() => import('./routes/audit-log'), 'AuditLogRoute'),
+            handle: meta({ name: 'Audit Log', title: '変更履歴' }),
+          },
           later('/register-payment', {
             name: 'Register Payment',
             title: 'お支払い設定',

@@ -20,6 +20,7 @@ import type { MediaStorage } from '../../storage';
 import type { StoreAccess } from '../stores/access';
 import type { UsersService } from '../users/users.service';
 import type { AuditLog } from '../audit/audit.repo';
+import { accountTarget, pick } from '../audit/audit.entries';
 import type { AccountRepo } from './account.repo';
 
 /** Zod issues to the envelope's `errors` map. */
@@ -73,6 +74,11 @@ export function registerAccountRoutes(
         agreed_terms: 1,
         updated_at: iso(clock.now()),
       });
+      await deps.audit.recordUpdate(
+        { actor: actor.user, ...accountTarget(actor.user), summary: '利用規約に同意' },
+        { agreed_terms: actor.user.agreed_terms },
+        { agreed_terms: row.agreed_terms },
+      );
       return okData(await users.present(row), ja.termsAgreed);
     },
   );
@@ -124,11 +130,25 @@ export function registerAccountRoutes(
           if (await account.emailTakenByOther(input.email, actor.user.id))
             throw validationError({ email: [ja.emailTaken] });
           const logo = files.logo_url;
-          return users.repo.update(actor.user.id, {
+          const updated = await users.repo.update(actor.user.id, {
             ...input,
             logo_url: logo ? accepted(logo).path : actor.user.logo_url,
             updated_at: iso(clock.now()),
           });
+          const keys = [
+            'name',
+            'company_name',
+            'store_name',
+            'email',
+            'phone',
+            'logo_url',
+          ] as const;
+          await deps.audit.recordUpdate(
+            { actor: actor.user, ...accountTarget(actor.user), summary: 'アカウント情報を変更' },
+            pick(actor.user, keys),
+            pick(updated, keys),
+          );
+          return updated;
         });
         return okData(await users.present(row), ja.updateSuccess);
       },

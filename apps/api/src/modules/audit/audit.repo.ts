@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
 import type { Database, UserRow } from '../../db/types';
 import { iso, type Clock } from '../../lib/clock';
 
@@ -60,10 +60,143 @@ export function changed(
   return Object.keys(a).length === 0 ? null : { before: b, after: a };
 }
 
+/**
+ * Whose history a reader sees (ADR 0047): everything; an agency's (its own rows and its stores');
+ * or one store's (or one account's) own.
+ */
+export type AuditScope =
+  | { kind: 'all' }
+  | { kind: 'agency'; agencyId: number }
+  | { kind: 'store'; storeId: number };
+
+export type AuditFilter = {
+  storeId?: number;
+  entity?: string;
+  action?: string;
+  /** Part of the actor's e-mail, or the actor's id (digits). */
+  actor?: string;
+  /** ISO instants: `at >= since` and `at < until`. */
+  since?: string | null;
+  until?: string | null;
+};
+
+export type AuditListRow = {
+  id: number;
+  at: string;
+  actor_id: number | null;
+  actor_email: string | null;
+  actor_role: number | null;
+  store_id: number | null;
+  store_name: string | null;
+  agency_id: number | null;
+  entity: string;
+  entity_id: string | null;
+  action: string;
+  summary: string | null;
+  before: string | null;
+  after: string | null;
+};
+
+type Eb = ExpressionBuilder<Database, 'audit_log'>;
+
+const scopeOf = (eb: Eb, scope: AuditScope) => {
+  switch (scope.kind) {
+    case 'all':
+      return eb.and([]);
+    case 'agency':
+      return eb.or([
+        eb('audit_log.agency_id', '=', scope.agencyId),
+        eb('audit_log.store_id', '=', scope.agencyId),
+        eb(
+          'audit_log.store_id',
+          'in',
+          eb.selectFrom('users').select('users.id').where('users.agency_id', '=', scope.agencyId),
+        ),
+      ]);
+    case 'store':
+      return eb('audit_log.store_id', '=', scope.storeId);
+  }
+};
+
+const filterOf = (eb: Eb, f: AuditFilter) => {
+  const all = [];
+  if (f.storeId !== undefined) all.push(eb('audit_log.store_id', '=', f.storeId));
+  if (f.entity) all.push(eb('audit_log.entity', '=', f.entity));
+  if (f.action) all.push(eb('audit_log.action', '=', f.action));
+  if (f.since) all.push(eb('audit_log.at', '>=', f.since));
+  if (f.until) all.push(eb('audit_log.at', '<', f.until));
+  const who = f.actor?.trim();
+  if (who) {
+    const like = `%${who.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const byEmail = eb(
+      sql<string>`lower(coalesce(${sql.ref('audit_log.actor_email')}, ''))`,
+      'like',
+      sql<string>`${like} escape '\\'`,
+    );
+    all.push(
+      /^\d{1,9}$/.test(who)
+        ? eb.or([eb('audit_log.actor_id', '=', Number(who)), byEmail])
+        : byEmail,
+    );
+  }
+  return eb.and(all);
+};
+
+/** The history a reader may see, newest first, filtered and paged (ADR 0047). */
+export async function auditPage(
+  db: Kysely<Database>,
+  scope: AuditScope,
+  filter: AuditFilter,
+  page: number,
+  perPage: number,
+): Promise<{ total: number; rows: AuditListRow[] }> {
+  const where = (eb: Eb) => eb.and([scopeOf(eb, scope), filterOf(eb, filter)]);
+  const count = await db
+    .selectFrom('audit_log')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where(where)
+    .executeTakeFirst();
+  const rows = await db
+    .selectFrom('audit_log')
+    .leftJoin('users as s', 's.id', 'audit_log.store_id')
+    .select([
+      'audit_log.id',
+      'audit_log.at',
+      'audit_log.actor_id',
+      'audit_log.actor_email',
+      'audit_log.actor_role',
+      'audit_log.store_id',
+      'audit_log.agency_id',
+      'audit_log.entity',
+      'audit_log.entity_id',
+      'audit_log.action',
+      'audit_log.summary',
+      'audit_log.before',
+      'audit_log.after',
+    ])
+    .select((eb) => eb.fn.coalesce('s.store_name', 's.name').as('store_name'))
+    .where(where)
+    .orderBy('audit_log.id', 'desc')
+    .limit(perPage)
+    .offset((page - 1) * perPage)
+    .execute();
+  return { total: Number(count?.n ?? 0), rows };
+}
+
 export type AuditLog = ReturnType<typeof createAuditLog>;
 
 export function createAuditLog(db: Kysely<Database>, clock: Clock) {
   return {
+    /** The history a reader may see (see `auditPage`). */
+    page: (scope: AuditScope, filter: AuditFilter, page: number, perPage: number) =>
+      auditPage(db, scope, filter, page, perPage),
+    /** An account as an actor, for a change made where no session is at hand (an OAuth return). */
+    actorById: async (id: number): Promise<AuditActor | null> =>
+      (await db
+        .selectFrom('users')
+        .select(['id', 'email', 'role'])
+        .where('id', '=', id)
+        .executeTakeFirst()) ?? null,
     /**
      * Records one change. Pass the transaction that makes the change, so the change and its
      * record commit together or not at all.

@@ -9,6 +9,8 @@ import { resetPasswordMail } from '../../mail/templates';
 import type { Actor } from '../../plugins/auth';
 import type { UsersService } from '../users/users.service';
 import type { SessionRow } from '../../db/types';
+import type { AuditLog } from '../audit/audit.repo';
+import { accountTarget } from '../audit/audit.entries';
 import type { AuthRepo } from './auth.repo';
 import { liveSuccessor } from './rotation';
 
@@ -32,6 +34,8 @@ export function createAuthService(deps: {
   /** Where the mails' links point: the request's host when it is ours (lib/hosts.ts). */
   linkOrigin: LinkOrigin;
   sessionTtlHours: number;
+  /** Password changes are recorded as a fact, never with values (ADR 0047). */
+  audit?: AuditLog;
 }) {
   const { repo, users, clock, outbox } = deps;
 
@@ -131,11 +135,15 @@ export function createAuthService(deps: {
       const user = await users.repo.findById(reset.user_id);
       if (!user || user.email.toLowerCase() !== input.email.toLowerCase()) throw invalid;
       const passwordHash = await hashPassword(input.password);
-      await repo.transaction(async (trx) => {
+      await repo.transaction(async (trx, db) => {
         if (!(await trx.useReset(reset.id, now))) throw invalid;
         await trx.setPassword(user.id, passwordHash, now);
         // A new password ends every session that the old one opened.
         await trx.revokeAllOf(user.id, now);
+        await deps.audit?.record(
+          { actor: user, ...accountTarget(user), action: 'update', summary: 'パスワードを再設定' },
+          db,
+        );
       });
     },
 
@@ -146,9 +154,18 @@ export function createAuthService(deps: {
       const now = iso(clock.now());
       const passwordHash = await hashPassword(next);
       // The new password and the end of the other sessions: both or neither.
-      await repo.transaction(async (tx) => {
+      await repo.transaction(async (tx, db) => {
         await tx.setPassword(actor.user.id, passwordHash, now);
         await tx.revokeAllOf(actor.user.id, now, actor.session.id);
+        await deps.audit?.record(
+          {
+            actor: actor.user,
+            ...accountTarget(actor.user),
+            action: 'update',
+            summary: 'パスワードを変更',
+          },
+          db,
+        );
       });
     },
   };

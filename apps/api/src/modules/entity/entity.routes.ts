@@ -53,8 +53,12 @@ export function registerEntityRoutes(
       },
     },
     async (req) => {
-      const store = await deps.access.storeFor(actorOf(req), req.body.user_id, 'write');
-      return okData(await deps.entity.choose(store, req.body.location_id), ja.connectSuccess);
+      const actor = actorOf(req);
+      const store = await deps.access.storeFor(actor, req.body.user_id, 'write');
+      return okData(
+        await deps.entity.choose(store, req.body.location_id, actor.user),
+        ja.connectSuccess,
+      );
     },
   );
 

@@ -10,6 +10,7 @@ import {
 import type { LocationDetail } from '../../channels/channel';
 import type { UserRow } from '../../db/types';
 import { validationError } from '../../lib/errors';
+import type { AuditActor, AuditLog } from '../audit/audit.repo';
 import type { PublisherService } from '../publisher/publisher.service';
 import type { StoreInfoService } from '../store-info/store-info.service';
 
@@ -34,6 +35,8 @@ export function createEntityService(deps: {
   storeInfo: StoreInfoService;
   /** A location was chosen: the metrics backfill starts (ADR 0035). */
   onGoogleConnected?: (storeId: number) => Promise<void>;
+  /** The location choice is recorded (ADR 0047). */
+  audit?: AuditLog;
 }) {
   const { publishers } = deps;
   const google = () => publishers.registry.require(KEY, 'locations');
@@ -47,13 +50,29 @@ export function createEntityService(deps: {
     },
 
     /** The chosen location becomes the store's listing; Google is then connected. */
-    async choose(store: UserRow, locationId: string): Promise<PublisherRow> {
+    async choose(
+      store: UserRow,
+      locationId: string,
+      actor: AuditActor | null = null,
+    ): Promise<PublisherRow> {
       const found = (await google().listLocations(handle(store))).find((l) => l.id === locationId);
       if (!found) throw validationError({ location_id: [ja.locationNotFound] });
+      const was = await publishers.row(store, KEY);
       await publishers.saveConnection(store, KEY, {
         status: PUBLISHER_STATUS.connected,
         ...locationFields(found),
         log: '[]',
+      });
+      await deps.audit?.record({
+        actor,
+        entity: 'connection',
+        entityId: KEY,
+        storeId: store.id,
+        agencyId: store.agency_id,
+        action: 'update',
+        summary: `Google のビジネス拠点「${found.title}」を選択`,
+        before: { location: was.location_name, status: was.status },
+        after: { location: found.title, status: PUBLISHER_STATUS.connected },
       });
       await deps.onGoogleConnected?.(store.id);
       await deps.storeInfo.resume(store.id);

@@ -79,9 +79,10 @@ export function registerKnowledgeTagRoutes(
       },
     },
     async (req) => {
-      const store = await deps.access.storeFor(actorOf(req), req.body.user_id, 'write');
+      const actor = actorOf(req);
+      const store = await deps.access.storeFor(actor, req.body.user_id, 'write');
       return okData(
-        await kt.setAnalytics(store, req.body.analytics_option),
+        await kt.setAnalytics(store, req.body.analytics_option, actor.user),
         knowledgeTagMessages.settingsSaved,
       );
     },
@@ -117,9 +118,10 @@ export function registerKnowledgeTagRoutes(
       },
     },
     async (req) => {
-      const store = await deps.access.storeFor(actorOf(req), req.body.user_id, 'write');
+      const actor = actorOf(req);
+      const store = await deps.access.storeFor(actor, req.body.user_id, 'write');
       return okData(
-        await kt.saveMarkup(store, req.body.template),
+        await kt.saveMarkup(store, req.body.template, actor.user),
         knowledgeTagMessages.templateSaved,
       );
     },
@@ -137,8 +139,9 @@ export function registerKnowledgeTagRoutes(
       },
     },
     async (req) => {
-      const store = await deps.access.storeFor(actorOf(req), req.query.user_id, 'write');
-      return okData(await kt.resetMarkup(store), knowledgeTagMessages.templateReset);
+      const actor = actorOf(req);
+      const store = await deps.access.storeFor(actor, req.query.user_id, 'write');
+      return okData(await kt.resetMarkup(store, actor.user), knowledgeTagMessages.templateReset);
     },
   );
 

@@ -24,6 +24,7 @@ import { AppError, notFound, validationError } from '../../lib/errors';
 import { safeEqualTo } from '../../lib/tokens';
 import type { EntityService } from '../entity/entity.service';
 import type { PublisherService } from '../publisher/publisher.service';
+import type { AuditActor, AuditLog } from '../audit/audit.repo';
 import type { KnowledgeTagRepo } from './knowledge-tag.repo';
 import type { EmbedPayload } from './knowledge-tag.script';
 
@@ -49,8 +50,29 @@ export function createKnowledgeTagService(deps: {
   /** The store's photos (their public URLs) and products, from the photo library and catalogue. */
   extras?: (storeId: number) => Promise<{ photos: string[]; offers: OfferFact[] }>;
   clock: Clock;
+  /** Settings and template changes are recorded as changes to the store (ADR 0047). */
+  audit?: AuditLog;
 }) {
   const { repo, clock } = deps;
+  const recordSetting = (
+    store: UserRow,
+    actor: AuditActor | null,
+    summary: string,
+    before: Record<string, unknown>,
+    after: Record<string, unknown>,
+  ) =>
+    deps.audit?.recordUpdate(
+      {
+        actor,
+        entity: 'store',
+        entityId: store.id,
+        storeId: store.id,
+        agencyId: store.agency_id,
+        summary,
+      },
+      before,
+      after,
+    );
   const now = () => iso(clock.now());
   /** The last good payload per store: fresh for a minute, and served stale if Google fails. */
   const rendered = new Map<number, { at: number; payload: EmbedPayload }>();
@@ -124,9 +146,20 @@ export function createKnowledgeTagService(deps: {
       };
     },
 
-    async setAnalytics(store: UserRow, option: number): Promise<KnowledgeTag> {
-      await rowOf(store);
+    async setAnalytics(
+      store: UserRow,
+      option: number,
+      actor: AuditActor | null = null,
+    ): Promise<KnowledgeTag> {
+      const was = await rowOf(store);
       await repo.update(store.id, { analytics_option: option }, now());
+      await recordSetting(
+        store,
+        actor,
+        'ナレッジタグの解析設定を変更',
+        { analytics_option: was.analytics_option },
+        { analytics_option: option },
+      );
       forget(store.id);
       return this.tag(store);
     },
@@ -140,18 +173,36 @@ export function createKnowledgeTagService(deps: {
       };
     },
 
-    async saveMarkup(store: UserRow, text: string): Promise<SchemaMarkup> {
+    async saveMarkup(
+      store: UserRow,
+      text: string,
+      actor: AuditActor | null = null,
+    ): Promise<SchemaMarkup> {
       const c = checkTemplate(text);
       if (!c.ok) throw validationError({ template: [c.message] });
-      await rowOf(store);
+      const was = await rowOf(store);
       await repo.update(store.id, { template: text }, now());
+      await recordSetting(
+        store,
+        actor,
+        'ナレッジタグのマークアップを変更',
+        { template: was.template },
+        { template: text },
+      );
       forget(store.id);
       return this.markup(store);
     },
 
-    async resetMarkup(store: UserRow): Promise<SchemaMarkup> {
-      await rowOf(store);
+    async resetMarkup(store: UserRow, actor: AuditActor | null = null): Promise<SchemaMarkup> {
+      const was = await rowOf(store);
       await repo.update(store.id, { template: null }, now());
+      await recordSetting(
+        store,
+        actor,
+        'ナレッジタグのマークアップを初期値に戻す',
+        { template: was.template },
+        { template: null },
+      );
       forget(store.id);
       return this.markup(store);
     },

@@ -17,6 +17,7 @@ import { registerUploadRoutes } from '../../lib/uploads';
 import { actorOf } from '../../plugins/auth';
 import type { MediaStorage } from '../../storage';
 import type { StoreAccess } from '../stores/access';
+import type { AuditLog } from '../audit/audit.repo';
 import type { PhotosService, PhotoUpload } from './photos.service';
 
 /** Library files are stored here (ADR 0021 key layout). */
@@ -39,6 +40,8 @@ export function registerPhotoRoutes(
     photos: PhotosService;
     access: StoreAccess;
     storage: MediaStorage;
+    /** Photos added and deleted are recorded as changes to the store (ADR 0047). */
+    audit?: AuditLog;
     authenticate: preHandlerAsyncHookHandler;
   },
 ): void {
@@ -78,8 +81,19 @@ export function registerPhotoRoutes(
       },
     },
     async (req) => {
-      const store = await access.storeFor(actorOf(req), req.query.user_id, 'write');
+      const actor = actorOf(req);
+      const store = await access.storeFor(actor, req.query.user_id, 'write');
       await photos.remove(store, req.params.id);
+      await deps.audit?.record({
+        actor: actor.user,
+        entity: 'store',
+        entityId: store.id,
+        storeId: store.id,
+        agencyId: store.agency_id,
+        action: 'delete',
+        summary: '写真を削除',
+        before: { photo_id: req.params.id },
+      });
       return done(ja.photoDeleted);
     },
   );
@@ -145,7 +159,18 @@ export function registerPhotoRoutes(
         throw validationError({ photos: [ja.postTooManyFiles(PHOTO_UPLOAD_MAX_FILES)] });
       if (Object.keys(errors).length) throw validationError(errors);
       if (!files.length) throw validationError({ photos: [ja.photoFileRequired] });
-      return await photos.upload(store, files);
+      const added = await photos.upload(store, files);
+      await deps.audit?.record({
+        actor: actor.user,
+        entity: 'store',
+        entityId: store.id,
+        storeId: store.id,
+        agencyId: store.agency_id,
+        action: 'create',
+        summary: `写真を${files.length}件追加`,
+        after: { photos: files.length },
+      });
+      return added;
     } catch (err) {
       await Promise.all(files.map((f) => storage.delete(f.storageKey).catch(() => undefined)));
       throw err;

@@ -264,7 +264,7 @@ export function registerPostRoutes(
             const content = (fields.content ?? b.post.content).trim();
             if (!content) throw validationError({ content: [ja.postContentRequired] });
             const topic = validateTopic(kind, merged, clock.now());
-            return posts.updateTopic(b, { content, topic });
+            return posts.updateTopic(b, { content, topic }, actor.user);
           });
           return okData([view], ja.topicUpdated);
         },
@@ -323,10 +323,11 @@ export function registerPostRoutes(
         },
       },
       async (req) => {
-        const stores = await access.storesFor(actorOf(req), req.query.user_id, 'write');
+        const actor = actorOf(req);
+        const stores = await access.storesFor(actor, req.query.user_id, 'write');
         const ids = stores.map((x) => x.id);
         const b = await posts.topicPost(req.params.id, kind, ids);
-        return okData([await posts.removeTopic(b)], ja.topicDeleted);
+        return okData([await posts.removeTopic(b, actor.user)], ja.topicDeleted);
       },
     );
   }

@@ -20,6 +20,24 @@ import { jobOf, PUBLISH_QUEUE, REMOVE_QUEUE, removeKeyOf, retryKeyOf } from './p
 import { isRetryable, labelOf, presentPost } from './posts.present';
 import type { NewPostMedia, PostBundle, PostsRepo } from './posts.repo';
 import type { PostRequest } from './posts.validate';
+import type { AuditActor, AuditLog } from '../audit/audit.repo';
+
+/** A post's fields as the audit log shows them (ADR 0047). */
+const postFields = (p: {
+  content: string;
+  channels: string;
+  publish_at: string;
+  delete_at: string | null;
+  post_type: string;
+  topic: string | null;
+}) => ({
+  content: p.content,
+  channels: JSON.parse(p.channels) as unknown,
+  publish_at: p.publish_at,
+  delete_at: p.delete_at,
+  post_type: p.post_type,
+  topic: p.topic ? (JSON.parse(p.topic) as unknown) : null,
+});
 
 /** A medium ready to be attached to every post of a submission. */
 export type ResolvedMedium = Omit<NewPostMedia, 'position' | 'created_at'>;
@@ -33,6 +51,8 @@ export function createPostsService(deps: {
   queue: Queue;
   storage: MediaStorage;
   clock: Clock;
+  /** Each post made, edited or deleted is recorded, per store (ADR 0047). */
+  audit?: AuditLog;
 }) {
   const { repo, queue, storage, clock, registry } = deps;
   const now = () => clock.now();
@@ -150,6 +170,19 @@ export function createPostsService(deps: {
                 trx,
               });
           }
+          await deps.audit?.record(
+            {
+              actor,
+              entity: 'post',
+              entityId: post.id,
+              storeId: store.id,
+              agencyId: store.agency_id,
+              action: 'create',
+              summary: `投稿を作成（${input.channels.map(labelOf).join('、')}）`,
+              after: postFields(post),
+            },
+            trx,
+          );
           out.push(post.id);
         }
         return out;
@@ -195,6 +228,7 @@ export function createPostsService(deps: {
     async updateTopic(
       b: PostBundle,
       patch: { content: string; topic: StoredTopic | null },
+      actor: AuditActor | null = null,
     ): Promise<PostView> {
       const t = b.targets.find((x) => x.publisher_key === 'google_my_business');
       if (t?.state === 'removed' || t?.state === 'removing')
@@ -223,11 +257,22 @@ export function createPostsService(deps: {
         }
       }
       await repo.updatePost(b.post.id, row);
+      await deps.audit?.recordUpdate(
+        {
+          actor,
+          entity: 'post',
+          entityId: b.post.id,
+          storeId: b.post.store_id,
+          summary: '投稿を編集',
+        },
+        postFields(b.post),
+        postFields({ ...b.post, ...row }),
+      );
       return this.one(b.post.id, [b.post.store_id]);
     },
 
     /** Removes an offer, event or news post at Google now (or stops one not yet sent). */
-    async removeTopic(b: PostBundle): Promise<PostView> {
+    async removeTopic(b: PostBundle, actor: AuditActor | null = null): Promise<PostView> {
       for (const t of b.targets) {
         if (t.state === 'removed') continue;
         if (['publishing', 'unknown', 'removing'].includes(t.state))
@@ -250,6 +295,15 @@ export function createPostsService(deps: {
           updated_at: iso(now()),
         });
       }
+      await deps.audit?.record({
+        actor,
+        entity: 'post',
+        entityId: b.post.id,
+        storeId: b.post.store_id,
+        action: 'delete',
+        summary: '投稿を削除',
+        before: postFields(b.post),
+      });
       return this.one(b.post.id, [b.post.store_id]);
     },
 

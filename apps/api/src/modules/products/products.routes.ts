@@ -12,6 +12,7 @@ import {
   productListResponse,
   productSchema,
   productStoreQuery,
+  type Product,
   type ProductInput,
 } from '@tenpo/domain';
 import { validationError, type FieldErrors } from '../../lib/errors';
@@ -26,7 +27,22 @@ import { inspectMedia } from '../../media/inspect';
 import { actorOf } from '../../plugins/auth';
 import { isMediaKey, MEDIA_PATH_PREFIX, type MediaStorage } from '../../storage';
 import type { StoreAccess } from '../stores/access';
+import type { AuditLog } from '../audit/audit.repo';
 import type { ProductPhoto, ProductsService } from './products.service';
+
+/** A product's fields as the audit log shows them (photos by count). */
+const productFields = (p: Product): Record<string, unknown> => ({
+  productName: p.productName,
+  category: p.category,
+  productDescription: p.productDescription,
+  priceRange: p.priceRange,
+  productPrice: p.productPrice,
+  minimumPrice: p.minimumPrice,
+  maximumPrice: p.maximumPrice,
+  valueButton: p.valueButton,
+  linkForButton: p.linkForButton,
+  files: p.files.length,
+});
 
 /** Product photos are stored here (ADR 0021 key layout). */
 const PHOTO_FOLDER = 'media/products';
@@ -65,11 +81,37 @@ export function registerProductRoutes(
     products: ProductsService;
     access: StoreAccess;
     storage: MediaStorage;
+    /** Products made, edited and deleted are recorded as changes to the store (ADR 0047). */
+    audit?: AuditLog;
     authenticate: preHandlerAsyncHookHandler;
   },
 ): void {
   const r = withZod(app);
   const { products, access, storage } = deps;
+  const recordProduct = (
+    req: FastifyRequest,
+    action: 'create' | 'update' | 'delete',
+    before: Product | null,
+    after: Product | null,
+  ) => {
+    const p = (after ?? before) as Product;
+    const verb = { create: '追加', update: '変更', delete: '削除' }[action];
+    const entry = {
+      actor: actorOf(req).user,
+      entity: 'store' as const,
+      entityId: p.user_id,
+      storeId: p.user_id,
+      summary: `商品「${p.productName}」を${verb}`,
+    };
+    if (action === 'update' && before && after)
+      return deps.audit?.recordUpdate(entry, productFields(before), productFields(after));
+    return deps.audit?.record({
+      ...entry,
+      action,
+      before: before ? productFields(before) : null,
+      after: after ? productFields(after) : null,
+    });
+  };
   const pre = { preHandler: deps.authenticate };
   const tags = ['products'];
   const idParams = z.object({ id: z.coerce.number().int().positive() });
@@ -144,7 +186,9 @@ export function registerProductRoutes(
     },
     async (req) => {
       const store = await access.storeFor(actorOf(req), req.query.user_id, 'write');
-      return okData([await products.remove(store.id, req.params.id)], productJa.deleted);
+      const gone = await products.remove(store.id, req.params.id);
+      await recordProduct(req, 'delete', gone, null);
+      return okData([gone], productJa.deleted);
     },
   );
 
@@ -241,6 +285,7 @@ export function registerProductRoutes(
           const { storeId, input, photos } = await read(req, body);
           return products.create(storeId, input, photos ?? []);
         });
+        await recordProduct(req, 'create', null, view);
         return okData([view], productJa.created);
       },
     );
@@ -263,9 +308,11 @@ export function registerProductRoutes(
           const { storeId, input, photos } = await read(req, body, (store) =>
             products.photos(store, id),
           );
-          return products.update(storeId, id, input, photos);
+          const before = await products.one(storeId, id);
+          return { before, after: await products.update(storeId, id, input, photos) };
         });
-        return okData([view], productJa.updated);
+        await recordProduct(req, 'update', view.before, view.after);
+        return okData([view.after], productJa.updated);
       },
     );
   });

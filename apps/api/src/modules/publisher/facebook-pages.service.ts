@@ -1,6 +1,7 @@
 import { ja, PUBLISHER_STATUS, type FacebookPage, type PublisherRow } from '@tenpo/domain';
 import type { UserRow } from '../../db/types';
 import { validationError } from '../../lib/errors';
+import type { AuditActor, AuditLog } from '../audit/audit.repo';
 import type { PublisherService } from './publisher.service';
 
 export type FacebookPagesService = ReturnType<typeof createFacebookPagesService>;
@@ -8,7 +9,11 @@ export type FacebookPagesService = ReturnType<typeof createFacebookPagesService>
 const KEY = 'facebook';
 
 /** The page picker of /facebook/connect-page and what choosing a page connects. */
-export function createFacebookPagesService(deps: { publishers: PublisherService }) {
+export function createFacebookPagesService(deps: {
+  publishers: PublisherService;
+  /** The page choice is recorded with the connection's writes (ADR 0047). */
+  audit?: AuditLog;
+}) {
   const { publishers } = deps;
   const picker = () => publishers.registry.require(KEY, 'pages');
   return {
@@ -27,7 +32,11 @@ export function createFacebookPagesService(deps: { publishers: PublisherService 
      * (spec 1 §2); a page without one leaves Instagram disconnected. The provider is read
      * first; the four writes then make one unit of work, so a failure leaves none of them.
      */
-    async connectPage(store: UserRow, pageId: string): Promise<PublisherRow[]> {
+    async connectPage(
+      store: UserRow,
+      pageId: string,
+      actor: AuditActor | null = null,
+    ): Promise<PublisherRow[]> {
       publishers.ensureAllowed(store, KEY);
       const found = (await picker().listPages(publishers.handleOf(store, KEY))).find(
         (p) => p.id === pageId,
@@ -42,7 +51,26 @@ export function createFacebookPagesService(deps: { publishers: PublisherService 
       const page = found;
       const pageToken = page.pageToken;
       if (!pageToken) throw validationError({ page_id: [ja.pageNotFound] });
-      await publishers.unitOfWork(store, async (w) => {
+      const was = await publishers.row(store, KEY);
+      await publishers.unitOfWork(store, async (w, db) => {
+        await deps.audit?.record(
+          {
+            actor,
+            entity: 'connection',
+            entityId: KEY,
+            storeId: store.id,
+            agencyId: store.agency_id,
+            action: 'update',
+            summary: `Facebook ページ「${page.name}」を選択`,
+            before: { page: was.location_name, status: was.status },
+            after: {
+              page: page.name,
+              status: PUBLISHER_STATUS.connected,
+              instagram: page.igUserId ? (username ? `@${username}` : page.name) : null,
+            },
+          },
+          db,
+        );
         await w.updateCredentials(KEY, {
           page_id: page.id,
           page_token: publishers.seal(pageToken),

@@ -180,7 +180,7 @@ export function createPublisherRepo(db: Db) {
   return {
     ...queries(db),
     /** One unit of work: every write in `fn` commits together or not at all. */
-    transaction: <T>(fn: (repo: PublisherQueries) => Promise<T>): Promise<T> =>
-      db.transaction().execute((trx) => fn(queries(trx))),
+    transaction: <T>(fn: (repo: PublisherQueries, trx: Db) => Promise<T>): Promise<T> =>
+      db.transaction().execute((trx) => fn(queries(trx), trx)),
   };
 }

@@ -111,9 +111,10 @@ export function registerPublisherRoutes(
       },
     },
     async (req) => {
-      const store = await access.storeFor(actorOf(req), req.body.user_id, 'write');
+      const actor = actorOf(req);
+      const store = await access.storeFor(actor, req.body.user_id, 'write');
       const key = publisherById(req.body.publisher_id)?.key ?? 'google_my_business';
-      await publishers.disconnect(store, key);
+      await publishers.disconnect(store, key, actor.user);
       return okData(await publishers.list(store), ja.disconnectSuccess);
     },
   );
@@ -164,9 +165,10 @@ export function registerPublisherRoutes(
       },
     },
     async (req) => {
-      const store = await access.storeFor(actorOf(req), req.body.user_id, 'write');
+      const actor = actorOf(req);
+      const store = await access.storeFor(actor, req.body.user_id, 'write');
       return okData(
-        await deps.facebookPages.connectPage(store, req.body.page_id),
+        await deps.facebookPages.connectPage(store, req.body.page_id, actor.user),
         ja.connectSuccess,
       );
     },

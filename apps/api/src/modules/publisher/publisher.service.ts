@@ -25,6 +25,10 @@ import { AppError } from '../../lib/errors';
 import { knownOriginOf } from '../../lib/hosts';
 import { decrypt, encrypt, hashToken, newToken } from '../../lib/tokens';
 import { createGrantAccess, type GrantAccessDeps } from './grant-access';
+import type { AuditActor, AuditLog } from '../audit/audit.repo';
+
+/** The transaction a unit of work runs on, for the audit record written with its changes. */
+type Trx = Parameters<AuditLog['record']>[1];
 import type { ConnectionPatch, CredentialsPatch, PublisherRepo } from './publisher.repo';
 
 /** How long a consent may take between our redirect and the provider's return. */
@@ -89,6 +93,8 @@ export function createPublisherService(deps: {
   log: Logger;
   /** Lease timings of the grant refresh (tests shorten them). */
   grantAccess?: Pick<GrantAccessDeps, 'leaseMs' | 'waitMs' | 'pollMs' | 'sleep' | 'wallNow'>;
+  /** Connections, disconnections, choices and grants turned error are recorded (ADR 0047). */
+  audit?: AuditLog;
 }) {
   const { repo, channels, clock, secretKey, publicUrl } = deps;
   const seal = (v: string) => encrypt(secretKey, v);
@@ -141,12 +147,25 @@ export function createPublisherService(deps: {
   /** Writes a channel failure where the screen shows it; the error handler answers it. */
   const recordFailure = async (storeId: number, key: PublisherKey, err: ChannelError) => {
     deps.log.warn({ publisher: key, kind: err.kind, detail: err.message }, 'channel call failed');
+    const was = err.kind === 'reauth' ? (await repo.connection(storeId, key))?.status : undefined;
     await record(
       storeId,
       key,
       lineOf(key, err),
       err.kind === 'reauth' ? PUBLISHER_STATUS.error : undefined,
     );
+    // The grant turned error: the system's change (no actor), as a job or a call met it.
+    if (err.kind === 'reauth' && was !== undefined && was !== PUBLISHER_STATUS.error)
+      await deps.audit?.record({
+        actor: null,
+        entity: 'connection',
+        entityId: key,
+        storeId,
+        action: 'update',
+        summary: `${labelOf(key)} の接続がエラーになりました（再接続が必要です）`,
+        before: { status: was },
+        after: { status: PUBLISHER_STATUS.error },
+      });
   };
 
   const tokenColumns = (t: TokenSet): CredentialsPatch & { access_token: string } => ({
@@ -216,15 +235,18 @@ export function createPublisherService(deps: {
      * One unit of work on a store's connections: the writes in `fn` commit together or not at
      * all (the repository's transaction, as auth.repo does it).
      */
-    unitOfWork: <T>(store: UserRow, fn: (w: ConnectionWrites) => Promise<T>): Promise<T> =>
-      repo.transaction((trx) => {
+    unitOfWork: <T>(store: UserRow, fn: (w: ConnectionWrites, db: Trx) => Promise<T>): Promise<T> =>
+      repo.transaction((trx, db) => {
         const at = iso(now());
-        return fn({
-          saveConnection: (key, patch) => trx.saveConnection(store.id, key, patch, at),
-          saveCredentials: (key, patch) => trx.saveCredentials(store.id, key, patch, at),
-          updateCredentials: (key, patch) => trx.updateCredentials(store.id, key, patch, at),
-          deleteCredentials: (keys) => trx.deleteCredentials(store.id, keys),
-        });
+        return fn(
+          {
+            saveConnection: (key, patch) => trx.saveConnection(store.id, key, patch, at),
+            saveCredentials: (key, patch) => trx.saveCredentials(store.id, key, patch, at),
+            updateCredentials: (key, patch) => trx.updateCredentials(store.id, key, patch, at),
+            deleteCredentials: (keys) => trx.deleteCredentials(store.id, keys),
+          },
+          db,
+        );
       }),
 
     /**
@@ -299,8 +321,10 @@ export function createPublisherService(deps: {
       const linked = tokens.providerUserName
         ? { entity_id: tokens.providerUserId, location_name: tokens.providerUserName }
         : {};
-      // The tokens and the connection's state: one unit of work.
-      await repo.transaction(async (tx) => {
+      const actor = deps.audit ? await deps.audit.actorById(st.actor_id) : null;
+      const was = await repo.connection(st.user_id, key);
+      // The tokens, the connection's state and its record: one unit of work.
+      await repo.transaction(async (tx, db) => {
         await tx.saveCredentials(
           st.user_id,
           key,
@@ -322,14 +346,35 @@ export function createPublisherService(deps: {
           { status: channel.afterConnect.status, log: '[]', ...linked },
           t,
         );
+        await deps.audit?.record(
+          {
+            actor,
+            entity: 'connection',
+            entityId: key,
+            storeId: st.user_id,
+            action: 'connect',
+            summary: `${labelOf(key)} に接続`,
+            before: { status: was?.status ?? PUBLISHER_STATUS.disconnect },
+            after: {
+              status: channel.afterConnect.status,
+              ...(tokens.providerUserName ? { location_name: tokens.providerUserName } : {}),
+            },
+          },
+          db,
+        );
       });
       return `${origin}${channel.afterConnect.path}`;
     },
 
     /** Disconnects a publisher and the ones that go with it; ends the grant when unshared. */
-    async disconnect(store: UserRow, key: PublisherKey): Promise<void> {
+    async disconnect(
+      store: UserRow,
+      key: PublisherKey,
+      actor: AuditActor | null = null,
+    ): Promise<void> {
       ensureAllowed(store, key);
       const keys: PublisherKey[] = [key, ...(LINKED_PUBLISHERS[key] ?? [])];
+      const before = await repo.connections(store.id);
       for (const k of keys) {
         const row = await repo.credentials(store.id, k);
         if (!row) continue;
@@ -349,10 +394,26 @@ export function createPublisherService(deps: {
           deps.log.warn({ publisher: k, err: (err as Error).message }, 'revoke failed');
         }
       }
-      // The grants and every linked connection's state go together (one unit of work).
-      await repo.transaction(async (tx) => {
+      // The grants, every linked connection's state and their records go together.
+      await repo.transaction(async (tx, db) => {
         await tx.deleteCredentials(store.id, keys);
-        for (const k of keys)
+        for (const k of keys) {
+          const was = before.find((r) => r.publisher_key === k);
+          if (was && was.status !== PUBLISHER_STATUS.disconnect)
+            await deps.audit?.record(
+              {
+                actor,
+                entity: 'connection',
+                entityId: k,
+                storeId: store.id,
+                agencyId: store.agency_id,
+                action: 'disconnect',
+                summary: `${labelOf(k)} の接続を解除`,
+                before: { status: was.status, location_name: was.location_name },
+                after: { status: PUBLISHER_STATUS.disconnect, location_name: null },
+              },
+              db,
+            );
           await tx.saveConnection(
             store.id,
             k,
@@ -367,6 +428,7 @@ export function createPublisherService(deps: {
             },
             iso(now()),
           );
+        }
       });
     },
   };

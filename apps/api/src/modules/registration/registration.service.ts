@@ -10,6 +10,8 @@ import type { MailOutbox } from '../../mail/mail.jobs';
 import { accountCreatedMail, registrationMail } from '../../mail/templates';
 import { createUsersRepo } from '../users/users.repo';
 import type { UsersRepo } from '../users/users.repo';
+import type { AuditLog } from '../audit/audit.repo';
+import { accountTarget } from '../audit/audit.entries';
 import type { RegistrationRepo } from './registration.repo';
 
 export const REGISTRATION_TTL_HOURS = 72;
@@ -26,6 +28,8 @@ export function createRegistrationService(deps: {
   outbox: MailOutbox;
   /** Where the mails' links point: the request's host when it is ours (lib/hosts.ts). */
   linkOrigin: LinkOrigin;
+  /** The new account is recorded with the account (ADR 0047). */
+  audit?: AuditLog;
 }) {
   const { repo, users, clock, outbox } = deps;
   const tokenInvalid = () => validationError({ token: [ja.accessTokenExpired] });
@@ -120,6 +124,22 @@ export function createRegistrationService(deps: {
         });
         if (!(await tx.useToken(row.token_id, row.request_id, user.id, iso(now))))
           throw tokenInvalid();
+        await deps.audit?.record(
+          {
+            actor: user,
+            ...accountTarget(user),
+            action: 'create',
+            summary: 'アカウントを登録（無料トライアル）',
+            after: {
+              email: user.email,
+              name: user.name,
+              company_name: user.company_name,
+              store_name: user.store_name,
+              role: user.role,
+            },
+          },
+          trx,
+        );
         await outbox.send(
           { to: row.email, ...accountCreatedMail(`${origin}/login`) },
           { key: `registered:${row.token_id}`, trx },

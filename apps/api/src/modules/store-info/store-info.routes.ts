@@ -42,8 +42,9 @@ export function registerStoreInfoRoutes(
       },
     },
     async (req) => {
-      const store = await deps.access.storeFor(actorOf(req), req.body.user_id, 'write');
-      return okData(await deps.storeInfo.saveCore(store, req.body), ja.updateSuccess);
+      const actor = actorOf(req);
+      const store = await deps.access.storeFor(actor, req.body.user_id, 'write');
+      return okData(await deps.storeInfo.saveCore(store, req.body, actor.user), ja.updateSuccess);
     },
   );
 
@@ -60,8 +61,12 @@ export function registerStoreInfoRoutes(
       },
     },
     async (req) => {
-      const store = await deps.access.storeFor(actorOf(req), req.body.user_id, 'write');
-      return okData(await deps.storeInfo.saveDetails(store, req.body), ja.updateSuccess);
+      const actor = actorOf(req);
+      const store = await deps.access.storeFor(actor, req.body.user_id, 'write');
+      return okData(
+        await deps.storeInfo.saveDetails(store, req.body, actor.user),
+        ja.updateSuccess,
+      );
     },
   );
 
@@ -78,8 +83,12 @@ export function registerStoreInfoRoutes(
       },
     },
     async (req) => {
-      const store = await deps.access.storeFor(actorOf(req), req.body.user_id, 'write');
-      return okData(await deps.storeInfo.saveContacts(store, req.body), ja.updateSuccess);
+      const actor = actorOf(req);
+      const store = await deps.access.storeFor(actor, req.body.user_id, 'write');
+      return okData(
+        await deps.storeInfo.saveContacts(store, req.body, actor.user),
+        ja.updateSuccess,
+      );
     },
   );
 }

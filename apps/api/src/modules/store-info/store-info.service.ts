@@ -26,7 +26,18 @@ import type { UserRow } from '../../db/types';
 import type { Queue } from '../../jobs/engine';
 import { iso, type Clock } from '../../lib/clock';
 import type { AppError } from '../../lib/errors';
+import type { AuditActor, AuditLog } from '../audit/audit.repo';
+import { flatten } from '../audit/audit.entries';
 import type { LocationEdit, StoreInfoRepo, StoreProfile } from './store-info.repo';
+
+/** The audit log's line for a save of each form (ADR 0047). */
+const SECTION_SUMMARY: Record<StoreInfoSection, string> = {
+  core: '基本情報を変更',
+  details: '営業情報を変更',
+  contacts: '連絡先・ウェブサイトを変更',
+};
+/** The copy's objects whose fields the log names one by one (`address.postalCode`). */
+const NESTED = ['address', 'map_marker', 'website_url', 'temporarily_closed_hours'];
 
 const GOOGLE = 'google_my_business' as const;
 
@@ -298,6 +309,8 @@ export function createStoreInfoService(deps: {
   clock: Clock;
   log: { warn: (obj: object, msg: string) => void };
   notConnected: () => AppError;
+  /** Each save is recorded with the copy's fields before and after (ADR 0047). */
+  audit?: AuditLog;
 }) {
   const { repo, registry, queue, clock } = deps;
   const now = () => clock.now();
@@ -405,6 +418,7 @@ export function createStoreInfoService(deps: {
       patch: LocationPatch;
       mask: string;
     },
+    actor: AuditActor | null = null,
   ): Promise<BasicInformation> {
     const p = await profile(store.id);
     const c = parseCopy(p);
@@ -428,6 +442,19 @@ export function createStoreInfoService(deps: {
         LOCATION_EDIT_QUEUE,
         { storeId: store.id },
         { key: `location-edit:${id}`, trx },
+      );
+      await deps.audit?.recordUpdate(
+        {
+          actor,
+          entity: 'store',
+          entityId: store.id,
+          storeId: store.id,
+          agencyId: store.agency_id,
+          summary: SECTION_SUMMARY[section],
+        },
+        flatten(c[section] as Record<string, unknown>, NESTED),
+        flatten(e.copy as Record<string, unknown>, NESTED),
+        trx,
       );
     });
     return information(store);
@@ -510,12 +537,12 @@ export function createStoreInfoService(deps: {
 
   return {
     information,
-    saveCore: (store: UserRow, req: CoreInformationRequest) =>
-      save(store, 'core', (c) => coreEdit(req, c.core, c.additionalPhones)),
-    saveDetails: (store: UserRow, req: BusinessDetailsRequest) =>
-      save(store, 'details', (c) => detailsEdit(req, c.details)),
-    saveContacts: (store: UserRow, req: ContactsRequest) =>
-      save(store, 'contacts', () => contactsEdit(req)),
+    saveCore: (store: UserRow, req: CoreInformationRequest, actor?: AuditActor) =>
+      save(store, 'core', (c) => coreEdit(req, c.core, c.additionalPhones), actor),
+    saveDetails: (store: UserRow, req: BusinessDetailsRequest, actor?: AuditActor) =>
+      save(store, 'details', (c) => detailsEdit(req, c.details), actor),
+    saveContacts: (store: UserRow, req: ContactsRequest, actor?: AuditActor) =>
+      save(store, 'contacts', () => contactsEdit(req), actor),
     sendNext,
     /** After a new grant or location: the edits still queued are sent. */
     async resume(storeId: number): Promise<void> {

@@ -133,7 +133,23 @@ describe('admin shell for an agency', () => {
     expect(localStorage.getItem('userIds')).toBe('8,9');
     const nav = await screen.findByRole('navigation', { name: 'メインメニュー' });
     expect(within(nav).getByRole('link', { name: '投稿作成' })).toBeInTheDocument();
+    expect(within(nav).getByRole('link', { name: '変更履歴' })).toBeInTheDocument();
     expect(within(nav).queryByRole('link', { name: 'ダッシュボード' })).not.toBeInTheDocument();
+  });
+
+  it('opens the change history with no store chosen, without side bar or selector', async () => {
+    agencyApi({
+      'GET /audit-log': ok({
+        data: [],
+        meta: { current_page: 1, last_page: 1, per_page: 20, total: 0 },
+      }),
+    });
+    signIn(agencyUser, false);
+    const { router } = renderAt('/audit-log');
+    expect(await screen.findByRole('heading', { name: '変更履歴' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/audit-log');
+    expect(mainMenu()).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: '店舗を選択' })).not.toBeInTheDocument();
   });
 });
 
@@ -198,6 +214,7 @@ describe('admin shell for a shop', () => {
       '写真・動画',
       '投稿一覧',
       'お支払い設定',
+      '変更履歴',
     ]) {
       expect(within(nav).getByRole('link', { name })).toBeInTheDocument();
     }

@@ -22,6 +22,7 @@ export const menuItems = (
         label: t('layout.menu.postManagement'),
         children: [{ to: '/create-post', label: t('layout.menu.createPost') }],
       },
+      { to: '/audit-log', label: t('auditLog.menu') },
     ];
   }
   const items: Item[] = [
@@ -44,6 +45,7 @@ export const menuItems = (
     },
   ];
   if (showPayment) items.push({ to: '/register-payment', label: t('layout.menu.registerPayment') });
+  items.push({ to: '/audit-log', label: t('auditLog.menu') });
   return items;
 };
 

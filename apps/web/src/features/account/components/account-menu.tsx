@@ -61,6 +61,9 @@ export function AccountMenu({ user, canSwitch }: { user: User; canSwitch: boolea
           <Menu.Item component={Link} to="/manual-document">
             {t('layout.account.manualDocument')}
           </Menu.Item>
+          <Menu.Item component={Link} to="/audit-log">
+            {t('auditLog.menu')}
+          </Menu.Item>
           <Menu.Divider />
           <Menu.Item onClick={() => setModal('password')}>
             {t('layout.account.changePassword')}

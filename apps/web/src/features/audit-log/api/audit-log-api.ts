@@ -1,0 +1,33 @@
+import type { AuditLogResponse } from '@tenpo/domain';
+import { api } from '@/lib/api-client';
+
+/** The filters of /audit-log as the call takes them (empty ones are left out). */
+export type AuditFilters = {
+  storeId: number | null;
+  entity: string | null;
+  action: string | null;
+  actor: string;
+  from: string;
+  to: string;
+  page: number;
+};
+
+export const auditKeys = {
+  all: ['audit-log'] as const,
+  list: (f: AuditFilters) => ['audit-log', f] as const,
+};
+
+export const auditLogCall = async (f: AuditFilters): Promise<AuditLogResponse> =>
+  (
+    await api<AuditLogResponse>('/audit-log', {
+      query: {
+        store_id: f.storeId ?? undefined,
+        entity: f.entity ?? undefined,
+        action: f.action ?? undefined,
+        actor: f.actor.trim() || undefined,
+        from: f.from || undefined,
+        to: f.to || undefined,
+        page: f.page,
+      },
+    })
+  ).data;
