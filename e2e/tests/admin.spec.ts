@@ -97,6 +97,14 @@ test('the manager creates agency acme; acme.localhost shows its title and favico
     fullPage: true,
   });
 
+  // The manager's history has the new agency (newest first; an earlier run's rows stay below).
+  await page.getByRole('button', { name: 'アカウントメニュー' }).click();
+  await page.getByRole('menuitem', { name: '変更履歴' }).click();
+  await expect(page).toHaveURL(/\/audit-log$/);
+  const history = page.getByRole('table', { name: '変更履歴' });
+  const created = history.getByRole('row').filter({ hasText: '代理店「ACME」を作成' }).first();
+  await expect(created).toContainText('manager@tenpo.example');
+
   // The white-label host, in a context of its own (no session there).
   const context = await browser.newContext();
   const acme = await context.newPage();

@@ -87,6 +87,15 @@ test('the agency groups three stores under a leader, and the leader sees exactly
   await expect(page.getByRole('button', { name: 'グループを更新' })).toBeEnabled();
   await page.screenshot({ path: 'test-results/groups-overview.png' });
 
+  // The change is in the agency's history, with who made it and the stores it holds.
+  await page.getByRole('button', { name: 'アカウントメニュー' }).click();
+  await page.getByRole('menuitem', { name: '変更履歴' }).click();
+  await expect(page).toHaveURL(/\/audit-log$/);
+  const history = page.getByRole('table', { name: '変更履歴' });
+  const created = history.getByRole('row').filter({ hasText: `グループ「${name}」を作成` });
+  await expect(created).toHaveCount(1);
+  await expect(created).toContainText('agency@tenpo.example');
+
   // The leader, in a browser of its own.
   const context = await browser.newContext({
     baseURL: new URL(page.url()).origin,
