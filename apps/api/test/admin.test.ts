@@ -153,8 +153,15 @@ describe('lists (meta paging, search)', () => {
   it('every admin route is in the OpenAPI document, tagged admin', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
     const doc = json<{
-      paths: Record<string, Record<string, { tags?: string[]; summary?: string }>>;
+      paths: Record<
+        string,
+        Record<string, { tags?: string[]; summary?: string; parameters?: { name: string }[] }>
+      >;
     }>(res);
+    // The store list's filters, group_id among them (/overview/agencies/{id}).
+    expect(doc.paths['/api/admin/stores']?.get?.parameters?.map((p) => p.name)).toEqual(
+      expect.arrayContaining(['search', 'agency_id', 'group_id']),
+    );
     for (const r of ['agencies', 'customers', 'stores']) {
       for (const [path, methods] of [
         [`/api/admin/${r}`, ['get', 'post']],
