@@ -115,11 +115,53 @@ describe('lists (meta paging, search)', () => {
     expect((await get<StoreRow>('/api/admin/customers?search=はな')).meta.total).toBe(1);
   });
 
+  it('stores by group_id: the group’s stores, searched and paged like the rest', async () => {
+    const agencyId = await idOf(t, 'agency@tenpo.example');
+    const g = await t.database.db
+      .selectFrom('store_groups')
+      .select('id')
+      .where('name', '=', 'ミナト 東京エリア')
+      .executeTakeFirstOrThrow();
+    const members = [
+      'leader@tenpo.example',
+      'store02@tenpo.example',
+      'store03@tenpo.example',
+      'store04@tenpo.example',
+    ];
+    for (const url of [
+      `/api/admin/stores?agency_id=${agencyId}&group_id=${g.id}`,
+      `/api/admin/stores?group_id=${g.id}`,
+    ]) {
+      const l = await get<StoreRow>(url);
+      expect(l.meta, url).toEqual({ current_page: 1, last_page: 1, per_page: 10, total: 4 });
+      expect(l.data.map((r) => r.email).sort(), url).toEqual(members);
+    }
+    const paged = await get<StoreRow>(`/api/admin/stores?group_id=${g.id}&per_page=3&page=2`);
+    expect(paged.meta).toEqual({ current_page: 2, last_page: 2, per_page: 3, total: 4 });
+    expect(paged.data).toHaveLength(1);
+    const found = await get<StoreRow>(`/api/admin/stores?group_id=${g.id}&search=store03`);
+    expect(found.data.map((r) => r.email)).toEqual(['store03@tenpo.example']);
+    expect((await get<StoreRow>('/api/admin/stores?group_id=999999')).meta.total).toBe(0);
+    const bad = await call(t.app, {
+      method: 'GET',
+      url: '/api/admin/stores?group_id=x',
+      token: manager,
+    });
+    expect(bad.statusCode).toBe(422);
+  });
+
   it('every admin route is in the OpenAPI document, tagged admin', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
     const doc = json<{
-      paths: Record<string, Record<string, { tags?: string[]; summary?: string }>>;
+      paths: Record<
+        string,
+        Record<string, { tags?: string[]; summary?: string; parameters?: { name: string }[] }>
+      >;
     }>(res);
+    // The store list's filters, group_id among them (/overview/agencies/{id}).
+    expect(doc.paths['/api/admin/stores']?.get?.parameters?.map((p) => p.name)).toEqual(
+      expect.arrayContaining(['search', 'agency_id', 'group_id']),
+    );
     for (const r of ['agencies', 'customers', 'stores']) {
       for (const [path, methods] of [
         [`/api/admin/${r}`, ['get', 'post']],
@@ -763,6 +805,7 @@ describe('cross-tenant', () => {
       },
       { method: 'DELETE', url: `/api/admin/customers/${ids.customer}` },
       { method: 'GET', url: '/api/admin/stores' },
+      { method: 'GET', url: '/api/admin/stores?group_id=1' },
       { method: 'GET', url: `/api/admin/stores/${ids.store}` },
       {
         method: 'POST',
@@ -844,6 +887,85 @@ describe('cross-tenant', () => {
         })
       ).statusCode,
     ).toBe(404);
+  });
+
+  it('group_id never lists the stores of an agency other than the group’s', async () => {
+    const db = t.database.db;
+    const now = iso(t.clock.now());
+    const row = (email: string, role: number, agencyId: number | null) => ({
+      email,
+      password_hash: 'x',
+      name: '他社',
+      role,
+      account_kind: 0,
+      is_leader: 0,
+      agreed_terms: 1,
+      phone: null,
+      company_name: '他社',
+      store_name: email,
+      logo_url: null,
+      agent_code: '3003',
+      trial_ends_at: null,
+      payment_fail: 0,
+      agency_id: agencyId,
+      status: 1,
+      created_at: now,
+      updated_at: now,
+    });
+    const other = (
+      await db
+        .insertInto('users')
+        .values(row('gx-agency@tenpo.example', ROLE.agency, null))
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+    const otherStore = (
+      await db
+        .insertInto('users')
+        .values(row('gx-store@tenpo.example', ROLE.shop, other))
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+    const otherGroup = (
+      await db
+        .insertInto('store_groups')
+        .values({
+          agency_id: other,
+          name: '他社G',
+          leader_id: null,
+          created_at: now,
+          updated_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+    // A member row naming the demo agency's store (bad data): it must not show either.
+    await db
+      .insertInto('group_members')
+      .values([
+        { group_id: otherGroup, user_id: otherStore },
+        { group_id: otherGroup, user_id: await idOf(t, 'store05@tenpo.example') },
+      ])
+      .execute();
+    const demoGroup = (
+      await db
+        .selectFrom('store_groups')
+        .select('id')
+        .where('name', '=', 'ミナト 東京エリア')
+        .executeTakeFirstOrThrow()
+    ).id;
+    const list = async (url: string) => {
+      const res = await call(t.app, { method: 'GET', url, token: tokens.manager });
+      expect(res.statusCode, url).toBe(200);
+      return json<List<StoreRow>>(res).data;
+    };
+    for (const url of [
+      `/api/admin/stores?agency_id=${ids.agency}&group_id=${otherGroup}`,
+      `/api/admin/stores?agency_id=${other}&group_id=${demoGroup}`,
+    ])
+      expect((await list(url)).data, url).toEqual([]);
+    const own = await list(`/api/admin/stores?group_id=${otherGroup}`);
+    expect(own.data.map((r) => r.id)).toEqual([otherStore]);
   });
 
   it('the manager reaches each list (the guard lets the right role through)', async () => {

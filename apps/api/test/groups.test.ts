@@ -521,6 +521,24 @@ describe('/admin/groups', () => {
     expect(bad.statusCode).toBe(422);
   });
 
+  it('agency_id lists one agency’s groups only (the manager’s /overview/agencies/{id})', async () => {
+    const of = async (agency: string) =>
+      json<ListBody>(
+        await send('manager', 'GET', `/admin/groups?per_page=100&agency_id=${id(agency)}`),
+      ).data.data;
+    const demo = await of('agency@tenpo.example');
+    expect(demo.map((g) => g.name)).toEqual(
+      expect.arrayContaining(['ミナト 東京エリア', 'さぬき屋 関西エリア']),
+    );
+    expect(demo.every((g) => g.agency_id === id('agency@tenpo.example'))).toBe(true);
+    const other = await of('other-agency@tenpo.example');
+    expect(other.map((g) => g.id)).toContain(otherGroup);
+    expect(other.every((g) => g.agency_id === id('other-agency@tenpo.example'))).toBe(true);
+    expect(await of('shop@tenpo.example')).toEqual([]);
+    const bad = await send('manager', 'GET', '/admin/groups?agency_id=x');
+    expect(bad.statusCode).toBe(422);
+  });
+
   it('reads, creates, changes and deletes one group; delete recomputes is_leader', async () => {
     const made = await send('manager', 'POST', '/admin/groups', {
       name: '管理者の作成',

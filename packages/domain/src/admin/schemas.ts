@@ -105,12 +105,16 @@ export const prefixField = () =>
 /** The positive id of a path or a query. */
 export const adminIdParams = z.object({ id: z.coerce.number().int().positive() });
 
-/** GET /admin/{resource}: `page`, `per_page` (10), `search`; stores also by `agency_id`. */
+/**
+ * GET /admin/{resource}: `page`, `per_page` (10), `search`; stores also by `agency_id` and
+ * `group_id` (the stores of one group, only those of the group's own agency).
+ */
 export const adminListQuery = pageQuery(DEFAULT_PER_PAGE).extend({
   search: z.string().trim().max(100).optional(),
 });
 export const adminStoreListQuery = adminListQuery.extend({
   agency_id: z.coerce.number().int().positive().optional(),
+  group_id: z.coerce.number().int().positive().optional(),
 });
 
 /**

@@ -11,6 +11,8 @@ export type AdminStoreFilter = {
   agencyId?: number;
   /** Only the customers of the platform: stores of no agency (ADR 0049). */
   customersOnly?: boolean;
+  /** Only the members of this group that belong to the group's own agency. */
+  groupId?: number;
   search?: string;
 };
 
@@ -49,6 +51,22 @@ function adminQueries(db: Q) {
     let q = db.selectFrom('users as u').where('u.role', 'in', [ROLE.freeTrial, ROLE.shop]);
     if (f.agencyId !== undefined) q = q.where('u.agency_id', '=', f.agencyId);
     if (f.customersOnly) q = q.where('u.agency_id', 'is', null);
+    if (f.groupId !== undefined) {
+      const groupId = f.groupId;
+      // A member counts only while it is a store of the group's agency: with agency_id naming
+      // another agency the list is empty, never that agency's or the group's foreign stores.
+      q = q.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('group_members as m')
+            .innerJoin('store_groups as g', 'g.id', 'm.group_id')
+            .select('m.user_id')
+            .where('m.group_id', '=', groupId)
+            .whereRef('m.user_id', '=', 'u.id')
+            .whereRef('g.agency_id', '=', 'u.agency_id'),
+        ),
+      );
+    }
     if (f.search) {
       const like = likeOf(f.search);
       q = q.where((eb) =>

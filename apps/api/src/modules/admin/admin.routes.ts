@@ -201,7 +201,7 @@ export function registerAdminRoutes(
           summary:
             kind === 'customers'
               ? 'Customers of the platform: stores of no agency (paged, 10 a page; search)'
-              : "The manager's store list, every tenant (paged, 10 a page; search, agency_id)",
+              : "The manager's store list, every tenant (paged, 10 a page; search, agency_id, group_id)",
           querystring: kind === 'customers' ? adminListQuery : adminStoreListQuery,
           response: { 200: ok(adminList(adminStoreRowSchema)) },
         },

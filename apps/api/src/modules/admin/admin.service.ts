@@ -261,9 +261,10 @@ export function createAdminService(deps: { repo: AdminRepo; audit: AuditLog; clo
 
     async listStores(
       kind: StoreKind,
-      q: { page: number; per_page: number; search?: string; agency_id?: number },
+      q: { page: number; per_page: number; search?: string; agency_id?: number; group_id?: number },
     ): Promise<AdminList<AdminStoreRow>> {
-      const f = { ...filterOf(kind, q.agency_id), search: q.search };
+      const group = kind === 'stores' && q.group_id !== undefined ? { groupId: q.group_id } : {};
+      const f = { ...filterOf(kind, q.agency_id), ...group, search: q.search };
       const total = await repo.countStores(f);
       const last = checkPage(q.page, q.per_page, total);
       const rows = await repo.storePage(f, q.page, q.per_page);

@@ -175,6 +175,7 @@ describe('the manager overview (spec 3 §2)', () => {
   it('an agency’s stores open at /overview/agencies/{id}, each with its dashboard button', async () => {
     const { calls } = managerApi({
       'GET /admin/agencies/6': ok(agency),
+      'GET /admin/groups': ok(list([])),
       'GET /admin/stores': ok(
         list([customer(8, { agency_id: 6, name: '店舗8' })], { per_page: 5 }),
       ),

@@ -10,7 +10,11 @@ import { errorLines } from '../../lib/api-client';
 import { selectStores } from '../../lib/selection';
 import { useSession } from '../../lib/session';
 
-/** /overview/agencies/{id} (manager only): one agency's stores, each with its dashboard button. */
+/**
+ * /overview/agencies/{id} (manager only): the agency store overview of spec 3 §2 for one
+ * agency: its groups in the selector, its stores (each with its dashboard button), and the
+ * group create/update modal over the manager's calls (/admin/groups, /admin/stores).
+ */
 export function OverviewAgencyRoute() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -44,7 +48,9 @@ export function OverviewAgencyRoute() {
         )}
         <Title order={2}>{agency.data ? t('admin.agencyStoresTitle', { name }) : ''}</Title>
       </Group>
+      {/* Keyed by the agency: another agency's page starts with no group chosen. */}
       <StoreOverview
+        key={id}
         user={user}
         agencyId={id}
         onOpenDashboard={(row) => open([row], '/dashboard')}

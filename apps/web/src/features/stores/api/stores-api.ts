@@ -1,4 +1,4 @@
-import { ROLE, type Group, type Page, type StoreRow, type User } from '@tenpo/domain';
+import { MAX_PER_PAGE, ROLE, type Group, type Page, type StoreRow, type User } from '@tenpo/domain';
 import { api } from '@/lib/api-client';
 
 export type StoreListQuery = {
@@ -37,8 +37,9 @@ export const storeListCall = async (user: User, q: StoreListQuery): Promise<Page
   const query = { page: q.page, per_page: q.perPage, search: q.search };
   if (user.role === ROLE.manager) {
     const agency = q.agencyId ? { agency_id: q.agencyId } : {};
+    const group = q.groupId ? { group_id: q.groupId } : {};
     return fromAdmin(
-      (await api<AdminList>('/admin/stores', { query: { ...query, ...agency } })).data,
+      (await api<AdminList>('/admin/stores', { query: { ...query, ...agency, ...group } })).data,
     );
   }
   if (user.role === ROLE.agency) {
@@ -49,8 +50,19 @@ export const storeListCall = async (user: User, q: StoreListQuery): Promise<Page
   return (await api<Page<StoreRow>>(path, { query: { ...query, order_by: 'id,asc' } })).data;
 };
 
-/** Groups for the overview's group selector (agency and group leader; none for a manager). */
-export const groupListCall = async (user: User): Promise<Group[]> => {
+/** Most groups one agency's selector lists at once (the API's largest page). */
+const AGENCY_GROUPS_PAGE = MAX_PER_PAGE;
+
+/**
+ * Groups for the overview's group selector: an agency's own, a group leader's, and for a
+ * manager on /overview/agencies/{id} that agency's (GET /admin/groups?agency_id=).
+ */
+export const groupListCall = async (user: User, agencyId?: number): Promise<Group[]> => {
+  if (user.role === ROLE.manager) {
+    if (!agencyId) return [];
+    const query = { agency_id: agencyId, per_page: AGENCY_GROUPS_PAGE };
+    return (await api<{ data: Group[] }>('/admin/groups', { query })).data.data;
+  }
   if (user.role === ROLE.agency) return (await api<Group[]>('/agency/groups')).data;
   if (user.is_leader) return (await api<Group[]>('/group-leader/groups')).data;
   return [];
@@ -58,5 +70,5 @@ export const groupListCall = async (user: User): Promise<Group[]> => {
 
 export const storeKeys = {
   list: (userId: number, q: StoreListQuery) => ['stores', userId, q] as const,
-  groups: (userId: number) => ['groups', userId] as const,
+  groups: (userId: number, agencyId?: number) => ['groups', userId, agencyId ?? null] as const,
 };

@@ -46,12 +46,15 @@ const labelOf = (s: { id: number; name: string }) => `${s.id} ${s.name}`;
  */
 export function GroupFormModal({
   user,
+  agencyId,
   group,
   opened,
   onClose,
   onSaved,
 }: {
   user: User;
+  /** A manager's group of this agency: its stores only in the picker, the admin calls. */
+  agencyId?: number;
   /** null: a new group. */
   group: Group | null;
   opened: boolean;
@@ -73,7 +76,7 @@ export function GroupFormModal({
 
   // Choosing an option writes its label into the search box: that is no search.
   const searching = pickedRow && debounced === labelOf(pickedRow) ? '' : debounced;
-  const q = { page: 1, perPage: PICKER_SIZE, search: searching };
+  const q = { page: 1, perPage: PICKER_SIZE, search: searching, agencyId };
   const options = useQuery({
     queryKey: storeKeys.list(user.id, q),
     queryFn: () => storeListCall(user, q),
@@ -117,11 +120,15 @@ export function GroupFormModal({
     if (!checked.success || found.store_list) return;
     setSaving(true);
     try {
-      const r = await saveGroupCall(group?.id ?? null, {
-        name: checked.data,
-        leaderId,
-        storeIds: stores.map((s) => s.id),
-      });
+      const r = await saveGroupCall(
+        group?.id ?? null,
+        {
+          name: checked.data,
+          leaderId,
+          storeIds: stores.map((s) => s.id),
+        },
+        agencyId,
+      );
       onSaved(r.message ?? (edit ? groupJa.updated : groupJa.created));
     } catch (e) {
       const server: Partial<Record<Field, string>> = {};

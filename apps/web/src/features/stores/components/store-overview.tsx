@@ -54,10 +54,13 @@ export function StoreOverview({
   const [groupForm, setGroupForm] = useState<'create' | 'edit' | null>(null);
   const qc = useQueryClient();
 
+  // A manager has groups here only on one agency's page (/overview/agencies/{id}).
+  const withGroups = user.role !== ROLE.manager || agencyId !== undefined;
+  const editsGroups = user.role === ROLE.agency || (user.role === ROLE.manager && !!agencyId);
   const groups = useQuery({
-    queryKey: storeKeys.groups(user.id),
-    queryFn: () => groupListCall(user),
-    enabled: user.role !== ROLE.manager,
+    queryKey: storeKeys.groups(user.id, agencyId),
+    queryFn: () => groupListCall(user, agencyId),
+    enabled: withGroups,
   });
   const q = { page, perPage, search: debounced, groupId, agencyId };
   const list = useQuery({
@@ -85,7 +88,7 @@ export function StoreOverview({
   return (
     <Stack>
       <Group align="flex-end" wrap="wrap">
-        {user.role !== ROLE.manager && (
+        {withGroups && (
           <Select
             label={t('screens.overview.group')}
             w={240}
@@ -111,7 +114,7 @@ export function StoreOverview({
             setPage(1);
           }}
         />
-        {user.role === ROLE.agency && (
+        {editsGroups && (
           <>
             <Button variant="light" onClick={() => setGroupForm('create')}>
               {t('groups.create')}
@@ -139,6 +142,7 @@ export function StoreOverview({
         <GroupFormModal
           key={groupForm === 'edit' ? `edit-${chosenGroup?.id}` : 'create'}
           user={user}
+          agencyId={agencyId}
           group={groupForm === 'edit' ? chosenGroup : null}
           opened
           onClose={() => setGroupForm(null)}
