@@ -483,7 +483,7 @@ describe('/admin/groups', () => {
     meta: { current_page: number; last_page: number; per_page: number; total: number };
   }>;
 
-  it('lists every agency’s groups, 10 a page, searched by name; a page past the end is empty', async () => {
+  it('lists every agency’s groups, 10 a page, searched by name; a page past the end is refused', async () => {
     const all = json<ListBody>(await send('manager', 'GET', '/admin/groups?per_page=100'));
     const total = all.data.meta.total;
     expect(all.data.data.map((g) => g.name)).toEqual(
@@ -510,10 +510,10 @@ describe('/admin/groups', () => {
       'GET',
       '/admin/groups?search=%E3%83%9A%E3%83%BC%E3%82%B8&page=9',
     );
-    expect(beyond.statusCode).toBe(200);
-    expect(json<ListBody>(beyond).data).toEqual({
-      data: [],
-      meta: { current_page: 9, last_page: 2, per_page: 10, total: 11 },
+    // Past the end: refused with the range, like the other admin lists (ADR 0049).
+    expect(beyond.statusCode).toBe(422);
+    expect((beyond.json() as { errors: Record<string, string[]> }).errors).toEqual({
+      page: ['ページは1〜2の範囲で指定してください。'],
     });
     const pct = json<ListBody>(await send('manager', 'GET', '/admin/groups?search=%25'));
     expect(pct.data.meta.total).toBe(0);

@@ -1,4 +1,5 @@
 import {
+  adminJa,
   groupJa,
   isStoreRole,
   ja,
@@ -168,17 +169,17 @@ export function createGroupsService(deps: { repo: GroupsRepo; audit: AuditLog; c
 
     get: async (id: number): Promise<AgencyGroup> => viewOf(repo, id),
 
-    /** The manager's list with the admin `meta` paging; a page past the end is empty. */
+    /**
+     * The manager's list with the admin `meta` paging. A page past the last is refused with
+     * the range, as the other admin lists do (ADR 0049); an empty list has its page 1.
+     */
     async list(f: { search?: string; agencyId?: number }, page: number, perPage: number) {
       const { data, total } = await repo.page(f, page, perPage);
+      const last = Math.max(1, Math.ceil(total / perPage));
+      if (page > last) throw validationError({ page: [adminJa.pageBeyondEnd(last)] });
       return {
         data,
-        meta: {
-          current_page: page,
-          last_page: Math.max(1, Math.ceil(total / perPage)),
-          per_page: perPage,
-          total,
-        },
+        meta: { current_page: page, last_page: last, per_page: perPage, total },
       };
     },
   };
