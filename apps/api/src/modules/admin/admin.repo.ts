@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
+import { recomputeLeaders } from '../groups/groups.repo';
 import { ROLE } from '@tenpo/domain';
 import type { Db } from '../../db/kysely';
 import type { Database, NewUser, UserRow, UserUpdate } from '../../db/types';
@@ -345,29 +346,7 @@ function adminQueries(db: Q) {
      * `is_leader` is 1 exactly while the user leads a group: recomputed for these users after
      * a change to groups or their leaders.
      */
-    async recomputeLeaders(userIds: readonly number[]): Promise<void> {
-      const ids = [...new Set(userIds)];
-      if (ids.length === 0) return;
-      await db
-        .updateTable('users')
-        .set((eb) => ({
-          is_leader: eb
-            .case()
-            .when(
-              eb.exists(
-                eb
-                  .selectFrom('store_groups as g')
-                  .select('g.id')
-                  .whereRef('g.leader_id', '=', 'users.id'),
-              ),
-            )
-            .then(1)
-            .else(0)
-            .end(),
-        }))
-        .where('id', 'in', ids)
-        .execute();
-    },
+    recomputeLeaders: (userIds: readonly number[]) => recomputeLeaders(db, userIds),
 
     /** Detaches the agency's stores: they become customers of the platform (ADR 0049). */
     async detachStores(agencyId: number, patch: UserUpdate): Promise<void> {

@@ -12,6 +12,35 @@ export type GroupRow = { id: number; agency_id: number; name: string; leader_id:
 const escapeLike = (s: string) => s.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** The queries, on the database or on a transaction (`transaction` below). */
+/**
+ * `is_leader` of these users becomes exactly "leads at least one group" (ADR 0048). Run it in
+ * the change's transaction, after the change, for the old and the new leaders; the admin's
+ * deletes use it too (ADR 0049).
+ */
+export async function recomputeLeaders(db: Db, userIds: readonly number[]): Promise<void> {
+  const ids = [...new Set(userIds)];
+  if (ids.length === 0) return;
+  await db
+    .updateTable('users')
+    .set((eb) => ({
+      is_leader: eb
+        .case()
+        .when(
+          eb.exists(
+            eb
+              .selectFrom('store_groups as g')
+              .select('g.id')
+              .whereRef('g.leader_id', '=', 'users.id'),
+          ),
+        )
+        .then(1)
+        .else(0)
+        .end(),
+    }))
+    .where('id', 'in', ids)
+    .execute();
+}
+
 const queries = (db: Db, dialect: Dialect) => {
   const present = async (
     groups: { id: number; agency_id: number; name: string; leader_id: number | null }[],
@@ -135,29 +164,7 @@ const queries = (db: Db, dialect: Dialect) => {
      * `is_leader` of these users becomes exactly "leads at least one group" (ADR 0048). Run it
      * in the change's transaction, after the change, for the old and the new leaders.
      */
-    async recomputeLeaders(userIds: readonly number[]): Promise<void> {
-      const ids = [...new Set(userIds)];
-      if (ids.length === 0) return;
-      await db
-        .updateTable('users')
-        .set((eb) => ({
-          is_leader: eb
-            .case()
-            .when(
-              eb.exists(
-                eb
-                  .selectFrom('store_groups as g')
-                  .select('g.id')
-                  .whereRef('g.leader_id', '=', 'users.id'),
-              ),
-            )
-            .then(1)
-            .else(0)
-            .end(),
-        }))
-        .where('id', 'in', ids)
-        .execute();
-    },
+    recomputeLeaders: (userIds: readonly number[]) => recomputeLeaders(db, userIds),
 
     /** Groups with their stores and agency, in id order. */
     async view(ids: readonly number[]): Promise<AgencyGroup[]> {
