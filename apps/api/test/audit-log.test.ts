@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLE, type AuditRow } from '@tenpo/domain';
-import { iso } from '../src/lib/clock';
 import { decrypt } from '../src/lib/tokens';
 import {
+  addOtherTenant,
   buildTestApp,
   call,
   json,
@@ -46,49 +46,7 @@ const all = async (query: Record<string, string | number> = {}) =>
 beforeAll(async () => {
   sb = await startSandbox();
   t = await buildTestApp({ SANDBOX_URL: sb.url });
-  const db = t.database.db;
-  const now = iso(t.clock.now());
-  const hash = (
-    await db
-      .selectFrom('users')
-      .select('password_hash')
-      .where('email', '=', 'shop@tenpo.example')
-      .executeTakeFirstOrThrow()
-  ).password_hash;
-  const base = {
-    password_hash: hash,
-    name: '他社',
-    account_kind: 0,
-    is_leader: 0,
-    agreed_terms: 1,
-    phone: null,
-    company_name: '他社',
-    store_name: '他社の店',
-    logo_url: null,
-    agent_code: '2002',
-    trial_ends_at: null,
-    payment_fail: 0,
-    status: 1,
-    created_at: now,
-    updated_at: now,
-  };
-  const other = await db
-    .insertInto('users')
-    .values({
-      ...base,
-      email: 'other-agency@tenpo.example',
-      role: ROLE.agency,
-      account_kind: 1,
-      agency_id: null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await db
-    .insertInto('users')
-    .values({ ...base, email: 'other-store@tenpo.example', role: ROLE.shop, agency_id: other.id })
-    .execute();
-  for (const u of await db.selectFrom('users').select(['id', 'email']).execute())
-    ids[u.email] = u.id;
+  Object.assign(ids, (await addOtherTenant(t)).ids);
 });
 afterAll(async () => {
   await t?.close();

@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { ROLE } from '@tenpo/domain';
-import { iso } from '../src/lib/clock';
-import { buildTestApp, call, json, login, type TestApp } from './helpers';
+import { addOtherTenant, buildTestApp, call, json, login, type TestApp } from './helpers';
 
 /**
  * Agency groups (issue 12, ADR 0048): POST/PUT /agency/groups and the manager's /admin/groups.
@@ -23,66 +21,14 @@ const list = (...emails: string[]) => emails.map(id).join(',');
 
 beforeAll(async () => {
   t = await buildTestApp();
+  // A second tenant: another agency with two stores and one group, led by the first.
+  const other = await addOtherTenant(t, {
+    stores: ['other-store@tenpo.example', 'other-store2@tenpo.example'],
+    group: '他社グループ',
+  });
+  Object.assign(ids, other.ids);
+  otherGroup = other.groupId ?? 0;
   const db = t.database.db;
-  const now = iso(t.clock.now());
-  const hash = (
-    await db
-      .selectFrom('users')
-      .select('password_hash')
-      .where('email', '=', 'shop@tenpo.example')
-      .executeTakeFirstOrThrow()
-  ).password_hash;
-  const base = {
-    password_hash: hash,
-    name: '他社',
-    account_kind: 0,
-    is_leader: 0,
-    agreed_terms: 1,
-    phone: null,
-    company_name: '他社',
-    store_name: '他社の店',
-    logo_url: null,
-    agent_code: '2002',
-    trial_ends_at: null,
-    payment_fail: 0,
-    status: 1,
-    created_at: now,
-    updated_at: now,
-  };
-  // A second tenant: another agency with two stores and one group.
-  const other = await db
-    .insertInto('users')
-    .values({ ...base, email: 'other-agency@tenpo.example', role: ROLE.agency, agency_id: null })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  for (const email of ['other-store@tenpo.example', 'other-store2@tenpo.example'])
-    await db
-      .insertInto('users')
-      .values({ ...base, email, role: ROLE.shop, agency_id: other.id })
-      .execute();
-  for (const u of await db.selectFrom('users').select(['id', 'email']).execute())
-    ids[u.email] = u.id;
-  const g = await db
-    .insertInto('store_groups')
-    .values({
-      agency_id: other.id,
-      name: '他社グループ',
-      leader_id: id('other-store@tenpo.example'),
-      created_at: now,
-      updated_at: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await db
-    .insertInto('group_members')
-    .values({ group_id: g.id, user_id: id('other-store@tenpo.example') })
-    .execute();
-  await db
-    .updateTable('users')
-    .set({ is_leader: 1 })
-    .where('id', '=', id('other-store@tenpo.example'))
-    .execute();
-  otherGroup = g.id;
   tokyoGroup = (
     await db
       .selectFrom('store_groups')

@@ -12,6 +12,8 @@ import { loadConfig, type Config } from '../src/config';
 import { openDatabase, type Db, type DbHandle } from '../src/db/kysely';
 import { migrateToLatest } from '../src/db/migrate';
 import { DEMO_PASSWORD, seedDemo } from '../src/db/seed';
+import { iso } from '../src/lib/clock';
+import { ROLE } from '@tenpo/domain';
 
 export const API_KEY = 'test-api-key-123';
 export { DEMO_PASSWORD };
@@ -183,3 +185,81 @@ export const storedCredentials = (db: Db, userId: number, key: string) =>
     .where('user_id', '=', userId)
     .where('publisher_key', '=', key)
     .executeTakeFirst();
+
+/**
+ * A second tenant beside the demo data, for the cross-tenant tests: another agency
+ * (`other-agency@tenpo.example`) and its stores (shops, agent code 2002), all with the demo
+ * password; optionally a group of those stores led by the first. Answers every user's id by
+ * e-mail, the demo's included.
+ */
+export async function addOtherTenant(
+  t: TestApp,
+  opts: { stores?: readonly string[]; group?: string } = {},
+): Promise<{ ids: Record<string, number>; agencyId: number; groupId: number | null }> {
+  const db = t.database.db;
+  const now = iso(t.clock.now());
+  const { password_hash } = await db
+    .selectFrom('users')
+    .select('password_hash')
+    .where('email', '=', 'shop@tenpo.example')
+    .executeTakeFirstOrThrow();
+  const base = {
+    password_hash,
+    name: '他社',
+    account_kind: 0,
+    is_leader: 0,
+    agreed_terms: 1,
+    phone: null,
+    company_name: '他社',
+    store_name: '他社の店',
+    logo_url: null,
+    agent_code: '2002',
+    trial_ends_at: null,
+    payment_fail: 0,
+    status: 1,
+    created_at: now,
+    updated_at: now,
+  };
+  const agency = await db
+    .insertInto('users')
+    .values({
+      ...base,
+      email: 'other-agency@tenpo.example',
+      role: ROLE.agency,
+      account_kind: 1,
+      agency_id: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const stores: number[] = [];
+  for (const email of opts.stores ?? ['other-store@tenpo.example']) {
+    const row = await db
+      .insertInto('users')
+      .values({ ...base, email, role: ROLE.shop, agency_id: agency.id })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    stores.push(row.id);
+  }
+  let groupId: number | null = null;
+  const leader = stores[0];
+  if (opts.group && leader !== undefined) {
+    const g = await db
+      .insertInto('store_groups')
+      .values({
+        agency_id: agency.id,
+        name: opts.group,
+        leader_id: leader,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await db.insertInto('group_members').values({ group_id: g.id, user_id: leader }).execute();
+    await db.updateTable('users').set({ is_leader: 1 }).where('id', '=', leader).execute();
+    groupId = g.id;
+  }
+  const ids: Record<string, number> = {};
+  for (const u of await db.selectFrom('users').select(['id', 'email']).execute())
+    ids[u.email] = u.id;
+  return { ids, agencyId: agency.id, groupId };
+}

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROLE, tokyoDay } from '@tenpo/domain';
+import { tokyoDay } from '@tenpo/domain';
 import { iso } from '../src/lib/clock';
-import { buildTestApp, call, login, multipart, png, type TestApp } from './helpers';
+import { addOtherTenant, buildTestApp, call, login, multipart, png, type TestApp } from './helpers';
 import type { Actor } from '../src/plugins/auth';
 
 let t: TestApp;
@@ -19,63 +19,12 @@ let otherProduct = 0;
 /** A second tenant: another agency with one store and one group, created beside the demo data. */
 beforeAll(async () => {
   t = await buildTestApp();
+  const other = await addOtherTenant(t, { group: '他社グループ' });
+  Object.assign(ids, other.ids);
+  otherGroup = other.groupId ?? 0;
   const db = t.database.db;
   const now = iso(t.clock.now());
-  const hash = (
-    await db
-      .selectFrom('users')
-      .select('password_hash')
-      .where('email', '=', 'shop@tenpo.example')
-      .executeTakeFirstOrThrow()
-  ).password_hash;
-  const base = {
-    password_hash: hash,
-    name: '他社',
-    account_kind: 0,
-    is_leader: 0,
-    agreed_terms: 1,
-    phone: null,
-    company_name: '他社',
-    store_name: '他社の店',
-    logo_url: null,
-    agent_code: '2002',
-    trial_ends_at: null,
-    payment_fail: 0,
-    status: 1,
-    created_at: now,
-    updated_at: now,
-  };
-  const other = await db
-    .insertInto('users')
-    .values({
-      ...base,
-      email: 'other-agency@tenpo.example',
-      role: ROLE.agency,
-      account_kind: 1,
-      agency_id: null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const otherStore = await db
-    .insertInto('users')
-    .values({ ...base, email: 'other-store@tenpo.example', role: ROLE.shop, agency_id: other.id })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const g = await db
-    .insertInto('store_groups')
-    .values({
-      agency_id: other.id,
-      name: '他社グループ',
-      leader_id: otherStore.id,
-      created_at: now,
-      updated_at: now,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await db.insertInto('group_members').values({ group_id: g.id, user_id: otherStore.id }).execute();
-  otherGroup = g.id;
-  for (const u of await db.selectFrom('users').select(['id', 'email']).execute())
-    ids[u.email] = u.id;
+  const otherStore = { id: other.ids['other-store@tenpo.example'] ?? 0 };
   const post = await db
     .insertInto('posts')
     .values({
