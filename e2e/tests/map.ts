@@ -22,11 +22,12 @@ export async function mapPosition(page: Page): Promise<LatLng | null> {
 /** Waits until the map has drawn its base: tiles, or the offline prefectures. */
 export async function mapReady(page: Page): Promise<void> {
   const map = storeMap(page);
-  await expect(map).toBeVisible();
+  // The map's code and the prefecture outlines load on demand: slower on a loaded CI machine.
+  await expect(map).toBeVisible({ timeout: 30_000 });
   const offline = (await map.getAttribute('data-map-source')) === 'offline';
   await expect(
     map.locator(offline ? 'path[fill="#f5f2e9"]' : 'img.leaflet-tile-loaded').first(),
-  ).toBeAttached();
+  ).toBeAttached({ timeout: 30_000 });
 }
 
 /**
