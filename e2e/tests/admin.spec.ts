@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { baseURL } from '../playwright.config';
-import { expect, gotoSettled, login, test } from './support';
+import { asManager, expect, gotoSettled, login, test } from './support';
 
 // Issue 12: the manager creates an agency with the white-label prefix `acme`, a title and a
 // favicon; a page opened at acme.localhost (Chromium resolves *.localhost to loopback) shows
@@ -16,33 +16,23 @@ const FAVICON = Buffer.from(
   'base64',
 );
 
-/**
- * A manager session of the test's own (not the page's, whose token rotates on every route
- * change), to clear what an earlier run on the same data folder left: the acme agency.
- */
+/** Clears what an earlier run on the same data folder left: the acme agency. */
 async function removeAcme(page: Page, request: APIRequestContext): Promise<void> {
-  await page.goto('/login');
-  const apiKey = (await page.locator('meta[name="tenpo-api-key"]').getAttribute('content')) ?? '';
-  const headers = { 'X-Api-Key': apiKey, Accept: 'application/json' };
-  const r = await request.post('/api/login', {
-    headers,
-    data: { email: 'manager@tenpo.example', password: 'tenpo-demo-1' },
-  });
-  expect(r.status()).toBe(200);
-  const token = ((await r.json()) as { data: { token: string } }).data.token;
-  const auth = { ...headers, Authorization: `Bearer ${token}` };
-  const list = await request.get('/api/admin/agencies?search=acme&per_page=50', { headers: auth });
-  expect(list.status()).toBe(200);
-  const rows = (
-    (await list.json()) as {
-      data: { data: { id: number; prefix: string | null; email: string }[] };
+  await asManager(page, request, async (auth) => {
+    const list = await request.get('/api/admin/agencies?search=acme&per_page=50', {
+      headers: auth,
+    });
+    expect(list.status()).toBe(200);
+    const rows = (
+      (await list.json()) as {
+        data: { data: { id: number; prefix: string | null; email: string }[] };
+      }
+    ).data.data;
+    for (const a of rows.filter((x) => x.prefix === 'acme' || x.email === OWNER)) {
+      const d = await request.delete(`/api/admin/agencies/${a.id}`, { headers: auth });
+      expect(d.status()).toBe(200);
     }
-  ).data.data;
-  for (const a of rows.filter((x) => x.prefix === 'acme' || x.email === OWNER)) {
-    const d = await request.delete(`/api/admin/agencies/${a.id}`, { headers: auth });
-    expect(d.status()).toBe(200);
-  }
-  await request.get('/api/logout', { headers: auth });
+  });
 }
 
 test('the manager creates agency acme; acme.localhost shows its title and favicon', async ({

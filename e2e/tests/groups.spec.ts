@@ -1,5 +1,4 @@
-import type { APIRequestContext, Page } from '@playwright/test';
-import { DEMO_PASSWORD, expect, login, test } from './support';
+import { expect, login, removeGroupsNamed, test } from './support';
 
 /**
  * Issue 12: the agency makes a group of three of its stores with a leader on /overview, and
@@ -14,34 +13,6 @@ const STORES = [
 ];
 const PREFIX = 'E2E グループ';
 
-/**
- * Retry-safe on a reused data folder: the groups an earlier run made go first (as the manager,
- * through /admin/groups), so the leader leads only the group this run makes.
- */
-async function removeEarlierGroups(page: Page, request: APIRequestContext): Promise<void> {
-  await page.goto('/login');
-  const apiKey = (await page.locator('meta[name="tenpo-api-key"]').getAttribute('content')) ?? '';
-  const headers = { 'X-Api-Key': apiKey, Accept: 'application/json' };
-  const loggedIn = await request.post('/api/login', {
-    headers,
-    data: { email: 'manager@tenpo.example', password: DEMO_PASSWORD },
-  });
-  expect(loggedIn.status()).toBe(200);
-  const token = ((await loggedIn.json()) as { data: { token: string } }).data.token;
-  const auth = { ...headers, Authorization: `Bearer ${token}` };
-  const listed = await request.get(
-    `/api/admin/groups?per_page=100&search=${encodeURIComponent(PREFIX)}`,
-    { headers: auth },
-  );
-  expect(listed.status()).toBe(200);
-  const groups = ((await listed.json()) as { data: { data: { id: number }[] } }).data.data;
-  for (const g of groups) {
-    const gone = await request.delete(`/api/admin/groups/${g.id}`, { headers: auth });
-    expect(gone.status()).toBe(200);
-  }
-  await request.get('/api/logout', { headers: auth });
-}
-
 test('the agency groups three stores under a leader, and the leader sees exactly them', async ({
   page,
   browser,
@@ -49,7 +20,9 @@ test('the agency groups three stores under a leader, and the leader sees exactly
 }) => {
   // Two logins and a modal on a shared two-core machine.
   test.setTimeout(150_000);
-  await removeEarlierGroups(page, request);
+  // Retry-safe on a reused data folder: an earlier run's groups go first, so the leader leads
+  // only the group this run makes.
+  await removeGroupsNamed(page, request, PREFIX);
   const name = `${PREFIX} ${Date.now()}`;
 
   await login(page, 'agency@tenpo.example');

@@ -1,5 +1,4 @@
-import type { APIRequestContext, Page } from '@playwright/test';
-import { DEMO_PASSWORD, expect, gotoSettled, login, test } from './support';
+import { expect, gotoSettled, login, removeGroupsNamed, test } from './support';
 
 /**
  * Issue 12: the manager's /overview/agencies/{id} is the agency store overview of spec 3 §2
@@ -17,36 +16,13 @@ const PREFIX = 'E2E 運営作成';
 /** Two demo stores outside groups.spec's group (a store may be in several groups); no leader. */
 const NEW_STORES = ['カフェ・ミナト 品川店', '花屋 フルール 吉祥寺'];
 
-/** Retry-safe on a reused data folder: the groups an earlier run made go first. */
-async function removeEarlierGroups(page: Page, request: APIRequestContext): Promise<void> {
-  await page.goto('/login');
-  const apiKey = (await page.locator('meta[name="tenpo-api-key"]').getAttribute('content')) ?? '';
-  const headers = { 'X-Api-Key': apiKey, Accept: 'application/json' };
-  const loggedIn = await request.post('/api/login', {
-    headers,
-    data: { email: 'manager@tenpo.example', password: DEMO_PASSWORD },
-  });
-  expect(loggedIn.status()).toBe(200);
-  const token = ((await loggedIn.json()) as { data: { token: string } }).data.token;
-  const auth = { ...headers, Authorization: `Bearer ${token}` };
-  const listed = await request.get(
-    `/api/admin/groups?per_page=100&search=${encodeURIComponent(PREFIX)}`,
-    { headers: auth },
-  );
-  expect(listed.status()).toBe(200);
-  for (const g of ((await listed.json()) as { data: { data: { id: number }[] } }).data.data) {
-    const gone = await request.delete(`/api/admin/groups/${g.id}`, { headers: auth });
-    expect(gone.status()).toBe(200);
-  }
-  await request.get('/api/logout', { headers: auth });
-}
-
 test('the manager opens the demo agency, picks a group, sees its stores, and makes a group', async ({
   page,
   request,
 }) => {
   test.setTimeout(150_000);
-  await removeEarlierGroups(page, request);
+  // Retry-safe on a reused data folder: the groups an earlier run made go first.
+  await removeGroupsNamed(page, request, PREFIX);
   const name = `${PREFIX} ${Date.now()}`;
 
   await login(page, 'manager@tenpo.example');

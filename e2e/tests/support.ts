@@ -114,3 +114,46 @@ export async function linkFromMail(
   const url = new URL(link);
   return `${url.pathname}${url.search}`;
 }
+
+/**
+ * Runs `work` with a manager session of the test's own (not the page's, whose token rotates on
+ * every route change), through the API; used to clear what an earlier run on the same data
+ * folder left.
+ */
+export async function asManager(
+  page: Page,
+  request: APIRequestContext,
+  work: (headers: Record<string, string>) => Promise<void>,
+): Promise<void> {
+  await page.goto('/login');
+  const apiKey = (await page.locator('meta[name="tenpo-api-key"]').getAttribute('content')) ?? '';
+  const headers = { 'X-Api-Key': apiKey, Accept: 'application/json' };
+  const loggedIn = await request.post('/api/login', {
+    headers,
+    data: { email: 'manager@tenpo.example', password: DEMO_PASSWORD },
+  });
+  expect(loggedIn.status()).toBe(200);
+  const token = ((await loggedIn.json()) as { data: { token: string } }).data.token;
+  const auth = { ...headers, Authorization: `Bearer ${token}` };
+  await work(auth);
+  await request.get('/api/logout', { headers: auth });
+}
+
+/** Deletes, as the manager, every group whose name contains `search` (an earlier run's). */
+export async function removeGroupsNamed(
+  page: Page,
+  request: APIRequestContext,
+  search: string,
+): Promise<void> {
+  await asManager(page, request, async (auth) => {
+    const listed = await request.get(
+      `/api/admin/groups?per_page=100&search=${encodeURIComponent(search)}`,
+      { headers: auth },
+    );
+    expect(listed.status()).toBe(200);
+    for (const g of ((await listed.json()) as { data: { data: { id: number }[] } }).data.data) {
+      const gone = await request.delete(`/api/admin/groups/${g.id}`, { headers: auth });
+      expect(gone.status()).toBe(200);
+    }
+  });
+}
