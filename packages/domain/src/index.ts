@@ -18,3 +18,4 @@ export * from './products';
 export * from './admin';
 export * from './groups';
 export * from './audit';
+export * from './payments';

@@ -6,6 +6,7 @@ import { DEFAULT_PER_PAGE, pageQuery } from '../paging/paging';
 import { DEFAULT_AGENT_CODE, ROLE } from '../roles/roles';
 import { storeRowSchema } from '../stores/schemas';
 import { adminJa, adminLabels } from './messages';
+import { PAYMENT_METHODS, type PaymentMethodKey } from '../payments/schemas';
 
 /** The resources of spec 3 §7 Admin that this module serves (groups: /admin/groups, issue 12). */
 export const ADMIN_RESOURCES = ['agencies', 'customers', 'stores'] as const;
@@ -183,9 +184,7 @@ export type AdminStoreInput = z.output<typeof adminStoreUpdateRequest>;
  * other than the default means the agency bills the store (the payment menu is hidden, spec 1
  * §2); otherwise the store pays the platform by card (ADR 0049).
  */
-export const PAYMENT_METHODS = ['credit_card', 'agency_invoice'] as const;
-export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
-export const paymentMethodOf = (agentCode: string | null): PaymentMethod =>
+export const paymentMethodOf = (agentCode: string | null): PaymentMethodKey =>
   !agentCode || agentCode === DEFAULT_AGENT_CODE ? 'credit_card' : 'agency_invoice';
 
 /** A store or customer row of the admin lists (superset of the agency list's store row). */
