@@ -42,6 +42,11 @@ import { registerMetricsJobs, type MetricsJobs } from './modules/metrics/metrics
 import { createMetricsRepo } from './modules/metrics/metrics.repo';
 import { createMetricsSync, type MetricsSync } from './modules/metrics/metrics.sync';
 import { registerPostJobs } from './modules/posts/posts.jobs';
+import { registerPaymentJobs, type PaymentJobs } from './modules/payments/payments.jobs';
+import { createPaymentsRepo } from './modules/payments/payments.repo';
+import { registerPaymentRoutes, SBPS_OPEN_PATHS } from './modules/payments/payments.routes';
+import { createPaymentsService, type PaymentsService } from './modules/payments/payments.service';
+import { createSbpsClient, type SbpsClient } from './modules/payments/sbps.client';
 import { createPhotosRepo } from './modules/photos/photos.repo';
 import { registerPhotoRoutes } from './modules/photos/photos.routes';
 import { createPhotosService } from './modules/photos/photos.service';
@@ -78,7 +83,11 @@ import { registerErrorHandler } from './plugins/error-handler';
 import { registerHealth } from './plugins/health';
 import { PUBLISHER_ICONS_DIR } from './assets';
 import { registerOpenApi } from './plugins/openapi';
-import { registerSecurityHeaders, securityHeadersFor } from './plugins/security-headers';
+import {
+  paymentOriginsOf,
+  registerSecurityHeaders,
+  securityHeadersFor,
+} from './plugins/security-headers';
 import {
   createMediaStorage,
   createUrlSigner,
@@ -94,6 +103,8 @@ export type AppDeps = {
   channels?: ChannelSet;
   /** Where media go; built from config.storage when not given. */
   storage?: MediaStorage;
+  /** The SBPS client; built from config.payments.sbps when not given. */
+  sbps?: SbpsClient;
   /** Mounted after the API by the composition root: the sandbox and the web app. */
   mount?: (app: FastifyInstance) => Promise<void>;
   logger?: FastifyServerOptions['logger'];
@@ -110,6 +121,8 @@ declare module 'fastify' {
     storeInfo: StoreInfoService;
     /** The store's product catalogue (ADR 0046): the knowledge tag's offers read `all`. */
     products: ProductsService;
+    /** Plans, cards and billing (ADR 0050): `jobs.start()` where jobs run. */
+    payments: { service: PaymentsService; jobs: PaymentJobs };
   }
 }
 
@@ -143,7 +156,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   registerErrorHandler(app);
   registerAuthDecorator(app);
 
-  await registerSecurityHeaders(app, securityHeadersFor(config.map));
+  await registerSecurityHeaders(
+    app,
+    securityHeadersFor(config.map, paymentOriginsOf(config.publicUrl, config.payments.sbps)),
+  );
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: (_req, ctx) => {
@@ -267,6 +283,21 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
   const facebookPages = createFacebookPagesService({ publishers, audit });
   const products = createProductsService({ repo: createProductsRepo(db), storage, clock });
+  const payments = createPaymentsService({
+    repo: createPaymentsRepo(db),
+    sbps: deps.sbps ?? createSbpsClient(config.payments.sbps, clock),
+    queue,
+    outbox,
+    audit,
+    clock,
+    config: config.payments,
+    publicUrl: config.publicUrl,
+    log: app.log,
+  });
+  const paymentJobs = registerPaymentJobs(queue, {
+    payments,
+    billingHour: config.payments.billingHour,
+  });
   const authRateLimit = { max: config.rateLimitAuthPerMinute, timeWindow: 60_000 };
   app.decorate('queue', queue);
   app.decorate('storage', storage);
@@ -274,13 +305,20 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.decorate('metrics', { sync: metricsSync, jobs: metricsJobs });
   app.decorate('storeInfo', storeInfo);
   app.decorate('products', products);
+  app.decorate('payments', { service: payments, jobs: paymentJobs });
 
   await app.register(
     async (api) => {
       // Exempt: health, docs, the OAuth returns a provider's redirect opens in the browser, and
-      // the knowledge tag's script and beacon, which a shop's page loads (ADR 0045).
-      registerApiKey(api, config.apiKey, (url) =>
-        /^\/api\/(health|docs|publisher\/callback|knowledge-tag\/(embed|view))(\/|\?|$)/.test(url),
+      // the knowledge tag's script and beacon, which a shop's page loads (ADR 0045), and SBPS's
+      // notification and the browser's return from its hosted page (ADR 0050).
+      registerApiKey(
+        api,
+        config.apiKey,
+        (url) =>
+          /^\/api\/(health|docs|publisher\/callback|knowledge-tag\/(embed|view))(\/|\?|$)/.test(
+            url,
+          ) || SBPS_OPEN_PATHS.test(url),
       );
       await registerOpenApi(api);
       registerHealth(api, { db, dialect, queue, workerExpected: config.runWorker });
@@ -362,6 +400,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
         audit,
         authenticate,
       });
+      // Plans, the card and the payment (issue 13, ADR 0050).
+      registerPaymentRoutes(api, { payments, access, linkOrigin, authenticate });
       registerReportRoutes(api, {
         reports: createReportsService({ repo: createReportsRepo(deps.database), clock }),
         access,

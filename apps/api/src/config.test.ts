@@ -91,7 +91,63 @@ describe('loadConfig', () => {
     FACEBOOK_APP_SECRET: 'fb-secret',
     X_CLIENT_ID: 'x-id',
     X_CLIENT_SECRET: 'x-secret',
+    SBPS_MERCHANT_ID: '12345',
+    SBPS_SERVICE_ID: '001',
+    SBPS_HASH_KEY: 'k'.repeat(40),
+    SBPS_BASIC_ID: '12345001',
+    SBPS_BASIC_PASSWORD: 'basic-secret',
+    SBPS_3DES_KEY: 'd'.repeat(24),
+    SBPS_3DES_IV: 'i'.repeat(8),
+    SBPS_PURCHASE_URL: 'https://fep.sps-system.com/f01/FepBuyInfoReceive.do',
+    SBPS_API_URL: 'https://api.sps-system.com/api/xmlapi.do',
+    SBPS_TOKEN_SCRIPT_URL: 'https://token.sps-system.com/sbpstoken/com_sbps_system_token.js',
   };
+
+  it('pays through the sandbox merchant under SANDBOX_URL by default, at the spec prices', () => {
+    const c = loadConfig({ DATA_DIR: tmp(), SANDBOX_URL: 'http://127.0.0.1:4010/' });
+    expect(c.payments).toEqual({
+      sbps: {
+        merchantId: '30132',
+        serviceId: '103',
+        hashKey: 'tenposandboxhashkey000000000000000000000',
+        basicId: '30132103',
+        basicPassword: 'tenposandboxhashkey000000000000000000000',
+        desKey: 'tenposandbox3deskey00000',
+        desIv: 'tenpo-iv',
+        purchaseUrl: 'http://127.0.0.1:4010/sbps/f01/FepBuyInfoReceive.do',
+        apiUrl: 'http://127.0.0.1:4010/sbps/api/xmlapi.do',
+        tokenScriptUrl: 'http://127.0.0.1:4010/sbps/sbpstoken/com_sbps_system_token.js',
+        timeoutMs: 30_000,
+      },
+      prices: { 1: 6980, 2: 20000 },
+      billingHour: 10,
+    });
+    expect(c.payments.sbps.hashKey).toHaveLength(40);
+    expect(Object.isFrozen(c.payments.sbps)).toBe(true);
+  });
+
+  it('reads prices, the billing hour and SBPS settings', () => {
+    const c = loadConfig({
+      DATA_DIR: tmp(),
+      PLAN_STANDARD_PRICE: '7000',
+      PLAN_PREMIUM_PRICE: '21000',
+      BILLING_HOUR: '3',
+    });
+    expect(c.payments.prices).toEqual({ 1: 7000, 2: 21000 });
+    expect(c.payments.billingHour).toBe(3);
+  });
+
+  it.each([
+    [{ SBPS_MERCHANT_ID: '1234' }, 'SBPS_MERCHANT_ID'],
+    [{ SBPS_SERVICE_ID: 'abc' }, 'SBPS_SERVICE_ID'],
+    [{ SBPS_3DES_KEY: 'short' }, 'SBPS_3DES_KEY'],
+    [{ SBPS_3DES_IV: 'short' }, 'SBPS_3DES_IV'],
+    [{ SBPS_API_URL: 'ftp://x' }, 'SBPS_API_URL'],
+    [{ BILLING_HOUR: '24' }, 'BILLING_HOUR'],
+    [{ PLAN_STANDARD_PRICE: '0' }, 'PLAN_STANDARD_PRICE'],
+  ])('stops on %o, naming %s', (env, name) => {
+    expect(() => loadConfig({ DATA_DIR: tmp(), ...env })).toThrow(new RegExp(`${name}: `));
+  });
 
   it('uses the real hosts and the given credentials when live', () => {
     const c = loadConfig({ DATA_DIR: tmp(), ...live, FACEBOOK_GRAPH_VERSION: 'v26.0' });
@@ -107,6 +163,12 @@ describe('loadConfig', () => {
       appSecret: 'fb-secret',
     });
     expect(c.channels.x).toMatchObject({ apiUrl: 'https://api.x.com', clientId: 'x-id' });
+    expect(c.payments.sbps).toMatchObject({
+      merchantId: '12345',
+      serviceId: '001',
+      apiUrl: 'https://api.sps-system.com/api/xmlapi.do',
+      basicPassword: 'basic-secret',
+    });
   });
 
   it.each(Object.keys(live).filter((k) => k !== 'TENPO_PROVIDERS'))(

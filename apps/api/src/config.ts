@@ -114,6 +114,30 @@ const envSchema = z.object({
     })
     .optional(),
   MAP_ATTRIBUTION: z.string().trim().min(1).max(300).optional(),
+  // Card payments through SB Payment Service (issue 13, ADR 0050): required when live; the
+  // sandbox's merchant otherwise (SANDBOX_SBPS).
+  SBPS_MERCHANT_ID: z
+    .string()
+    .regex(/^\d{5}$/, 'must be 5 digits')
+    .optional(),
+  SBPS_SERVICE_ID: z
+    .string()
+    .regex(/^\d{3}$/, 'must be 3 digits')
+    .optional(),
+  SBPS_HASH_KEY: z.string().min(1).max(64).optional(),
+  SBPS_BASIC_ID: z.string().min(1).optional(),
+  SBPS_BASIC_PASSWORD: z.string().min(1).optional(),
+  SBPS_3DES_KEY: z.string().length(24, 'must be 24 characters (a 3DES key)').optional(),
+  SBPS_3DES_IV: z.string().length(8, 'must be 8 characters (a 3DES IV)').optional(),
+  SBPS_PURCHASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  SBPS_API_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+  SBPS_TOKEN_SCRIPT_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+    .optional(),
+  PLAN_STANDARD_PRICE: z.coerce.number().int().min(1).max(10_000_000).default(6980),
+  PLAN_PREMIUM_PRICE: z.coerce.number().int().min(1).max(10_000_000).default(20000),
+  // The daily billing run (ADR 0050): the hour of the day, Tokyo time.
+  BILLING_HOUR: z.coerce.number().int().min(0).max(23).default(10),
 });
 
 /** Where each provider lives and who we are to it (DESIGN §2: only these differ, never code). */
@@ -150,6 +174,37 @@ export type ChannelsConfig = Readonly<{
   maxWaitMs: number;
 }>;
 
+/** SB Payment Service (providers.md §5): where it answers and who we are to it. */
+export type SbpsConfig = Readonly<{
+  merchantId: string;
+  serviceId: string;
+  /** The 40-character key every SHA-1 `sps_hashcode` ends with. */
+  hashKey: string;
+  /** HTTP Basic credentials of the XML API. */
+  basicId: string;
+  basicPassword: string;
+  /** 3DES-CBC key (24 bytes) and IV (8 bytes) of `encrypted_flg=1` fields. */
+  desKey: string;
+  desIv: string;
+  /** The link-type purchase request's form target (A01-1). */
+  purchaseUrl: string;
+  /** The XML API. */
+  apiUrl: string;
+  /** The token script the card form loads (`com_sbps_system.generateToken`). */
+  tokenScriptUrl: string;
+  /** The longest one XML API call may take. */
+  timeoutMs: number;
+}>;
+
+/** Plans, prices and the billing run (ADR 0050). */
+export type PaymentsConfig = Readonly<{
+  sbps: SbpsConfig;
+  /** Monthly price in yen of plan 1 (standard) and plan 2 (premium). */
+  prices: Readonly<{ 1: number; 2: number }>;
+  /** The hour of the day, Tokyo time, the daily billing run starts. */
+  billingHour: number;
+}>;
+
 export type Config = Readonly<{
   env: 'development' | 'production' | 'test';
   port: number;
@@ -183,6 +238,7 @@ export type Config = Readonly<{
    * draws its offline outlines of Japan and asks no outside host for anything.
    */
   map: MapConfig | null;
+  payments: PaymentsConfig;
 }>;
 
 export type MapConfig = Readonly<{
@@ -333,6 +389,65 @@ const channelsOf = (e: Env, publicUrl: string): ChannelsConfig => {
   };
 };
 
+/**
+ * The sandbox's SBPS merchant (payments contract §1): the emulator knows the same constants.
+ * The password of the XML API's Basic auth is the hash key there.
+ */
+export const SANDBOX_SBPS = {
+  merchantId: '30132',
+  serviceId: '103',
+  hashKey: 'tenposandboxhashkey000000000000000000000',
+  basicId: '30132103',
+  basicPassword: 'tenposandboxhashkey000000000000000000000',
+  desKey: 'tenposandbox3deskey00000',
+  desIv: 'tenpo-iv',
+} as const;
+
+const SBPS_LIVE = [
+  'SBPS_MERCHANT_ID',
+  'SBPS_SERVICE_ID',
+  'SBPS_HASH_KEY',
+  'SBPS_BASIC_ID',
+  'SBPS_BASIC_PASSWORD',
+  'SBPS_3DES_KEY',
+  'SBPS_3DES_IV',
+  'SBPS_PURCHASE_URL',
+  'SBPS_API_URL',
+  'SBPS_TOKEN_SCRIPT_URL',
+] as const;
+
+/**
+ * SBPS's URLs and credentials: all given when live (SBPS tells each merchant its own at
+ * onboarding), else the sandbox's merchant under SANDBOX_URL, any of them overridable.
+ */
+const paymentsOf = (e: Env, publicUrl: string): PaymentsConfig => {
+  if (e.TENPO_PROVIDERS === 'live') {
+    const missing = SBPS_LIVE.filter((k) => !e[k]);
+    if (missing.length > 0)
+      throw new ConfigError(
+        `Invalid configuration:\n  ${missing.map((k) => `${k}: required when TENPO_PROVIDERS=live`).join('\n  ')}`,
+      );
+  }
+  const s = (e.SANDBOX_URL ?? `${publicUrl}/sandbox`).replace(/\/+$/, '');
+  return {
+    sbps: {
+      merchantId: e.SBPS_MERCHANT_ID ?? SANDBOX_SBPS.merchantId,
+      serviceId: e.SBPS_SERVICE_ID ?? SANDBOX_SBPS.serviceId,
+      hashKey: e.SBPS_HASH_KEY ?? SANDBOX_SBPS.hashKey,
+      basicId: e.SBPS_BASIC_ID ?? SANDBOX_SBPS.basicId,
+      basicPassword: e.SBPS_BASIC_PASSWORD ?? SANDBOX_SBPS.basicPassword,
+      desKey: e.SBPS_3DES_KEY ?? SANDBOX_SBPS.desKey,
+      desIv: e.SBPS_3DES_IV ?? SANDBOX_SBPS.desIv,
+      purchaseUrl: e.SBPS_PURCHASE_URL ?? `${s}/sbps/f01/FepBuyInfoReceive.do`,
+      apiUrl: e.SBPS_API_URL ?? `${s}/sbps/api/xmlapi.do`,
+      tokenScriptUrl: e.SBPS_TOKEN_SCRIPT_URL ?? `${s}/sbps/sbpstoken/com_sbps_system_token.js`,
+      timeoutMs: 30_000,
+    },
+    prices: { 1: e.PLAN_STANDARD_PRICE, 2: e.PLAN_PREMIUM_PRICE },
+    billingHour: e.BILLING_HOUR,
+  };
+};
+
 /** Where media are kept (ADR 0021); the drivers are in `storage/`. */
 export type StorageConfig = Readonly<
   { private: boolean; urlTtlSeconds: number } & (
@@ -407,6 +522,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
   const channels = channelsOf(e, publicUrl);
+  const payments = paymentsOf(e, publicUrl);
   const dataDir = path.resolve(e.DATA_DIR);
   const storage = storageOf(e, dataDir);
   fs.mkdirSync(dataDir, { recursive: true });
@@ -438,5 +554,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : null,
     storage: Object.freeze(storage),
     map: mapOf(e),
+    payments: deepFreeze(payments),
   });
 }

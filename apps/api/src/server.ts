@@ -9,6 +9,7 @@ async function main(): Promise<void> {
     await app.queue.start();
     // The daily metrics schedule, and the backfill of stores that have none (in the background).
     await app.metrics.jobs.start();
+    await app.payments.jobs.start();
   }
   await app.listen({ port: config.port, host: config.host });
   app.log.info(

@@ -11,6 +11,7 @@ async function main(): Promise<void> {
   await app.ready();
   await app.queue.start();
   await app.metrics.jobs.start();
+  await app.payments.jobs.start();
   // The queue's timer does not hold the process open (an API process has its server for that):
   // this handle does, until a signal stops the worker.
   const keepAlive = setInterval(() => {}, 60_000);

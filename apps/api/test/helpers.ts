@@ -13,6 +13,7 @@ import { openDatabase, type Db, type DbHandle } from '../src/db/kysely';
 import { migrateToLatest } from '../src/db/migrate';
 import { DEMO_PASSWORD, seedDemo } from '../src/db/seed';
 import { iso } from '../src/lib/clock';
+import type { SbpsClient } from '../src/modules/payments/sbps.client';
 import { ROLE } from '@tenpo/domain';
 
 export const API_KEY = 'test-api-key-123';
@@ -46,7 +47,11 @@ export type TestApp = {
 export async function buildTestApp(
   env: Record<string, string> = {},
   /** Channels of the test's own making (a short time-out, say); default: from the config. */
-  opts: { channels?: (config: Config, clock: TestClock) => ChannelSet } = {},
+  opts: {
+    channels?: (config: Config, clock: TestClock) => ChannelSet;
+    /** An SBPS of the test's own making (payments); default: the client on config's URLs. */
+    sbps?: (config: Config, clock: TestClock) => SbpsClient;
+  } = {},
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tenpo-test-'));
   const pgUrl = process.env.TEST_DATABASE_URL;
@@ -91,6 +96,7 @@ export async function buildTestApp(
     logger: false,
     mail: { send: async (m) => void mailbox.deliver(m) },
     ...(opts.channels ? { channels: opts.channels(config, clock) } : {}),
+    ...(opts.sbps ? { sbps: opts.sbps(config, clock) } : {}),
   });
   await app.ready();
   return {

@@ -15,6 +15,7 @@ import { photos } from './migrations/0012-photos';
 import { knowledgeTag } from './migrations/0013-knowledge-tag';
 import { products } from './migrations/0015-products';
 import { auditLog } from './migrations/0016-audit-log';
+import { payments } from './migrations/0017-payments';
 
 /** Migrations are listed here in order; each runs on SQLite and PostgreSQL alike. */
 const migrations = (dialect: Dialect): Record<string, Migration> => ({
@@ -33,6 +34,7 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   '0013-knowledge-tag': knowledgeTag(),
   '0015-products': products(dialect),
   '0016-audit-log': auditLog(dialect),
+  '0017-payments': payments(dialect),
 });
 
 const migratorOf = ({ db, dialect, schema }: DbHandle): Migrator => {

@@ -1,9 +1,18 @@
-import { PUBLISHER_STATUS, ROLE, type PublisherKey } from '@tenpo/domain';
+import {
+  addDays,
+  DEFAULT_PLAN_PRICES,
+  PLAN,
+  PUBLISHER_STATUS,
+  ROLE,
+  tokyoDay,
+  type PublisherKey,
+} from '@tenpo/domain';
 import type { Db } from './kysely';
 import type { ChannelCredentialsTable, NewUser, PublisherConnectionsTable } from './types';
 import { hashPassword } from '../lib/passwords';
 import { addMs, DAY, iso, type Clock } from '../lib/clock';
 import { encrypt } from '../lib/tokens';
+import { newOrderId, nextBillingDay } from '../modules/payments/payments.rules';
 
 /** Password of every demo account (DESIGN §8). */
 export const DEMO_PASSWORD = 'tenpo-demo-1';
@@ -493,6 +502,8 @@ export async function seedDemo(
       .execute();
   }
 
+  await seedPayments(db, now, idOf);
+
   await db
     .insertInto('agency_domains')
     .values({
@@ -506,4 +517,86 @@ export async function seedDemo(
     .execute();
 
   return { created };
+}
+
+/**
+ * The demo stores' payments (ADR 0050): shop@ pays standard by card and its period runs;
+ * payfail@'s last monthly charge was declined (its card declines every charge) and waits for a
+ * new card; expired@ (trial over) and trial@ (in trial) have nothing yet. The cards are the
+ * sandbox's demo customers of the same cust_code.
+ */
+async function seedPayments(db: Db, now: Date, idOf: (email: string) => number): Promise<void> {
+  const stamp = iso(now);
+  const today = tokyoDay(now.getTime());
+  const accounts = [
+    {
+      email: 'shop@tenpo.example',
+      custCode: 'tenpo-demo-shop',
+      masked: '************1111',
+      // Paid 10 days ago for a month.
+      period: addDays(today, -10),
+      state: 'paid' as const,
+    },
+    {
+      email: 'payfail@tenpo.example',
+      custCode: 'tenpo-demo-payfail',
+      masked: '************0002',
+      // This month's charge, 3 days ago, was declined; paid through the day before it.
+      period: addDays(today, -3),
+      state: 'failed' as const,
+    },
+  ];
+  for (const a of accounts) {
+    const userId = idOf(a.email);
+    const found = await db
+      .selectFrom('payment_accounts')
+      .select('user_id')
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    if (found) continue;
+    const billingDay = Number(a.period.slice(8, 10));
+    const next = a.state === 'paid' ? nextBillingDay(a.period, billingDay) : a.period;
+    await db
+      .insertInto('payment_accounts')
+      .values({
+        user_id: userId,
+        method: 'credit_card',
+        plan: PLAN.standard,
+        next_plan: null,
+        cust_code: a.custCode,
+        card_brand: 'V',
+        card_masked: a.masked,
+        card_expiry: '203012',
+        paid_through: addDays(next, -1),
+        next_billing_on: next,
+        billing_day: billingDay,
+        created_at: stamp,
+        updated_at: stamp,
+      })
+      .onConflict((oc) => oc.column('user_id').doNothing())
+      .execute();
+    await db
+      .insertInto('payment_charges')
+      .values({
+        user_id: userId,
+        period: a.period,
+        attempt: 1,
+        order_id: newOrderId(),
+        kind: 'billing',
+        plan: PLAN.standard,
+        amount: DEFAULT_PLAN_PRICES[PLAN.standard],
+        state: a.state,
+        lease_until: null,
+        lease_owner: null,
+        sps_transaction_id: null,
+        tracking_id: null,
+        error_code: a.state === 'failed' ? '10122000' : null,
+        origin: null,
+        created_at: stamp,
+        updated_at: stamp,
+        settled_at: stamp,
+      })
+      .onConflict((oc) => oc.columns(['user_id', 'period', 'attempt']).doNothing())
+      .execute();
+  }
 }

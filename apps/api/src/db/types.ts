@@ -433,6 +433,62 @@ export type AuditLogTable = {
   after: string | null;
 };
 
+/** A store's payment settings and billing calendar (ADR 0050). Days are Tokyo YYYY-MM-DD. */
+export type PaymentAccountsTable = {
+  user_id: number;
+  method: string | null;
+  plan: number | null;
+  next_plan: number | null;
+  cust_code: string | null;
+  card_brand: string | null;
+  card_masked: string | null;
+  card_expiry: string | null;
+  paid_through: string | null;
+  next_billing_on: string | null;
+  billing_day: number | null;
+  created_at: string;
+  updated_at: string;
+};
+
+export type ChargeState = 'pending' | 'processing' | 'paid' | 'failed';
+export type ChargeKind = 'purchase' | 'billing';
+
+/** One attempt to charge one period (ADR 0050). */
+export type PaymentChargesTable = {
+  id: Generated<number>;
+  user_id: number;
+  period: string;
+  attempt: number;
+  order_id: string;
+  kind: ChargeKind;
+  plan: number;
+  amount: number;
+  state: ChargeState;
+  lease_until: string | null;
+  lease_owner: string | null;
+  sps_transaction_id: string | null;
+  tracking_id: string | null;
+  error_code: string | null;
+  origin: string | null;
+  created_at: string;
+  updated_at: string;
+  settled_at: string | null;
+};
+
+export type NotificationVerdict = 'accepted' | 'tampered' | 'unknown' | 'replay';
+
+/** Every SBPS result notification (A02-1) received, with what Tenpo made of it. */
+export type PaymentNotificationsTable = {
+  id: Generated<number>;
+  received_at: string;
+  order_id: string | null;
+  verdict: NotificationVerdict;
+  reason: string | null;
+  res_result: string | null;
+  hash: string | null;
+  fields: string;
+};
+
 export type Database = {
   users: UsersTable;
   sessions: SessionsTable;
@@ -465,6 +521,9 @@ export type Database = {
   product_categories: ProductCategoriesTable;
   products: ProductsTable;
   audit_log: AuditLogTable;
+  payment_accounts: PaymentAccountsTable;
+  payment_charges: PaymentChargesTable;
+  payment_notifications: PaymentNotificationsTable;
 };
 
 export type UserRow = Selectable<UsersTable>;
@@ -481,3 +540,5 @@ export type PostTargetRow = Selectable<PostTargetsTable>;
 export type PhotoRow = Selectable<PhotosTable>;
 export type ProductRow = Selectable<ProductsTable>;
 export type AuditLogRow = Selectable<AuditLogTable>;
+export type PaymentAccountRow = Selectable<PaymentAccountsTable>;
+export type PaymentChargeRow = Selectable<PaymentChargesTable>;

@@ -22,17 +22,50 @@ export const SECURITY_HEADERS: FastifyHelmetOptions = {
   crossOriginEmbedderPolicy: false,
 };
 
+/** Outside origins the card payment needs (ADR 0050); none when SBPS answers on our own. */
+export type PaymentOrigins = {
+  /** The token script's origin: loaded as a script, and it calls its own host. */
+  tokenOrigin: string | null;
+  /** The hosted purchase page's origin: the browser posts the A01-1 form there. */
+  purchaseOrigin: string | null;
+};
+
+/** SBPS's origins that differ from PUBLIC_URL's (the sandbox under /sandbox needs none). */
+export const paymentOriginsOf = (
+  publicUrl: string,
+  sbps: { tokenScriptUrl: string; purchaseUrl: string },
+): PaymentOrigins => {
+  const own = new URL(publicUrl).origin;
+  const other = (url: string) => {
+    const o = new URL(url).origin;
+    return o === own ? null : o;
+  };
+  return { tokenOrigin: other(sbps.tokenScriptUrl), purchaseOrigin: other(sbps.purchaseUrl) };
+};
+
 /**
  * The options for a server: SECURITY_HEADERS, plus the map's tile server in img-src when one is
- * configured (ADR 0042; Leaflet loads tiles as images). No other outside origin is ever allowed.
+ * configured (ADR 0042; Leaflet loads tiles as images), and SBPS's token script (script-src,
+ * connect-src) and hosted purchase page (form-action) when they live on another origin
+ * (ADR 0050). No other outside origin is ever allowed.
  */
-export function securityHeadersFor(map: { origin: string } | null): FastifyHelmetOptions {
-  if (!map) return SECURITY_HEADERS;
+export function securityHeadersFor(
+  map: { origin: string } | null,
+  payments: PaymentOrigins = { tokenOrigin: null, purchaseOrigin: null },
+): FastifyHelmetOptions {
+  if (!map && !payments.tokenOrigin && !payments.purchaseOrigin) return SECURITY_HEADERS;
   const csp = SECURITY_HEADERS.contentSecurityPolicy as { directives: Record<string, unknown> };
+  const plus = (origin: string | null) => (origin ? [origin] : []);
   return {
     ...SECURITY_HEADERS,
     contentSecurityPolicy: {
-      directives: { ...csp.directives, imgSrc: ["'self'", 'data:', 'blob:', map.origin] },
+      directives: {
+        ...csp.directives,
+        imgSrc: ["'self'", 'data:', 'blob:', ...plus(map?.origin ?? null)],
+        scriptSrc: ["'self'", ...plus(payments.tokenOrigin)],
+        connectSrc: ["'self'", ...plus(payments.tokenOrigin)],
+        formAction: ["'self'", ...plus(payments.purchaseOrigin)],
+      },
     },
   };
 }

@@ -1,0 +1,721 @@
+/**
+ * Lifecycle (issue 13, ADR 0050).
+ * - Trial: registration makes a store role 0 (free trial) with `trial_ends_at` 30 days ahead.
+ * - First payment: the store picks a plan, registers a card (token → MG02-00131/00132) and pays
+ *   on SBPS's hosted page (A01-1). The A02-1 notification settles the charge: role 0 → 1,
+ *   `paid_through` / `next_billing_on` (the same Tokyo day next month, clamped to the month's
+ *   end), `payment_fail` cleared, a receipt mailed.
+ * - Monthly billing in advance: a daily job at BILLING_HOUR (Tokyo) queues one charge job per
+ *   due store (key: store + period). A charge is one row per attempt with its own 32-character
+ *   order id; a worker claims the row (conditional UPDATE with a lease) before calling SBPS, so
+ *   a second worker or a rerun charges nothing; SBPS refusing a known order id (99996000) is
+ *   answered by an inquiry of the earlier transaction. SBPS down: the claim is released and the
+ *   job retries with back-off.
+ * - Declined (a notification NG or a billing NG): that attempt is final; `payment_fail` = 1 and
+ *   the payment-failed mail. A new card (register/update) clears `payment_fail` and queues a new
+ *   attempt (new order id) of the failed period.
+ * - Plan change: before the first payment it applies at once; during a paid period it becomes
+ *   `next_plan`, charged from `next_billing_on` (next period, no proration).
+ * Every state change is written to the audit log with its reason.
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  addDays,
+  cardBrandOf,
+  DEFAULT_AGENT_CODE,
+  PAYMENT_RESULT,
+  paymentJa,
+  PAYMENT_METHODS,
+  ROLE,
+  tokyoDay,
+  type CreditCard,
+  type PaymentMethod,
+  type PaymentMethodKey,
+  type PaymentPlan,
+  type PlanId,
+  type PurchaseForm,
+  type SelectedPlan,
+} from '@tenpo/domain';
+import type { FastifyBaseLogger } from 'fastify';
+import type { PaymentsConfig } from '../../config';
+import type { PaymentAccountRow, PaymentChargeRow, UserRow } from '../../db/types';
+import type { Queue } from '../../jobs/engine';
+import { addMs, iso, type Clock } from '../../lib/clock';
+import { AppError, validationError } from '../../lib/errors';
+import type { MailOutbox } from '../../mail/mail.jobs';
+import { paymentFailedMail, paymentReceiptMail } from '../../mail/templates';
+import type { AuditActor, AuditLog } from '../audit/audit.repo';
+import type { PaymentsQueries, PaymentsRepo } from './payments.repo';
+import { newOrderId, nextBillingDay } from './payments.rules';
+import { isCardError, SBPS_ERR, SbpsUnavailable, type SbpsClient } from './sbps.client';
+
+export const CHARGE_QUEUE = 'payments.charge';
+/** One charge attempt: `{ userId, period, attempt }`. */
+export type ChargeJob = { userId: number; period: string; attempt: number };
+export const chargeKeyOf = (j: ChargeJob) => `payments:charge:${j.userId}:${j.period}:${j.attempt}`;
+
+/** How long a worker holds a charge it is sending to SBPS. */
+export const CHARGE_LEASE_MS = 2 * 60_000;
+
+/** The store's own code (empty or 0000) pays the platform; others are billed by their agency. */
+const isDirect = (store: Pick<UserRow, 'agent_code'>) =>
+  !store.agent_code || store.agent_code === DEFAULT_AGENT_CODE;
+
+const SUMMARY = '支払い';
+
+export type ChargeOutcome = 'paid' | 'failed' | 'busy' | 'skipped';
+
+export type PaymentsService = ReturnType<typeof createPaymentsService>;
+
+export function createPaymentsService(deps: {
+  repo: PaymentsRepo;
+  sbps: SbpsClient;
+  queue: Queue;
+  outbox: MailOutbox;
+  audit: AuditLog;
+  clock: Clock;
+  config: PaymentsConfig;
+  publicUrl: string;
+  log: FastifyBaseLogger;
+}) {
+  const { repo, sbps, queue, outbox, audit, clock, config, publicUrl, log } = deps;
+  const now = () => iso(clock.now());
+  const today = () => tokyoDay(clock.now().getTime());
+  const apiBase = `${publicUrl}/api/payment/sbps`;
+
+  const planOf = (key: number | null): PaymentPlan | null =>
+    key === 1 || key === 2
+      ? { key, name: paymentJa.plans[key], price: config.prices[key], amount: config.prices[key] }
+      : null;
+  const methodOf = (store: UserRow, key: PaymentMethodKey): PaymentMethod => ({
+    key,
+    name: paymentJa.methods[key],
+    payment_btn_disable: key === 'agency_invoice' && isDirect(store),
+  });
+  const cardOf = (a: PaymentAccountRow | undefined): CreditCard | null =>
+    a?.card_masked
+      ? {
+          cc_number: a.card_masked,
+          cc_expiration: a.card_expiry ?? '',
+          cardbrand_code: cardBrandOf(a.card_brand),
+        }
+      : null;
+  const storeName = (u: UserRow) => u.store_name ?? u.company_name ?? u.email;
+
+  /** In a paid period: billed, and paid through today or later. */
+  const paidPeriod = (store: UserRow, a: PaymentAccountRow | undefined) =>
+    store.role === ROLE.shop && !!a?.paid_through && a.paid_through >= today();
+
+  const record = (
+    q: Parameters<AuditLog['record']>[1],
+    actor: AuditActor | null,
+    store: number,
+    reason: string,
+    before: Record<string, unknown> | null,
+    after: Record<string, unknown> | null,
+  ) =>
+    audit.record(
+      {
+        actor,
+        entity: 'store',
+        entityId: store,
+        storeId: store,
+        action: 'update',
+        summary: `${SUMMARY}: ${reason}`,
+        before,
+        after,
+      },
+      q,
+    );
+
+  const selectedPlan = (a: PaymentAccountRow | undefined): SelectedPlan | null => {
+    const plan = planOf(a?.plan ?? null);
+    if (!a || !plan) return null;
+    return {
+      ...plan,
+      next_plan: planOf(a.next_plan),
+      next_billing_on: a.next_billing_on,
+      paid_through: a.paid_through,
+    };
+  };
+
+  /** The store's SBPS customer code, made once: random, so no two installs share one. */
+  const custCodeOf = async (storeId: number): Promise<string> => {
+    await repo.ensureAccount(storeId, now());
+    return repo.ensureCustCode(
+      storeId,
+      `tenpo-${storeId}-${randomBytes(6).toString('hex')}`,
+      now(),
+    );
+  };
+
+  /**
+   * Settles a charge as paid, in one transaction with its consequences; false when it was
+   * settled already. `owner`: the claimant of a billing charge.
+   */
+  const settlePaid = async (
+    charge: PaymentChargeRow,
+    v: { trackingId: string | null; owner?: string; reason: string },
+  ): Promise<boolean> => {
+    const stamp = now();
+    const mail = await repo.transaction(async (q, trx) => {
+      const won = await q.settle(charge.id, 'paid', {
+        tracking_id: v.trackingId,
+        error_code: null,
+        now: stamp,
+        ...(v.owner ? { owner: v.owner } : {}),
+      });
+      if (!won) return null;
+      const a = await q.ensureAccount(charge.user_id, stamp);
+      const store = await trx
+        .selectFrom('users')
+        .selectAll()
+        .where('id', '=', charge.user_id)
+        .executeTakeFirstOrThrow();
+      const billingDay = a.billing_day ?? Number(charge.period.slice(8, 10));
+      const next = nextBillingDay(charge.period, billingDay);
+      const after = {
+        plan: charge.plan,
+        next_plan: a.next_plan === charge.plan ? null : a.next_plan,
+        paid_through: addDays(next, -1),
+        next_billing_on: next,
+        billing_day: billingDay,
+      };
+      await q.updateAccount(charge.user_id, {
+        ...after,
+        method: a.method ?? 'credit_card',
+        updated_at: stamp,
+      });
+      const role = store.role === ROLE.freeTrial ? ROLE.shop : store.role;
+      await q.setUser(charge.user_id, { role, payment_fail: 0, updated_at: stamp });
+      await record(
+        trx,
+        null,
+        charge.user_id,
+        `${v.reason}（注文番号 ${charge.order_id}、${charge.amount}円）`,
+        {
+          role: store.role,
+          payment_fail: store.payment_fail,
+          plan: a.plan,
+          paid_through: a.paid_through,
+          next_billing_on: a.next_billing_on,
+        },
+        { role, payment_fail: 0, ...after },
+      );
+      const plan = planOf(charge.plan);
+      await outbox.send(
+        {
+          to: store.email,
+          ...paymentReceiptMail({
+            storeName: storeName(store),
+            planName: plan?.name ?? '',
+            amount: charge.amount,
+            from: charge.period,
+            through: after.paid_through,
+            orderId: charge.order_id,
+            paidAt: new Date(clock.now().getTime() + 9 * 3600_000)
+              .toISOString()
+              .slice(0, 16)
+              .replace('T', ' '),
+          }),
+        },
+        { key: `mail:payment-receipt:${charge.order_id}`, trx },
+      );
+      return true;
+    });
+    return mail !== null;
+  };
+
+  /** Settles a charge as declined: final for this attempt; the store is flagged and mailed. */
+  const settleFailed = async (
+    charge: PaymentChargeRow,
+    v: { errorCode: string; trackingId?: string | null; owner?: string; reason: string },
+  ): Promise<boolean> => {
+    const stamp = now();
+    return repo.transaction(async (q, trx) => {
+      const won = await q.settle(charge.id, 'failed', {
+        tracking_id: v.trackingId ?? null,
+        error_code: v.errorCode,
+        now: stamp,
+        ...(v.owner ? { owner: v.owner } : {}),
+      });
+      if (!won) return false;
+      const store = await trx
+        .selectFrom('users')
+        .selectAll()
+        .where('id', '=', charge.user_id)
+        .executeTakeFirstOrThrow();
+      await q.setUser(charge.user_id, { payment_fail: 1, updated_at: stamp });
+      await record(
+        trx,
+        null,
+        charge.user_id,
+        `${v.reason}（注文番号 ${charge.order_id}、エラー ${v.errorCode}）`,
+        { payment_fail: store.payment_fail },
+        { payment_fail: 1 },
+      );
+      await outbox.send(
+        {
+          to: store.email,
+          ...paymentFailedMail({
+            storeName: storeName(store),
+            planName: planOf(charge.plan)?.name ?? '',
+            amount: charge.amount,
+            link: `${charge.origin ?? publicUrl}/register-payment`,
+          }),
+        },
+        { key: `mail:payment-failed:${charge.order_id}`, trx },
+      );
+      return true;
+    });
+  };
+
+  /** After a new card: the failed period of a billed store is tried again, as a new attempt. */
+  const retryFailedPeriod = async (storeId: number): Promise<void> => {
+    const a = await repo.account(storeId);
+    if (!a?.next_billing_on) return;
+    const latest = (await repo.attempts(storeId, a.next_billing_on))[0];
+    if (!latest || latest.state !== 'failed') return;
+    const job: ChargeJob = {
+      userId: storeId,
+      period: a.next_billing_on,
+      attempt: latest.attempt + 1,
+    };
+    await queue.enqueue(CHARGE_QUEUE, job, { key: chargeKeyOf(job) });
+  };
+
+  const providerDown = () => new AppError(503, 'payment_provider_down', paymentJa.providerDown);
+
+  /**
+   * Brings an authorised transaction to sold (ST02 sales unless an inquiry says it is sold
+   * already) and settles the charge. Anything SBPS does not answer throws SbpsUnavailable.
+   */
+  const finishAuthorised = async (
+    charge: PaymentChargeRow,
+    owner: string,
+    t: { trackingId: string; spsTransactionId: string },
+    inquireFirst: boolean,
+  ): Promise<ChargeOutcome> => {
+    if (inquireFirst) {
+      const s = await sbps.inquire(t);
+      if (s.result !== 'OK')
+        throw new SbpsUnavailable(`SBPS inquiry of ${charge.order_id}: ${s.errCode}`);
+      const info = s.payMethodInfo ?? {};
+      if (info.payment_status === '2') {
+        await settleFailed(charge, {
+          errorCode: 'refunded',
+          trackingId: t.trackingId,
+          owner,
+          reason: '前回の決済は返金済み',
+        });
+        return 'failed';
+      }
+      if (info.commit_status === '1') {
+        await settlePaid(charge, { trackingId: t.trackingId, owner, reason: '月額の決済' });
+        return 'paid';
+      }
+    }
+    const sold = await sbps.sales({ ...t, amount: charge.amount });
+    if (sold.result !== 'OK') {
+      await settleFailed(charge, {
+        errorCode: sold.errCode,
+        trackingId: t.trackingId,
+        owner,
+        reason: '売上確定の失敗',
+      });
+      return 'failed';
+    }
+    await settlePaid(charge, { trackingId: t.trackingId, owner, reason: '月額の決済' });
+    return 'paid';
+  };
+
+  return {
+    provider: () => ({
+      token_script_url: sbps.provider.tokenScriptUrl,
+      merchant_id: sbps.provider.merchantId,
+      service_id: sbps.provider.serviceId,
+    }),
+
+    methods: (store: UserRow): PaymentMethod[] => PAYMENT_METHODS.map((k) => methodOf(store, k)),
+
+    async chooseMethod(actor: AuditActor, store: UserRow, key: PaymentMethodKey) {
+      const method = methodOf(store, key);
+      if (method.payment_btn_disable)
+        throw validationError({ payment_name: [paymentJa.methodUnavailable] });
+      const stamp = now();
+      await repo.transaction(async (q, trx) => {
+        const a = await q.ensureAccount(store.id, stamp);
+        if (a.method === key) return;
+        await q.updateAccount(store.id, { method: key, updated_at: stamp });
+        await record(
+          trx,
+          actor,
+          store.id,
+          '支払い方法の変更',
+          { method: a.method },
+          { method: key },
+        );
+      });
+      return method;
+    },
+
+    async selectedMethod(store: UserRow): Promise<PaymentMethod | null> {
+      const a = await repo.account(store.id);
+      const key = PAYMENT_METHODS.find((k) => k === a?.method);
+      return key ? methodOf(store, key) : null;
+    },
+
+    plans: (): PaymentPlan[] => [planOf(1), planOf(2)].filter((p): p is PaymentPlan => !!p),
+
+    async choosePlan(actor: AuditActor, store: UserRow, plan: PlanId): Promise<SelectedPlan> {
+      const stamp = now();
+      await repo.transaction(async (q, trx) => {
+        const a = await q.ensureAccount(store.id, stamp);
+        const before = { plan: a.plan, next_plan: a.next_plan };
+        // During a paid period the new plan waits for the next charge (ADR 0050).
+        const after = paidPeriod(store, a)
+          ? { plan: a.plan, next_plan: plan === a.plan ? null : plan }
+          : { plan, next_plan: null };
+        if (before.plan === after.plan && before.next_plan === after.next_plan) return;
+        await q.updateAccount(store.id, { ...after, updated_at: stamp });
+        await record(
+          trx,
+          actor,
+          store.id,
+          after.next_plan ? `次回のお支払いからプラン変更（${after.next_plan}）` : 'プランの変更',
+          before,
+          after,
+        );
+      });
+      return selectedPlan(await repo.account(store.id)) as SelectedPlan;
+    },
+
+    selectedPlan: async (store: UserRow) => selectedPlan(await repo.account(store.id)),
+
+    async registerCard(
+      actor: AuditActor,
+      store: UserRow,
+      token: string,
+      tokenKey: string,
+    ): Promise<CreditCard> {
+      const before = await repo.ensureAccount(store.id, now());
+      const custCode = await custCodeOf(store.id);
+      try {
+        let r = await sbps.registerCard(custCode, token, tokenKey, !!before.card_masked);
+        // Tenpo's copy and SBPS disagree on whether the customer exists: the other call.
+        if (r.result === 'NG' && r.errCode === SBPS_ERR.customer)
+          r = await sbps.registerCard(custCode, token, tokenKey, !before.card_masked);
+        if (r.result !== 'OK') {
+          if (r.errCode === SBPS_ERR.token)
+            throw validationError({ token: [paymentJa.tokenFailed] });
+          if (isCardError(r.errCode)) throw validationError({ card: [paymentJa.cardInvalid] });
+          throw validationError({ card: [paymentJa.cardRegisterFailed] });
+        }
+        const ref = await sbps.referenceCard(custCode);
+        if (ref.result !== 'OK' || !ref.card)
+          throw validationError({ card: [paymentJa.cardRegisterFailed] });
+        const card = ref.card;
+        const stamp = now();
+        const hadFailed = await repo.transaction(async (q, trx) => {
+          await q.updateAccount(store.id, {
+            card_brand: card.brand,
+            card_masked: card.masked,
+            card_expiry: card.expiration,
+            method: before.method ?? 'credit_card',
+            updated_at: stamp,
+          });
+          const u = await trx
+            .selectFrom('users')
+            .select('payment_fail')
+            .where('id', '=', store.id)
+            .executeTakeFirstOrThrow();
+          if (u.payment_fail === 1)
+            await q.setUser(store.id, { payment_fail: 0, updated_at: stamp });
+          await record(
+            trx,
+            actor,
+            store.id,
+            before.card_masked ? 'カードの更新' : 'カードの登録',
+            { card: before.card_masked, payment_fail: u.payment_fail },
+            { card: card.masked, payment_fail: 0 },
+          );
+          return u.payment_fail === 1;
+        });
+        if (hadFailed) await retryFailedPeriod(store.id);
+        return {
+          cc_number: card.masked,
+          cc_expiration: card.expiration,
+          cardbrand_code: cardBrandOf(card.brand),
+        };
+      } catch (err) {
+        if (err instanceof SbpsUnavailable) {
+          log.warn({ err, store: store.id }, 'SBPS unavailable: card not registered');
+          throw providerDown();
+        }
+        throw err;
+      }
+    },
+
+    /** The card as SBPS holds it; Tenpo's copy when SBPS cannot be reached. */
+    async referenceCard(store: UserRow): Promise<CreditCard | null> {
+      const a = await repo.account(store.id);
+      if (!a?.cust_code || !a.card_masked) return null;
+      try {
+        const r = await sbps.referenceCard(a.cust_code);
+        if (r.result !== 'OK' || !r.card) return null;
+        return {
+          cc_number: r.card.masked,
+          cc_expiration: r.card.expiration,
+          cardbrand_code: cardBrandOf(r.card.brand),
+        };
+      } catch (err) {
+        if (!(err instanceof SbpsUnavailable)) throw err;
+        log.warn({ err, store: store.id }, 'SBPS unavailable: the stored copy of the card');
+        return cardOf(a);
+      }
+    },
+
+    async removeCard(actor: AuditActor, store: UserRow): Promise<void> {
+      const a = await repo.account(store.id);
+      if (!a?.cust_code || !a.card_masked) return;
+      if (store.role === ROLE.shop && a.paid_through && a.method === 'credit_card')
+        throw validationError({ card: [paymentJa.cardInUse] });
+      try {
+        const r = await sbps.removeCard(a.cust_code);
+        // Unknown at SBPS: already gone there; Tenpo's copy goes too.
+        if (r.result !== 'OK' && r.errCode !== SBPS_ERR.customer)
+          throw validationError({ card: [paymentJa.cardRegisterFailed] });
+      } catch (err) {
+        if (err instanceof SbpsUnavailable) throw providerDown();
+        throw err;
+      }
+      const stamp = now();
+      await repo.transaction(async (q, trx) => {
+        await q.updateAccount(store.id, {
+          card_brand: null,
+          card_masked: null,
+          card_expiry: null,
+          updated_at: stamp,
+        });
+        await record(trx, actor, store.id, 'カードの削除', { card: a.card_masked }, { card: null });
+      });
+    },
+
+    /**
+     * The signed A01-1 form of the first payment (or of a failed period), for the browser to
+     * post to SBPS's hosted page. `origin`: where the browser comes back to.
+     */
+    async purchase(store: UserRow, origin: string): Promise<PurchaseForm> {
+      const a = await repo.ensureAccount(store.id, now());
+      const plan = planOf(a.next_plan ?? a.plan);
+      if (!plan) throw validationError({ payment_plan: [paymentJa.noPlan] });
+      if (paidPeriod(store, a) && store.payment_fail === 0)
+        throw validationError({ user_id: [paymentJa.alreadyPaid] });
+      const period = store.payment_fail === 1 && a.next_billing_on ? a.next_billing_on : today();
+      const custCode = await custCodeOf(store.id);
+      const stamp = now();
+      const latest = (await repo.attempts(store.id, period))[0];
+      if (latest?.state === 'paid') throw validationError({ user_id: [paymentJa.alreadyPaid] });
+      const charge = await repo.chargeFor({
+        user_id: store.id,
+        period,
+        attempt: (latest?.attempt ?? 0) + 1,
+        order_id: newOrderId(),
+        kind: 'purchase',
+        plan: plan.key,
+        amount: plan.amount,
+        state: 'pending',
+        origin,
+        created_at: stamp,
+        updated_at: stamp,
+      });
+      const back = (outcome: string) => `${apiBase}/return/${outcome}?user_id=${store.id}`;
+      const form = sbps.purchaseForm({
+        custCode,
+        orderId: charge.order_id,
+        itemId: `tenpo-plan-${plan.key}`,
+        // ASCII: the link type's hash bytes are only certain for ASCII (providers.md §5.2).
+        itemName: plan.key === 1 ? 'Tenpo Standard' : 'Tenpo Premium',
+        amount: charge.amount,
+        successUrl: back('success'),
+        cancelUrl: back('cancel'),
+        errorUrl: back('error'),
+        pagecon: `${apiBase}/notification`,
+      });
+      return { ...form, order_id: charge.order_id, amount: charge.amount };
+    },
+
+    /**
+     * SBPS's result notification (A02-1): `OK,` when Tenpo took it, `NG,<reason>` for a
+     * tampered hash, an unknown order or an order settled already (a replay). Each is kept.
+     */
+    async notification(fields: Record<string, string>): Promise<{ ok: boolean; reason: string }> {
+      const orderId = fields.order_id ?? '';
+      const charge = orderId ? await repo.chargeByOrder(orderId) : undefined;
+      let verdict: 'accepted' | 'tampered' | 'unknown' | 'replay' = 'accepted';
+      let reason = '';
+      if (!sbps.verifyResult(fields)) [verdict, reason] = ['tampered', 'hash'];
+      else if (!charge || charge.kind !== 'purchase') [verdict, reason] = ['unknown', 'order'];
+      else if (
+        fields.amount !== String(charge.amount) ||
+        (fields.cust_code ?? '') === '' ||
+        !['OK', 'NG'].includes(fields.res_result ?? '')
+      )
+        [verdict, reason] = ['tampered', 'fields'];
+      else if (charge.state === 'paid' || charge.state === 'failed')
+        [verdict, reason] = ['replay', 'settled'];
+      else {
+        const settled =
+          fields.res_result === 'OK'
+            ? await settlePaid(charge, {
+                trackingId: fields.res_tracking_id || null,
+                reason: 'お支払い（決済ページ）',
+              })
+            : await settleFailed(charge, {
+                errorCode: fields.res_err_code || 'NG',
+                trackingId: fields.res_tracking_id || null,
+                reason: 'お支払いの失敗（決済ページ）',
+              });
+        if (!settled) [verdict, reason] = ['replay', 'settled'];
+      }
+      await repo.recordNotification({
+        received_at: now(),
+        order_id: orderId || null,
+        verdict,
+        reason: reason || null,
+        res_result: fields.res_result ?? null,
+        hash: fields.sps_hashcode ?? null,
+        fields: JSON.stringify(fields),
+      });
+      if (verdict !== 'accepted')
+        log.warn({ orderId, verdict, reason }, 'SBPS notification refused');
+      return { ok: verdict === 'accepted', reason: verdict === 'accepted' ? '' : verdict };
+    },
+
+    /** Where the browser goes after the hosted page (A03-1): the web's /register-payment. */
+    async returnTo(
+      outcome: 'success' | 'error' | 'cancel',
+      userId: number,
+      fields: Record<string, string>,
+    ): Promise<string> {
+      if (outcome === 'cancel') {
+        const open = await repo.openPurchase(userId);
+        return `${open?.origin ?? publicUrl}/register-payment`;
+      }
+      const charge = fields.order_id ? await repo.chargeByOrder(fields.order_id) : undefined;
+      const mine = charge && charge.user_id === userId ? charge : undefined;
+      const good =
+        outcome === 'success' &&
+        sbps.verifyResult(fields) &&
+        fields.res_result === 'OK' &&
+        mine !== undefined &&
+        mine.state !== 'failed';
+      if (!good && outcome === 'success')
+        log.warn({ userId, orderId: fields.order_id }, 'SBPS success return refused');
+      const stt = good ? PAYMENT_RESULT.success : PAYMENT_RESULT.fail;
+      return `${mine?.origin ?? publicUrl}/register-payment?stt_id=${stt}`;
+    },
+
+    /** The daily run: one charge job per store due today or earlier (Tokyo). */
+    async enqueueDue(): Promise<number> {
+      const due = await repo.due(today());
+      for (const d of due) {
+        const job: ChargeJob = { userId: d.user_id, period: d.next_billing_on, attempt: 1 };
+        await queue.enqueue(CHARGE_QUEUE, job, { key: chargeKeyOf(job) });
+      }
+      return due.length;
+    },
+
+    /**
+     * One attempt at a period's charge on the stored card. Safe to run twice or on two workers
+     * at once: the row is made once, claimed by one, and SBPS refuses an order id twice.
+     * Throws SbpsUnavailable (claim released) for the job engine to retry.
+     */
+    async charge(job: ChargeJob): Promise<{ outcome: ChargeOutcome; leaseUntil?: Date }> {
+      const a = await repo.account(job.userId);
+      if (!a?.cust_code || !a.plan) return { outcome: 'skipped' };
+      const attempts = await repo.attempts(job.userId, job.period);
+      // Settled by another attempt (the hosted page, an earlier retry), or no longer due.
+      if (attempts.some((c) => c.state === 'paid')) return { outcome: 'skipped' };
+      const mine = attempts.find((c) => c.attempt === job.attempt);
+      if (!mine && a.next_billing_on !== job.period) return { outcome: 'skipped' };
+      const plan = planOf(a.next_plan ?? a.plan) as PaymentPlan;
+      const stamp = now();
+      const charge =
+        mine ??
+        (await repo.chargeFor({
+          user_id: job.userId,
+          period: job.period,
+          attempt: job.attempt,
+          order_id: newOrderId(),
+          kind: 'billing',
+          plan: plan.key,
+          amount: plan.amount,
+          state: 'pending',
+          origin: null,
+          created_at: stamp,
+          updated_at: stamp,
+        }));
+      if (charge.state === 'paid') return { outcome: 'paid' };
+      if (charge.state === 'failed') return { outcome: 'failed' };
+      const owner = randomBytes(8).toString('hex');
+      const until = addMs(clock.now(), CHARGE_LEASE_MS);
+      if (!(await repo.claim(charge.id, owner, stamp, iso(until)))) {
+        const held = await repo.charge(charge.id);
+        return held?.state === 'processing' && held.lease_until
+          ? { outcome: 'busy', leaseUntil: new Date(held.lease_until) }
+          : { outcome: held?.state === 'paid' ? 'paid' : 'skipped' };
+      }
+      const claimed = (await repo.charge(charge.id)) as PaymentChargeRow;
+      try {
+        // An earlier run got as far as the authorisation: find out where it stands.
+        if (claimed.tracking_id)
+          return {
+            outcome: await finishAuthorised(
+              claimed,
+              owner,
+              {
+                trackingId: claimed.tracking_id,
+                spsTransactionId: claimed.sps_transaction_id ?? '',
+              },
+              true,
+            ),
+          };
+        const r = await sbps.authorize({
+          custCode: a.cust_code,
+          orderId: claimed.order_id,
+          itemId: `tenpo-plan-${claimed.plan}`,
+          itemName: paymentJa.plans[claimed.plan as PlanId] ?? 'Tenpo',
+          amount: claimed.amount,
+        });
+        if (r.result === 'OK' || (r.errCode === SBPS_ERR.duplicateOrder && r.trackingId)) {
+          const t = {
+            trackingId: r.trackingId ?? '',
+            spsTransactionId: r.result === 'OK' ? (r.spsTransactionId ?? '') : '',
+          };
+          await repo.noteAuthorisation(claimed.id, owner, {
+            tracking_id: t.trackingId,
+            sps_transaction_id: t.spsTransactionId || null,
+            updated_at: now(),
+          });
+          // A refused duplicate: this order id was authorised by an earlier run.
+          return { outcome: await finishAuthorised(claimed, owner, t, r.result !== 'OK') };
+        }
+        await settleFailed(claimed, {
+          errorCode: r.errCode,
+          owner,
+          reason: '月額の決済の失敗',
+        });
+        return { outcome: 'failed' };
+      } catch (err) {
+        await repo.release(claimed.id, owner, now());
+        throw err;
+      }
+    },
+
+    /** For tests and the admin: the store's account row. */
+    account: (storeId: number) => repo.account(storeId),
+  };
+}
+
+export type { PaymentsQueries };

@@ -1,0 +1,282 @@
+import type { SbpsConfig } from '../../config';
+import type { Clock } from '../../lib/clock';
+import {
+  apiRequest,
+  parseApiResponse,
+  purchaseFields,
+  resultHashOk,
+  sbpsDate,
+  SbpsProtocolError,
+  type ApiResponse,
+  type PurchaseField,
+  type XmlElement,
+} from './sbps.codec';
+
+/**
+ * Tenpo's SBPS client (providers.md §5, payments contract §2): every URL and secret from config.
+ * The card number never passes here: cards arrive as the token pair of the browser's
+ * `generateToken`, and charges name the stored card by `cust_code`.
+ */
+
+/** SBPS did not answer usably (network, time-out, 5xx, a document we cannot read): retry later. */
+export class SbpsUnavailable extends Error {}
+
+/** SBPS's error codes Tenpo acts on (payments contract §2). */
+export const SBPS_ERR = {
+  customer: '99995000',
+  duplicateOrder: '99996000',
+  token: '10107040',
+} as const;
+
+/** A declined card or a wrong number/expiry: the card is the problem, not the request. */
+export const isCardError = (code: string): boolean => /^101(22|27)/.test(code);
+
+export type SbpsResult = Pick<ApiResponse, 'result' | 'errCode'> & Partial<ApiResponse>;
+
+export type CardInfo = { masked: string; expiration: string; brand: string };
+
+export type PurchaseInput = {
+  custCode: string;
+  orderId: string;
+  itemId: string;
+  itemName: string;
+  amount: number;
+  successUrl: string;
+  cancelUrl: string;
+  errorUrl: string;
+  pagecon: string;
+  free1?: string;
+};
+
+/** What the payments service needs of SBPS; tests put a fake of their own behind it. */
+export interface SbpsClient {
+  /** The token script and the merchant the browser names to it. */
+  readonly provider: { tokenScriptUrl: string; merchantId: string; serviceId: string };
+  /** The signed A01-1 form for the hosted purchase page. */
+  purchaseForm(input: PurchaseInput): { action: string; fields: { name: string; value: string }[] };
+  /** Is this A02-1 / A03-1 signed with our hash key, for our merchant? */
+  verifyResult(fields: Record<string, string>): boolean;
+  /** MG02-00131 (new customer) or MG02-00132 (update) with a token pair. */
+  registerCard(
+    custCode: string,
+    token: string,
+    tokenKey: string,
+    update: boolean,
+  ): Promise<SbpsResult>;
+  /** MG02-00104: the stored card, masked. */
+  referenceCard(custCode: string): Promise<SbpsResult & { card?: CardInfo }>;
+  /** MG02-00103. */
+  removeCard(custCode: string): Promise<SbpsResult>;
+  /** ST01-00111: authorise on the stored card of `custCode`. */
+  authorize(input: {
+    custCode: string;
+    orderId: string;
+    itemId: string;
+    itemName: string;
+    amount: number;
+  }): Promise<SbpsResult>;
+  /** ST02-00201: sales (capture) of an authorisation. */
+  sales(input: {
+    spsTransactionId: string;
+    trackingId: string;
+    amount: number;
+  }): Promise<SbpsResult>;
+  /** MG01-00101: where a transaction stands (commit_status 1 sold; payment_status 2 refunded). */
+  inquire(input: { spsTransactionId: string; trackingId: string }): Promise<SbpsResult>;
+}
+
+/** Seconds a request is valid at SBPS (`limit_second`). */
+const LIMIT_SECOND = '600';
+
+export function createSbpsClient(
+  cfg: SbpsConfig,
+  clock: Clock,
+  fetchImpl: typeof fetch = fetch,
+): SbpsClient {
+  const keys = { hashKey: cfg.hashKey, key: cfg.desKey, iv: cfg.desIv };
+  const auth = `Basic ${Buffer.from(`${cfg.basicId}:${cfg.basicPassword}`).toString('base64')}`;
+  const merchant: XmlElement[] = [
+    ['merchant_id', cfg.merchantId],
+    ['service_id', cfg.serviceId],
+  ];
+  const stamp = (): XmlElement[] => [
+    ['request_date', sbpsDate(clock.now())],
+    ['limit_second', LIMIT_SECOND],
+  ];
+
+  const call = async (id: string, elements: XmlElement[]): Promise<ApiResponse> => {
+    const encrypted = elements.some(([n, v]) => n === 'encrypted_flg' && v === '1');
+    const body = apiRequest(id, elements, keys);
+    let res: Response;
+    try {
+      res = await fetchImpl(cfg.apiUrl, {
+        method: 'POST',
+        headers: { authorization: auth, 'content-type': 'text/xml; charset=Shift_JIS' },
+        body: new Uint8Array(body),
+        signal: AbortSignal.timeout(cfg.timeoutMs),
+      });
+    } catch (err) {
+      throw new SbpsUnavailable(`SBPS ${id}: ${(err as Error).message}`);
+    }
+    const bytes = Buffer.from(await res.arrayBuffer().catch(() => new ArrayBuffer(0)));
+    if (!res.ok) throw new SbpsUnavailable(`SBPS ${id}: HTTP ${res.status}`);
+    try {
+      return parseApiResponse(bytes, encrypted, keys);
+    } catch (err) {
+      if (err instanceof SbpsProtocolError) throw new SbpsUnavailable(`${err.message} (${id})`);
+      throw err;
+    }
+  };
+
+  const cardRequest = (custCode: string, token: string, tokenKey: string): XmlElement[] => [
+    ...merchant,
+    ['cust_code', custCode],
+    ['sps_cust_info_return_flg', '1'],
+    [
+      'pay_method_info',
+      [
+        ['resrv1', ''],
+        ['resrv2', ''],
+        ['resrv3', ''],
+      ],
+    ],
+    [
+      'pay_option_manage',
+      [
+        ['token', token],
+        ['token_key', tokenKey],
+        ['cardbrand_return_flg', '1'],
+      ],
+    ],
+    ['encrypted_flg', '1'],
+    ...stamp(),
+  ];
+
+  return {
+    provider: {
+      tokenScriptUrl: cfg.tokenScriptUrl,
+      merchantId: cfg.merchantId,
+      serviceId: cfg.serviceId,
+    },
+
+    purchaseForm(input) {
+      const values: Partial<Record<PurchaseField, string>> = {
+        pay_method: 'credit',
+        merchant_id: cfg.merchantId,
+        service_id: cfg.serviceId,
+        cust_code: input.custCode,
+        order_id: input.orderId,
+        item_id: input.itemId,
+        item_name: input.itemName,
+        amount: String(input.amount),
+        pay_type: '0',
+        service_type: '0',
+        terminal_type: '0',
+        success_url: input.successUrl,
+        cancel_url: input.cancelUrl,
+        error_url: input.errorUrl,
+        pagecon_url: input.pagecon,
+        free1: input.free1 ?? '',
+        request_date: sbpsDate(clock.now()),
+        limit_second: LIMIT_SECOND,
+      };
+      return { action: cfg.purchaseUrl, fields: purchaseFields(values, cfg.hashKey) };
+    },
+
+    verifyResult: (f) =>
+      resultHashOk(f, cfg.hashKey) &&
+      f.merchant_id === cfg.merchantId &&
+      f.service_id === cfg.serviceId,
+
+    registerCard: (custCode, token, tokenKey, update) =>
+      call(update ? 'MG02-00132-101' : 'MG02-00131-101', cardRequest(custCode, token, tokenKey)),
+
+    async referenceCard(custCode) {
+      const r = await call('MG02-00104-101', [
+        ...merchant,
+        ['cust_code', custCode],
+        ['sps_cust_info_return_flg', '1'],
+        ['response_info_type', '2'],
+        ['pay_option_manage', [['cardbrand_return_flg', '1']]],
+        ['encrypted_flg', '1'],
+        ...stamp(),
+      ]);
+      if (r.result !== 'OK') return r;
+      const i = r.payMethodInfo;
+      return {
+        ...r,
+        card: {
+          masked: i.cc_number ?? '',
+          expiration: i.cc_expiration ?? '',
+          brand: i.cardbrand_code ?? '',
+        },
+      };
+    },
+
+    removeCard: (custCode) =>
+      call('MG02-00103-101', [
+        ...merchant,
+        ['cust_code', custCode],
+        ['sps_cust_info_return_flg', '1'],
+        ['encrypted_flg', '1'],
+        ...stamp(),
+      ]),
+
+    authorize: (input) =>
+      call('ST01-00111-101', [
+        ...merchant,
+        ['cust_code', input.custCode],
+        ['order_id', input.orderId],
+        ['item_id', input.itemId],
+        ['item_name', input.itemName],
+        ['tax', ''],
+        ['amount', String(input.amount)],
+        ['free1', ''],
+        ['free2', ''],
+        ['free3', ''],
+        ['order_rowno', ''],
+        ['sps_cust_info_return_flg', '1'],
+        [
+          'pay_method_info',
+          [
+            ['cc_number', ''],
+            ['cc_expiration', ''],
+            ['security_code', ''],
+            // One payment in full (SBPS's dealings type 10).
+            ['dealings_type', '10'],
+            ['divide_times', ''],
+          ],
+        ],
+        [
+          'pay_option_manage',
+          [
+            ['cust_manage_flg', '0'],
+            ['cardbrand_return_flg', '1'],
+          ],
+        ],
+        ['encrypted_flg', '1'],
+        ...stamp(),
+      ]),
+
+    sales: (input) =>
+      call('ST02-00201-101', [
+        ...merchant,
+        ['sps_transaction_id', input.spsTransactionId],
+        ['tracking_id', input.trackingId],
+        ['processing_datetime', sbpsDate(clock.now())],
+        ['pay_option_manage', [['amount', String(input.amount)]]],
+        ...stamp(),
+      ]),
+
+    inquire: (input) =>
+      call('MG01-00101-101', [
+        ...merchant,
+        ['sps_transaction_id', input.spsTransactionId],
+        ['tracking_id', input.trackingId],
+        ['response_info_type', '2'],
+        ['pay_option_manage', [['cardbrand_return_flg', '1']]],
+        ['encrypted_flg', '1'],
+        ...stamp(),
+      ]),
+  };
+}

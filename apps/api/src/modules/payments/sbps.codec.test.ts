@@ -1,0 +1,217 @@
+import { describe, expect, it } from 'vitest';
+import iconv from 'iconv-lite';
+import { loadConfig } from '../../config';
+import { createSbpsClient } from './sbps.client';
+import {
+  desDecrypt,
+  desEncrypt,
+  parseApiResponse,
+  parseSjisForm,
+  resultHashOk,
+  RESULT_FIELDS,
+  sbpsDate,
+} from './sbps.codec';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * The expected hashes and ciphertexts below were worked out by hand in the shell, not by this
+ * code, e.g.
+ *   printf '%s' 'credit30132103…600tenposandboxhashkey000000000000000000000' | sha1sum
+ *   printf '%s' '…スタンダード…' | iconv -f UTF-8 -t SHIFT_JIS | sha1sum
+ *   printf '10      ' | openssl enc -des-ede3-cbc -K <hex key> -iv <hex iv> -nopad | base64
+ */
+const cfg = loadConfig({
+  DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'tenpo-sbps-')),
+  PUBLIC_URL: 'http://tenpo.test',
+}).payments.sbps;
+// 2026-11-26 14:15:00 in Tokyo.
+const clock = { now: () => new Date('2026-11-26T05:15:00Z') };
+const ORDER = 'AbCdEfGhIjKlMnOpQrStUvWxYz012345';
+const KEYS = { key: cfg.desKey, iv: cfg.desIv };
+
+const capture = () => {
+  const sent: { url: string; headers: Record<string, string>; body: Buffer }[] = [];
+  let reply = '<sps-api-response id="x"><res_result>OK</res_result></sps-api-response>';
+  const fetchImpl = (async (url: string, init: RequestInit) => {
+    sent.push({
+      url,
+      headers: init.headers as Record<string, string>,
+      body: Buffer.from(init.body as Uint8Array),
+    });
+    return new Response(new Uint8Array(iconv.encode(reply, 'Shift_JIS')), { status: 200 });
+  }) as unknown as typeof fetch;
+  return {
+    sent,
+    fetchImpl,
+    answer: (xml: string) => {
+      reply = `<?xml version="1.0" encoding="Shift_JIS"?>${xml}`;
+    },
+  };
+};
+
+describe('SBPS codec', () => {
+  it('writes SBPS timestamps in Tokyo time', () => {
+    expect(sbpsDate(clock.now())).toBe('20261126141500');
+  });
+
+  it('signs the A01-1 purchase request (SHA-1 over the fields in order + hash key)', () => {
+    const client = createSbpsClient(cfg, clock);
+    const back = (o: string) => `http://tenpo.test/api/payment/sbps/return/${o}?user_id=7`;
+    const form = client.purchaseForm({
+      custCode: 'tenpo-7-abc',
+      orderId: ORDER,
+      itemId: 'tenpo-plan-1',
+      itemName: 'Tenpo Standard',
+      amount: 6980,
+      successUrl: back('success'),
+      cancelUrl: back('cancel'),
+      errorUrl: back('error'),
+      pagecon: 'http://tenpo.test/api/payment/sbps/notification',
+    });
+    expect(form.action).toBe('http://tenpo.test/sandbox/sbps/f01/FepBuyInfoReceive.do');
+    expect(form.fields.map((f) => f.name).slice(0, 4)).toEqual([
+      'pay_method',
+      'merchant_id',
+      'service_id',
+      'cust_code',
+    ]);
+    expect(form.fields).toHaveLength(31);
+    expect(form.fields.at(-1)).toEqual({
+      name: 'sps_hashcode',
+      value: '67ca18bb90633a3f8451ca7a2aa1361af8f5b11f',
+    });
+  });
+
+  const a02 = (): Record<string, string> => {
+    const f: Record<string, string> = Object.fromEntries(RESULT_FIELDS.map((k) => [k, '']));
+    Object.assign(f, {
+      pay_method: 'credit',
+      merchant_id: '30132',
+      service_id: '103',
+      cust_code: 'tenpo-7-abc',
+      order_id: ORDER,
+      item_id: 'tenpo-plan-1',
+      item_name: 'Tenpo Standard',
+      amount: '6980',
+      pay_type: '0',
+      service_type: '0',
+      terminal_type: '0',
+      request_date: '20261126141500',
+      res_pay_method: 'credit',
+      res_result: 'OK',
+      res_tracking_id: '12345678901234',
+      res_payment_date: '20261126141612',
+      res_date: '20261126141612',
+      limit_second: '600',
+      sps_hashcode: '9ea478ef47a89d1f83d6233655fa2106578a35a5',
+    });
+    return f;
+  };
+
+  it('verifies an A02-1 / A03-1 hash and refuses any changed field', () => {
+    expect(resultHashOk(a02(), cfg.hashKey)).toBe(true);
+    expect(resultHashOk({ ...a02(), amount: '1' }, cfg.hashKey)).toBe(false);
+    expect(resultHashOk({ ...a02(), res_result: 'NG' }, cfg.hashKey)).toBe(false);
+    expect(resultHashOk({ ...a02(), sps_hashcode: '' }, cfg.hashKey)).toBe(false);
+    expect(resultHashOk(a02(), 'another-key')).toBe(false);
+  });
+
+  it('reads a Shift_JIS form body', () => {
+    const body = `item_name=${[...iconv.encode('スタンダード', 'Shift_JIS')]
+      .map((b) => `%${b.toString(16).padStart(2, '0')}`)
+      .join('')}&order_id=${ORDER}&x=a+b`;
+    expect(parseSjisForm(Buffer.from(body))).toEqual({
+      item_name: 'スタンダード',
+      order_id: ORDER,
+      x: 'a b',
+    });
+  });
+
+  it('3DES-CBC, space-padded, Base64', () => {
+    expect(desEncrypt('10', KEYS)).toBe('TllSq381x+E=');
+    expect(desDecrypt('PhrEPOftLZoyuDq3hv3o7A==', KEYS)).toBe('************1111');
+  });
+
+  it('sends an XML API request in Shift_JIS with Basic auth, Base64 M fields, 3DES and the hash over Shift_JIS plaintext', async () => {
+    const c = capture();
+    const client = createSbpsClient(cfg, clock, c.fetchImpl);
+    c.answer(
+      '<sps-api-response id="ST01-00111-101"><res_result>OK</res_result><res_sps_transaction_id>SPS0001</res_sps_transaction_id><res_tracking_id>12345678901234</res_tracking_id><res_err_code></res_err_code></sps-api-response>',
+    );
+    const r = await client.authorize({
+      custCode: 'tenpo-7-abc',
+      orderId: ORDER,
+      itemId: 'tenpo-plan-1',
+      itemName: 'スタンダード',
+      amount: 6980,
+    });
+    expect(r).toMatchObject({
+      result: 'OK',
+      trackingId: '12345678901234',
+      spsTransactionId: 'SPS0001',
+    });
+    const req = c.sent[0];
+    expect(req?.url).toBe('http://tenpo.test/sandbox/sbps/api/xmlapi.do');
+    expect(req?.headers.authorization).toBe(
+      `Basic ${Buffer.from('30132103:tenposandboxhashkey000000000000000000000').toString('base64')}`,
+    );
+    const xml = iconv.decode(req?.body ?? Buffer.alloc(0), 'Shift_JIS');
+    expect(xml).toMatch(
+      /^<\?xml version="1.0" encoding="Shift_JIS"\?><sps-api-request id="ST01-00111-101">/,
+    );
+    expect(xml).toContain('<item_name>g1iDXoOTg1+BW4No</item_name>');
+    expect(xml).toContain('<dealings_type>TllSq381x+E=</dealings_type>');
+    expect(xml).toContain('<cc_number></cc_number>');
+    expect(xml).toContain('<sps_hashcode>58b95dcd53673a6c22d1239dcf3e37878f52ca9d</sps_hashcode>');
+  });
+
+  it('hashes ST02-00201 sales with its nested amount', async () => {
+    const c = capture();
+    await createSbpsClient(cfg, clock, c.fetchImpl).sales({
+      spsTransactionId: 'SPS0001',
+      trackingId: '12345678901234',
+      amount: 6980,
+    });
+    const xml = iconv.decode(c.sent[0]?.body ?? Buffer.alloc(0), 'Shift_JIS');
+    expect(xml).toContain('<pay_option_manage><amount>6980</amount></pay_option_manage>');
+    expect(xml).toContain('<sps_hashcode>b8af73cbadc2e36bfa9bf2630d1c3ac2a66be17f</sps_hashcode>');
+  });
+
+  it('reads a reference response: 3DES card fields decrypted, the one-letter brand kept', async () => {
+    const c = capture();
+    c.answer(
+      '<sps-api-response id="MG02-00104-101"><res_result>OK</res_result><res_pay_method_info><cc_number>PhrEPOftLZoyuDq3hv3o7A==</cc_number><cc_expiration>rEQ5ooA6ZD0=</cc_expiration><cardbrand_code>GouGQb/5eac=</cardbrand_code><resrv1></resrv1></res_pay_method_info><res_err_code></res_err_code></sps-api-response>',
+    );
+    const r = await createSbpsClient(cfg, clock, c.fetchImpl).referenceCard('tenpo-7-abc');
+    expect(r.card).toEqual({ masked: '************1111', expiration: '203012', brand: 'V' });
+  });
+
+  it('an NG response carries its error code; an unreadable one is a protocol error', () => {
+    const ng = parseApiResponse(
+      iconv.encode(
+        '<sps-api-response id="a"><res_result>NG</res_result><res_err_code>99996000</res_err_code><res_tracking_id>1</res_tracking_id></sps-api-response>',
+        'Shift_JIS',
+      ),
+      false,
+      KEYS,
+    );
+    expect(ng).toMatchObject({ result: 'NG', errCode: '99996000', trackingId: '1' });
+    expect(() => parseApiResponse(Buffer.from('<html>502</html>'), false, KEYS)).toThrow();
+  });
+
+  it('a 5xx, a network error or a time-out is SbpsUnavailable', async () => {
+    const down = createSbpsClient(
+      cfg,
+      clock,
+      (async () => new Response('', { status: 503 })) as unknown as typeof fetch,
+    );
+    await expect(down.removeCard('x')).rejects.toThrow(/HTTP 503/);
+    const gone = createSbpsClient(cfg, clock, (async () => {
+      throw new TypeError('fetch failed');
+    }) as unknown as typeof fetch);
+    await expect(gone.removeCard('x')).rejects.toMatchObject({ name: 'Error' });
+    await expect(gone.removeCard('x')).rejects.toThrow(/fetch failed/);
+  });
+});
