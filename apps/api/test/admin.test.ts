@@ -115,6 +115,22 @@ describe('lists (meta paging, search)', () => {
     expect((await get<StoreRow>('/api/admin/customers?search=はな')).meta.total).toBe(1);
   });
 
+  it('shows the payment method a store chose; the agent code’s only until it has chosen', async () => {
+    const storeId = await idOf(t, 'store05@tenpo.example');
+    const row = async () =>
+      (await get<StoreRow>('/api/admin/stores?search=store05')).data.find((s) => s.id === storeId);
+    expect((await row())?.payment_method).toBe('agency_invoice');
+    const token = await login(t.app, 'store05@tenpo.example');
+    const chose = await call(t.app, {
+      method: 'POST',
+      url: '/api/payment-methods',
+      token,
+      payload: { payment_name: 'credit_card', user_id: storeId },
+    });
+    expect(chose.statusCode).toBe(200);
+    expect((await row())?.payment_method).toBe('credit_card');
+  });
+
   it('stores by group_id: the group’s stores, searched and paged like the rest', async () => {
     const agencyId = await idOf(t, 'agency@tenpo.example');
     const g = await t.database.db

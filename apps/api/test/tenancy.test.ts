@@ -577,6 +577,72 @@ describe("a session cannot read or change another tenant's store (404)", () => {
       "list the demo agency's group",
       () => ({ method: 'GET', url: `/api/agency/groups/${tokyoGroup}/stores` }),
     ],
+    // Payments (issue 13, ADR 0050): every call names a store and goes through store access.
+    ...(
+      [
+        ['agency', 'other-store@tenpo.example', "another agency's store"],
+        ['agency', 'shop@tenpo.example', 'an independent shop'],
+        ['shop', 'store02@tenpo.example', 'an agency store'],
+        ['other-agency', 'store02@tenpo.example', "the demo agency's store"],
+      ] as const
+    ).flatMap(([who, store, whose]): [string, string, () => Attempt][] => [
+      ...(
+        [
+          '/payment/provider',
+          '/payment-methods',
+          '/payment-plans',
+          '/payment/selected-payment-method',
+          '/payment/selected-payment-plan',
+          '/payment/credit-card/reference',
+          '/payment/credit-card/remove',
+        ] as const
+      ).map((url): [string, string, () => Attempt] => [
+        who,
+        `GET ${url} of ${whose}`,
+        () => ({ method: 'GET', url: `/api${url}?user_id=${id(store)}` }),
+      ]),
+      ...(
+        [
+          ['/payment-methods', { payment_name: 'credit_card' }],
+          ['/payment-plans', { payment_name: 'credit_card', payment_plan: 2 }],
+          ['/payment/credit-card/register', { token: 'tok', tokenKey: 'key' }],
+          ['/payment/purchase', {}],
+        ] as const
+      ).map(([url, extra]): [string, string, () => Attempt] => [
+        who,
+        `POST ${url} for ${whose}`,
+        () => ({
+          method: 'POST',
+          url: `/api${url}`,
+          body: { payload: { user_id: id(store), ...extra } },
+        }),
+      ]),
+    ]),
+    // A group leader reads its group's stores; it does not pay for them.
+    ...(
+      [
+        ['/payment-plans', { payment_name: 'credit_card', payment_plan: 2 }],
+        ['/payment-methods', { payment_name: 'credit_card' }],
+        ['/payment/credit-card/register', { token: 'tok', tokenKey: 'key' }],
+        ['/payment/purchase', {}],
+      ] as const
+    ).map(([url, extra]): [string, string, () => Attempt] => [
+      'leader',
+      `POST ${url} for a store of its group`,
+      () => ({
+        method: 'POST',
+        url: `/api${url}`,
+        body: { payload: { user_id: id('store02@tenpo.example'), ...extra } },
+      }),
+    ]),
+    [
+      'leader',
+      'remove the card of a store of its group',
+      () => ({
+        method: 'GET',
+        url: `/api/payment/credit-card/remove?user_id=${id('store02@tenpo.example')}`,
+      }),
+    ],
   ];
 
   it.each(cases)('%s: %s', async (who, _what, make) => {

@@ -41,6 +41,8 @@ export type AdminStoreDbRow = UserRow & {
   agency_logo: string | null;
   app_name: string | null;
   google_connection: number | null;
+  /** The method stored with the store's payments (ADR 0050); null: none chosen yet. */
+  payment_account_method: string | null;
 };
 
 export type AdminRepo = ReturnType<typeof createAdminRepo>;
@@ -136,6 +138,11 @@ function adminQueries(db: Q) {
           .where('p.publisher_key', '=', GOOGLE_KEY)
           .limit(1)
           .as('google_connection'),
+        eb
+          .selectFrom('payment_accounts as pa')
+          .select('pa.method')
+          .whereRef('pa.user_id', '=', 'u.id')
+          .as('payment_account_method'),
       ]);
 
   const agencyRows = (search?: string) =>

@@ -5,6 +5,7 @@ import {
   DEFAULT_AGENT_CODE,
   FREE_TRIAL_DAYS,
   paymentMethodOf,
+  PAYMENT_METHODS,
   ROLE,
   type AdminAgency,
   type AdminAgencyInput,
@@ -136,7 +137,10 @@ export function createAdminService(deps: { repo: AdminRepo; audit: AuditLog; clo
       agency_id: r.agency_id,
       agency_name: r.agency_name,
       app_name: r.app_name,
-      payment_method: paymentMethodOf(r.agent_code),
+      // The method the store chose (ADR 0050); derived from the agent code until it has chosen.
+      payment_method:
+        PAYMENT_METHODS.find((m) => m === r.payment_account_method) ??
+        paymentMethodOf(r.agent_code),
       created_at: r.created_at,
     };
   };
