@@ -408,6 +408,8 @@ describe('the first payment on the hosted page', () => {
       ),
     );
     expect(wrongAmount.body).toBe('NG,tampered');
+    // A result SBPS never signed (another key): refused on its hash alone.
+    expect((await notify(a02(form, { ok: true }, 'x'.repeat(40)))).body).toBe('NG,tampered');
     expect((await user(ids.trial as number)).role).toBe(ROLE.freeTrial);
 
     expect((await notify(good)).body).toBe('OK,');
@@ -421,12 +423,42 @@ describe('the first payment on the hosted page', () => {
       'tampered',
       'unknown',
       'tampered',
+      'tampered',
       'accepted',
       'replay',
     ]);
     // Settled once: one receipt.
     await t.app.queue.drain();
     expect(t.mailbox.list({ to: 'trial@tenpo.example' })).toHaveLength(1);
+  });
+
+  it('the same notification twice at once settles once', async () => {
+    const id = await idOf('store02@tenpo.example');
+    const token = await login(t.app, 'store02@tenpo.example');
+    await call(t.app, {
+      method: 'POST',
+      url: '/api/payment-plans',
+      token,
+      payload: { payment_plan: 1, user_id: id },
+    });
+    const res = await call(t.app, {
+      method: 'POST',
+      url: '/api/payment/purchase',
+      token,
+      payload: { user_id: id },
+    });
+    const form = json<{ data: Form }>(res).data;
+    const good = a02(form, { ok: true });
+    // Straight to the service, so that the three read the order before any settles it: only
+    // the settling UPDATE's condition (state still open) can tell them apart.
+    const notifyNow = () => t.app.payments.service.notification(good);
+    const replies = await Promise.all([notifyNow(), notifyNow(), notifyNow()]);
+    expect(replies.map((r) => r.ok).sort()).toEqual([false, false, true]);
+    expect(replies.filter((r) => !r.ok).map((r) => r.reason)).toEqual(['replay', 'replay']);
+    await t.app.queue.drain();
+    expect(
+      t.mailbox.list({ to: 'store02@tenpo.example' }).filter((m) => m.subject.includes('領収書')),
+    ).toHaveLength(1);
   });
 
   it('a declined payment sets payment_fail, mails the failed text, and returns with 18999', async () => {
