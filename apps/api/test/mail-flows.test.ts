@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { ja } from '@tenpo/domain';
+import { ja, ROLE } from '@tenpo/domain';
 import { buildTestApp, call, json, login, type TestApp } from './helpers';
 
 let t: TestApp;
@@ -226,6 +226,17 @@ describe('mail links on an agency’s host (ADR 0015)', () => {
       headers,
     });
     expect(done.statusCode).toBe(200);
+    // The free trial (DESIGN §10, ADR 0050): role 0 for 30 days from the registration.
+    const row = await t.database.db
+      .selectFrom('users')
+      .select(['role', 'trial_ends_at', 'payment_fail'])
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({
+      role: ROLE.freeTrial,
+      trial_ends_at: new Date(t.clock.now().getTime() + 30 * 24 * 3600_000).toISOString(),
+      payment_fail: 0,
+    });
     expect((await mailTo(email)).link.toString()).toBe('http://demo.tenpo.test/login');
   });
 });

@@ -77,7 +77,7 @@ const notify = (f: Record<string, string>) =>
   t.app.inject({
     method: 'POST',
     url: '/api/payment/sbps/notification',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { 'content-type': 'application/x-www-form-urlencoded; charset=Shift_JIS' },
     payload: sjisForm(f),
   });
 
@@ -369,6 +369,16 @@ describe('the first payment on the hosted page', () => {
       payload: sjisForm(a02(form, { ok: true }, 'x'.repeat(40))),
     });
     expect(forged.headers.location).toBe('http://demo.tenpo.test/register-payment?stt_id=18999');
+    // A return by GET carries the same fields in its query.
+    const query = new URLSearchParams({
+      ...a02(form, { ok: true }),
+      user_id: String(ids.expired),
+    });
+    const byGet = await t.app.inject({
+      method: 'GET',
+      url: `/api/payment/sbps/return/success?${query.toString()}`,
+    });
+    expect(byGet.headers.location).toBe('http://demo.tenpo.test/register-payment?stt_id=12999');
     const cancel = await t.app.inject({
       method: 'GET',
       url: `/api/payment/sbps/return/cancel?user_id=${ids.expired}`,
