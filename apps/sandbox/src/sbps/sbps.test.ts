@@ -7,7 +7,8 @@ import { sandboxDemoCards, SBPS_SANDBOX_MERCHANT } from '../index';
 import { buildSandbox } from '../shared/testing';
 import { apiHash, decrypt3des, encrypt3des, jstStamp, linkHash } from './sbps.codec';
 import { A01_ORDER, A02_ORDER } from './sbps.link';
-import { parseXml } from './sbps.xml';
+import vm from 'node:vm';
+import { parseXml, writeXml } from './sbps.xml';
 
 const M = SBPS_SANDBOX_MERCHANT;
 const S = '/sandbox/sbps';
@@ -151,7 +152,7 @@ async function api(
   const res = await app.inject({
     method: 'POST',
     url: `${S}/api/xmlapi.do`,
-    headers: { 'content-type': 'text/xml', ...(opts.headers ?? BASIC) },
+    headers: { 'content-type': 'text/xml; charset=Shift_JIS', ...(opts.headers ?? BASIC) },
     payload: iconv.encode(xml, 'Shift_JIS'),
   });
   const text = iconv.decode(res.rawPayload, 'Shift_JIS');
@@ -376,6 +377,30 @@ describe('SBPS hashes and 3DES against values worked out by hand', () => {
   });
 });
 
+describe('SBPS XML reader and writer', () => {
+  it('resolves entities, CDATA and empty elements, and escapes what it writes', () => {
+    const doc = parseXml(
+      `<?xml version="1.0" encoding="Shift_JIS"?>\n<!-- c --><sps-api-request id="a&amp;b">\n  <x>&lt;1&gt; &amp; &quot;&apos; &#x41;&#66;</x>\n  <g>\n    <y><![CDATA[<raw & kept>]]></y><z/>\n  </g>\n</sps-api-request>`,
+    );
+    expect(doc.attrs.id).toBe('a&b');
+    expect(doc.children[0]?.text).toBe(`<1> & "' AB`);
+    expect(doc.children[1]?.children.map((c) => [c.name, c.text])).toEqual([
+      ['y', '<raw & kept>'],
+      ['z', ''],
+    ]);
+    expect(() => parseXml('<a><b></a>')).toThrow();
+    expect(() => parseXml('<a>&bogus;</a>')).toThrow();
+    expect(
+      writeXml('r', { id: 'a"b' }, [
+        ['x', '<&>'],
+        ['g', [['y', "'"]]],
+      ]),
+    ).toBe(
+      `<?xml version="1.0" encoding="Shift_JIS"?>\n<r id="a&quot;b"><x>&lt;&amp;&gt;</x><g><y>&apos;</y></g></r>`,
+    );
+  });
+});
+
 describe('SBPS token script', () => {
   it('serves com_sbps_system.generateToken with its absolute tokens URL and CORS', async () => {
     const js = await app.inject({ url: `${S}/sbpstoken/com_sbps_system_token.js` });
@@ -390,6 +415,57 @@ describe('SBPS token script', () => {
     expect(t.tokenResponse.maskedCcNumber).toBe('************1111');
     expect(t.tokenResponse.cardBrandCode).toBe('V');
     expect(t.tokenResponse.token).not.toBe(t.tokenResponse.tokenKey);
+  });
+
+  it('runs in a page: generateToken posts to the sandbox and calls back with the token', async () => {
+    const js = (await app.inject({ url: `${S}/sbpstoken/com_sbps_system_token.js` })).body;
+    const calls: { url: string; body: string }[] = [];
+    const window: Record<string, unknown> = {
+      fetch: async (url: string, init: { body: string; headers: Record<string, string> }) => {
+        calls.push({ url, body: init.body });
+        const res = await app.inject({
+          method: 'POST',
+          url: new URL(url).pathname,
+          headers: init.headers,
+          payload: init.body,
+        });
+        return { json: async () => res.json() };
+      },
+    };
+    vm.runInNewContext(js, { window });
+    const ns = window.com_sbps_system as {
+      generateToken(p: Record<string, string>, cb: (r: unknown) => void): void;
+    };
+    const answer = await new Promise((resolve) =>
+      ns.generateToken(
+        {
+          merchantId: M.merchantId,
+          serviceId: M.serviceId,
+          ccNumber: '3530111333300000',
+          ccExpiration: '203012',
+          securityCode: '1234',
+        },
+        resolve,
+      ),
+    );
+    expect(calls[0]?.url).toBe('http://sandbox.test/sandbox/sbps/sbpstoken/tokens');
+    expect(answer).toMatchObject({
+      result: 'OK',
+      tokenResponse: { maskedCcNumber: '************0000', cardBrandCode: 'J' },
+    });
+    const bad = await new Promise((resolve) =>
+      ns.generateToken(
+        {
+          merchantId: M.merchantId,
+          serviceId: M.serviceId,
+          ccNumber: '',
+          ccExpiration: '203012',
+          securityCode: '123',
+        },
+        resolve,
+      ),
+    );
+    expect(bad).toEqual({ result: 'NG', errorCode: '03003' });
   });
 
   it('answers the 5-digit error codes', async () => {
