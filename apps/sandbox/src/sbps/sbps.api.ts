@@ -11,7 +11,7 @@ import {
   parseJstStamp,
   toSjis,
 } from './sbps.codec';
-import { COMPANY_CODES, ERR, luhnOk, cardBrand, maskCard } from './sbps.constants';
+import { cardOutcome, COMPANY_CODES, ERR, luhnOk, cardBrand, maskCard } from './sbps.constants';
 import {
   charge,
   expired,
@@ -286,7 +286,7 @@ export function registerApi(app: FastifyInstance, ctx: SbpsContext): void {
     if (mode === 'create' ? existing : !existing) throw new ApiNg(ERR.customer);
     const card = takeToken(r);
     // The wrong-expiry test card (and a card whose month has passed) is refused at registration.
-    if (expired(rt, card.expiration) || card.number === '4000000000000069')
+    if (expired(rt, card.expiration) || cardOutcome(card.number) === 'wrong')
       throw new ApiNg(ERR.wrongCard);
     saveCustomerCard(ctx, m, s, code, card, [
       get(r, 'pay_method_info.resrv1'),

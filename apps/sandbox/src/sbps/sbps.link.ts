@@ -142,7 +142,7 @@ ${registered}
 <label class="opt"><input type="radio" name="card_choice" value="new"${c ? '' : ' checked'}> 新しいカードを使う</label>
 <fieldset style="border:1px solid #dadce0;border-radius:6px;margin:.6rem 0;padding:.8rem">
 <legend>カード情報</legend>
-<p><label>カード番号<br><input name="cc_number" inputmode="numeric" autocomplete="cc-number" maxlength="19" placeholder="4111111111111111" style="width:100%;font-size:1rem"></label></p>
+<p><label>カード番号<br><input name="cc_number" inputmode="numeric" autocomplete="cc-number" maxlength="19" placeholder="半角数字（ハイフンなし）" style="width:100%;font-size:1rem"></label></p>
 <p><label>有効期限（月） <select name="cc_exp_month">${months.map((m) => `<option>${m}</option>`).join('')}</select></label>
 <label>（年） <select name="cc_exp_year">${years.map((y) => `<option>${y}</option>`).join('')}</select></label></p>
 <p><label>セキュリティコード <input name="security_code" inputmode="numeric" autocomplete="cc-csc" maxlength="4" size="5"></label></p>

@@ -124,6 +124,8 @@ export const sbpsStore = (
       const cutoff = now() - 24 * 3600_000;
       s.tokens = s.tokens.filter((t) => t.expiresAt > cutoff);
       s.purchases = s.purchases.filter((p) => p.createdAt > cutoff);
+      // The notification log is for looking at, not for deciding: the last thousand will do.
+      if (s.notifications.length > 1000) s.notifications = s.notifications.slice(-1000);
     },
   );
 
