@@ -34,6 +34,8 @@ export function registerSbps(app: FastifyInstance, rt: Runtime): void {
         { parseAs: 'buffer', bodyLimit: 1024 * 1024 },
         (_req, body, done) => done(null, parseSjisForm(body as Buffer)),
       );
+      for (const type of ['text/xml', 'application/xml'])
+        if (scope.hasContentTypeParser(type)) scope.removeContentTypeParser(type);
       scope.addContentTypeParser(
         ['text/xml', 'application/xml'],
         { parseAs: 'buffer', bodyLimit: 1024 * 1024 },
