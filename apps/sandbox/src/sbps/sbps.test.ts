@@ -1054,6 +1054,10 @@ describe('SBPS faults, state and controls', () => {
     await addFault({ provider: 'sbps', kind: 'flaky', count: 2 });
     for (let i = 0; i < 2; i++)
       expect([500, 502, 503]).toContain((await reference('tenpo-demo-shop')).status);
+    await addFault({ provider: 'sbps', kind: 'rate_limit', retry_after_seconds: 42 });
+    const limited = await reference('tenpo-demo-shop');
+    expect(limited.status).toBe(503);
+    expect(limited.res.headers['retry-after']).toBe('42');
     await addFault({ provider: 'sbps', kind: 'expired_token' });
     expect((await reference('tenpo-demo-shop')).status).toBe(401);
     await addFault({ provider: 'sbps', kind: 'slow', delay_ms: 300 });
@@ -1074,6 +1078,13 @@ describe('SBPS faults, state and controls', () => {
       expect(back.fields.res_err_code).toBe('99990000');
       expect(received).toHaveLength(0);
       expect((await payments('ORDER-FAULT')).map((p) => p.status)).toEqual(['refunded']);
+      // slow only delays the send; the merchant still gets it and the payment stands.
+      await addFault({ provider: 'sbps', kind: 'slow', delay_ms: 200, path: '/sbps/pagecon' });
+      const t0 = Date.now();
+      const slow = await pay(linkFields({ order_id: 'ORDER-FAULT-SLOW' }), NEW_VISA);
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(190);
+      expect(returnForm(slow.body).fields.res_result).toBe('OK');
+      expect(received).toHaveLength(1);
       // The XML API was not affected by the pagecon fault (path filter).
       await addFault({ provider: 'sbps', kind: 'server_error', path: '/sbps/pagecon' });
       expect((await reference('tenpo-demo-shop')).status).toBe(200);
