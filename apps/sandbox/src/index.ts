@@ -12,6 +12,12 @@ export {
   type SandboxFacebookGrant,
   type SandboxGoogleGrant,
 } from './demo-grants';
+export {
+  SBPS_SANDBOX_MERCHANT,
+  sandboxDemoCards,
+  type SandboxDemoCard,
+  type SbpsMerchant,
+} from './sbps/sbps.constants';
 
 export type SandboxOptions = {
   /** Where each emulator keeps its state across restarts. */
@@ -37,7 +43,8 @@ export async function sandboxPlugin(app: FastifyInstance, opts: SandboxOptions):
 <body style="font-family:sans-serif;max-width:720px;margin:2rem auto">
 <h1>Tenpo サンドボックス</h1>
 <p>外部サービスのローカル再現です。ネットワークに出ずに Tenpo を最後まで試せます。</p>
-<ul><li><a href="${opts.baseUrl}/mail">メールボックス</a></li><li><a href="${opts.baseUrl}/faults">障害の注入（Google・Facebook・Instagram・X）</a></li></ul>
+<ul><li><a href="${opts.baseUrl}/mail">メールボックス</a></li><li><a href="${opts.baseUrl}/faults">障害の注入（Google・Facebook・Instagram・X・SBPS）</a></li>
+<li>SBペイメントサービス（カード決済）: <a href="${opts.baseUrl}/sbps/control/payments">決済一覧</a> · <a href="${opts.baseUrl}/sbps/control/customers">登録カード</a> · <a href="${opts.baseUrl}/sbps/control/notifications">結果通知</a> · <a href="${opts.baseUrl}/sbps/sbpstoken/com_sbps_system_token.js">トークン JS</a></li></ul>
 </body></html>`;
   });
 }

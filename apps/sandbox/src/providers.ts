@@ -9,6 +9,7 @@ import { problem } from './x/x.errors';
 import { ProviderError } from './shared/http';
 import { multipartBody, parseMultipart } from './shared/multipart';
 import { createRuntime } from './shared/runtime';
+import { registerSbps } from './sbps/sbps.routes';
 import { registerX } from './x/x.routes';
 
 const MAX_UPLOAD = 200 * 1024 * 1024;
@@ -36,7 +37,7 @@ function unexpected(req: FastifyRequest, err: FastifyError): ProviderError {
   return new ProviderError(status, { error: message });
 }
 
-/** Registers the provider emulators (Google, Facebook, Instagram, X) and the fault switches. */
+/** Registers the provider emulators (Google, Facebook, Instagram, X, SBPS) and the fault switches. */
 export async function registerProviders(app: FastifyInstance, opts: SandboxOptions): Promise<void> {
   const rt = createRuntime(opts.dataDir, opts.baseUrl);
   await app.register(async (scope) => {
@@ -94,6 +95,7 @@ export async function registerProviders(app: FastifyInstance, opts: SandboxOptio
     registerGoogle(scope, rt);
     registerFacebook(scope, rt);
     registerX(scope, rt);
+    registerSbps(scope, rt);
     registerFaults(scope, rt);
   });
 }

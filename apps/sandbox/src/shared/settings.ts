@@ -37,6 +37,12 @@ export type Settings = {
     tweetsPer24hPerApp: number;
     videoProcessingMs: number;
   };
+  sbps: {
+    /** Lifetime of a token from com_sbps_system.generateToken (SBPS's own is UNCONFIRMED). */
+    tokenTtlSeconds: number;
+    /** How long SBPS waits for the merchant's pagecon_url to answer `OK,` (10 s). */
+    pageconTimeoutMs: number;
+  };
   /** Whether emulators fetch media URLs as the providers do (off: any http(s) URL is accepted as a valid JPEG). */
   fetchMedia: boolean;
   /** How long an emulator waits for a media URL before it gives up, as the provider's crawler does. */
@@ -69,6 +75,7 @@ export const defaultSettings = (): Settings => ({
     tweetsPer24hPerApp: 10000,
     videoProcessingMs: 2000,
   },
+  sbps: { tokenTtlSeconds: 600, pageconTimeoutMs: 10_000 },
   fetchMedia: true,
   mediaFetchTimeoutMs: 10_000,
   clockOffsetMs: 0,
