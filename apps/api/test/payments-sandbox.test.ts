@@ -1,0 +1,281 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROLE } from '@tenpo/domain';
+import { DAY } from '../src/lib/clock';
+import { buildTestApp, call, json, login, type TestApp } from './helpers';
+import { freePort, startSandbox, type RunningSandbox } from './sandbox';
+
+/**
+ * The far end: Tenpo's real SBPS client against the sandbox's SBPS (apps/sandbox/src/sbps) on a
+ * port of this machine, with the API listening too so that the hosted page's notification
+ * (pagecon_url) reaches it. Charges are counted on the sandbox's own control API.
+ */
+let sb: RunningSandbox;
+let t: TestApp;
+const ids: Record<string, number> = {};
+
+type SbpsPayment = { order_id: string; cust_code: string; amount: number; status: string };
+type Form = { action: string; fields: { name: string; value: string }[]; order_id: string };
+
+const sandboxGet = async <T>(p: string): Promise<T> =>
+  ((await (await fetch(`${sb.url}${p}`)).json()) as { data: T }).data;
+const payments = () => sandboxGet<SbpsPayment[]>('/sbps/control/payments');
+const soldFor = async (custCode: string) =>
+  (await payments()).filter((p) => p.cust_code === custCode && p.status === 'sold');
+
+/** What the token script does in the browser: the card goes to SBPS, a token pair comes back. */
+const tokenFor = async (ccNumber: string) => {
+  const res = await fetch(`${sb.url}/sbps/sbpstoken/tokens`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      merchantId: '30132',
+      serviceId: '103',
+      ccNumber,
+      ccExpiration: '203012',
+      securityCode: '123',
+    }),
+  });
+  const body = (await res.json()) as {
+    result: string;
+    tokenResponse: { token: string; tokenKey: string };
+  };
+  expect(body.result).toBe('OK');
+  return body.tokenResponse;
+};
+
+const session = (email: string) => login(t.app, email);
+
+/** Moves both clocks (Tenpo's and the sandbox's) on, so SBPS's request_date checks agree. */
+const advance = async (ms: number) => {
+  t.clock.advance(ms);
+  await sb.control('POST', '/control/clock', { advance_seconds: Math.round(ms / 1000) });
+};
+const moveTo = async (day: string) => {
+  const target = Date.parse(`${day}T01:00:00Z`);
+  await advance(Math.max(0, target - t.clock.now().getTime()));
+};
+
+const hidden = (html: string): Record<string, string> => {
+  const out: Record<string, string> = {};
+  const unesc = (s: string) =>
+    s
+      .replace(/&quot;/g, '"')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&');
+  for (const m of html.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g))
+    out[unesc(m[1] as string)] = unesc(m[2] as string);
+  return out;
+};
+
+beforeAll(async () => {
+  sb = await startSandbox();
+  const port = await freePort();
+  t = await buildTestApp({ SANDBOX_URL: sb.url, PUBLIC_URL: `http://127.0.0.1:${port}` });
+  await t.app.listen({ port, host: '127.0.0.1' });
+  for (const e of ['shop', 'expired', 'payfail'])
+    ids[e] = (
+      await t.database.db
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', `${e}@tenpo.example`)
+        .executeTakeFirstOrThrow()
+    ).id;
+});
+afterAll(async () => {
+  await t?.close();
+  await sb?.close();
+});
+
+describe('payments against the SBPS sandbox', () => {
+  it('registers a card with a token pair and reads it back masked', async () => {
+    const token = await session('expired@tenpo.example');
+    const pair = await tokenFor('5555555555554444');
+    const res = await call(t.app, {
+      method: 'POST',
+      url: '/api/payment/credit-card/register',
+      token,
+      payload: { token: pair.token, tokenKey: pair.tokenKey, user_id: ids.expired },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(json(res).data).toEqual({
+      cc_number: '************4444',
+      cc_expiration: '203012',
+      cardbrand_code: 'M',
+    });
+    // The token pair is single-use at SBPS: sent again, it is refused with the spec's text.
+    const again = await call(t.app, {
+      method: 'POST',
+      url: '/api/payment/credit-card/register',
+      token,
+      payload: { token: pair.token, tokenKey: pair.tokenKey, user_id: ids.expired },
+    });
+    expect(again.statusCode).toBe(422);
+    expect(Object.keys(json(again).errors as object)).toEqual(['token']);
+  });
+
+  it('pays on the hosted page: the notification settles it, the browser returns with 12999', async () => {
+    const token = await session('expired@tenpo.example');
+    await call(t.app, {
+      method: 'POST',
+      url: '/api/payment-plans',
+      token,
+      payload: { payment_plan: 1, user_id: ids.expired },
+    });
+    const made = await call(t.app, {
+      method: 'POST',
+      url: '/api/payment/purchase',
+      token,
+      payload: { user_id: ids.expired },
+    });
+    const form = json<{ data: Form }>(made).data;
+    // The browser posts the signed form to SBPS: the card page, with the registered card.
+    const page = await fetch(form.action, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(form.fields.map((f): [string, string] => [f.name, f.value])),
+    });
+    const html = await page.text();
+    expect(page.status, html).toBe(200);
+    expect(html).toContain('************4444');
+    const purchaseId = /name="purchase_id" value="([^"]+)"/.exec(html)?.[1] ?? '';
+    const paid = await fetch(`${sb.url}/sbps/f01/FepPayment.do`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        purchase_id: purchaseId,
+        card_choice: 'registered',
+        action: 'pay',
+      }),
+    });
+    const result = await paid.text();
+    const action = /action="([^"]+)"/.exec(result)?.[1]?.replace(/&amp;/g, '&') ?? '';
+    expect(action).toBe(
+      `${t.config.publicUrl}/api/payment/sbps/return/success?user_id=${ids.expired}`,
+    );
+    // SBPS's notification reached Tenpo and was taken.
+    const sent = (
+      await sandboxGet<{ order_id: string; accepted: boolean; reply: { body: string } }[]>(
+        '/sbps/control/notifications',
+      )
+    ).find((n) => n.order_id === form.order_id);
+    expect(sent).toMatchObject({ accepted: true, reply: { body: 'OK,' } });
+    const back = await fetch(action, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(hidden(result)),
+      redirect: 'manual',
+    });
+    expect(back.status).toBe(303);
+    expect(back.headers.get('location')).toBe(
+      `${t.config.publicUrl}/register-payment?stt_id=12999`,
+    );
+    const u = await t.database.db
+      .selectFrom('users')
+      .select(['role', 'payment_fail'])
+      .where('id', '=', ids.expired as number)
+      .executeTakeFirstOrThrow();
+    expect(u).toEqual({ role: ROLE.shop, payment_fail: 0 });
+    expect((await payments()).filter((p) => p.order_id === form.order_id)).toMatchObject([
+      { status: 'sold', amount: 6980 },
+    ]);
+  });
+
+  it('a notification SBPS sends again is refused as a replay (NG) and changes nothing', async () => {
+    const list = await sandboxGet<{ id: string; accepted: boolean }[]>(
+      '/sbps/control/notifications',
+    );
+    const first = list.find((n) => n.accepted);
+    const res = (await sb.control('POST', `/sbps/control/notifications/${first?.id}/resend`)) as {
+      data: { reply: { body: string }; accepted: boolean };
+    };
+    expect(res.data.reply.body).toBe('NG,replay');
+    expect(res.data.accepted).toBe(false);
+    const rows = await t.database.db
+      .selectFrom('payment_notifications')
+      .select('verdict')
+      .orderBy('id')
+      .execute();
+    expect(rows.map((r) => r.verdict)).toEqual(['accepted', 'replay']);
+  });
+
+  it('the billing run twice, and two workers at once, make one sold transaction per order', async () => {
+    const due = (
+      await t.database.db
+        .selectFrom('payment_accounts')
+        .select('next_billing_on')
+        .where('user_id', '=', ids.shop as number)
+        .executeTakeFirstOrThrow()
+    ).next_billing_on as string;
+    await moveTo(due);
+    const service = t.app.payments.service;
+    const job = { userId: ids.shop as number, period: due, attempt: 1 };
+    const [a, b] = await Promise.all([service.charge(job), service.charge(job)]);
+    // The loser finds the row held (busy) or, if the winner was quick, already paid.
+    expect([a.outcome, b.outcome]).toContain('paid');
+    for (const o of [a.outcome, b.outcome]) expect(['busy', 'paid']).toContain(o);
+    await service.enqueueDue();
+    await t.app.queue.drain();
+    await service.enqueueDue();
+    await t.app.queue.drain();
+    const sold = await soldFor('tenpo-demo-shop');
+    expect(sold).toHaveLength(1);
+    expect(sold[0]?.amount).toBe(6980);
+    const all = (await payments()).filter((p) => p.order_id === sold[0]?.order_id);
+    expect(all).toHaveLength(1);
+  });
+
+  it('SBPS down during the run: retried later, charged once', async () => {
+    const due = (
+      await t.database.db
+        .selectFrom('payment_accounts')
+        .select('next_billing_on')
+        .where('user_id', '=', ids.shop as number)
+        .executeTakeFirstOrThrow()
+    ).next_billing_on as string;
+    await moveTo(due);
+    await sb.control('POST', '/faults', {
+      provider: 'sbps',
+      kind: 'server_error',
+      path: '/sbps/api',
+      count: 'until_cleared',
+    });
+    await t.app.payments.service.enqueueDue();
+    await t.app.queue.drain();
+    expect(await soldFor('tenpo-demo-shop')).toHaveLength(1);
+    const row = await t.database.db
+      .selectFrom('payment_charges')
+      .select(['state', 'order_id'])
+      .where('user_id', '=', ids.shop as number)
+      .where('period', '=', due)
+      .executeTakeFirstOrThrow();
+    expect(row.state).toBe('pending');
+    await sb.control('DELETE', '/faults');
+    await advance(DAY / 24);
+    await t.app.queue.drain();
+    const sold = await soldFor('tenpo-demo-shop');
+    expect(sold).toHaveLength(2);
+    expect(sold.filter((p) => p.order_id === row.order_id)).toHaveLength(1);
+  });
+
+  it('payfail@’s declining card, then a new card: the failed period is charged once', async () => {
+    const token = await session('payfail@tenpo.example');
+    const pair = await tokenFor('4111111111111111');
+    const res = await call(t.app, {
+      method: 'POST',
+      url: '/api/payment/credit-card/register',
+      token,
+      payload: { token: pair.token, tokenKey: pair.tokenKey, user_id: ids.payfail },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    await t.app.queue.drain();
+    const sold = await soldFor('tenpo-demo-payfail');
+    expect(sold).toHaveLength(1);
+    const u = await t.database.db
+      .selectFrom('users')
+      .select('payment_fail')
+      .where('id', '=', ids.payfail as number)
+      .executeTakeFirstOrThrow();
+    expect(u.payment_fail).toBe(0);
+  });
+});
