@@ -3,6 +3,7 @@ import iconv from 'iconv-lite';
 import { addDays, ja, paymentJa, ROLE, tokyoDay } from '@tenpo/domain';
 import { DAY, HOUR } from '../src/lib/clock';
 import { linkHash, RESULT_FIELDS } from '../src/modules/payments/sbps.codec';
+import { nextBillingDay } from '../src/modules/payments/payments.rules';
 import { CHARGE_QUEUE, chargeKeyOf } from '../src/modules/payments/payments.service';
 import { createFakeSbps, type FakeSbps } from './fake-sbps';
 import { buildTestApp, call, json, login, type TestApp } from './helpers';
@@ -659,6 +660,60 @@ describe('monthly billing', () => {
     expect(rows[1]?.order_id).not.toBe(rows[0]?.order_id);
     expect(sbps.sold().filter((x) => x.orderId === rows[1]?.order_id)).toHaveLength(1);
     expect((await account(id))?.card_masked).toBe('************0000');
+  });
+
+  const declineShop = (decline: boolean) => {
+    const c = sbps.customers.get('tenpo-demo-shop');
+    if (c) c.decline = decline;
+  };
+
+  it('a new card whose retry was lost: the daily run queues the next attempt', async () => {
+    const id = ids.shop as number;
+    declineShop(true);
+    const due = await shopDue();
+    moveTo(due);
+    await runBilling();
+    expect((await user(id)).payment_fail).toBe(1);
+    declineShop(false);
+    // The card was replaced and payment_fail cleared, but the retry's enqueue never happened.
+    await t.database.db
+      .updateTable('users')
+      .set({ payment_fail: 0 })
+      .where('id', '=', id)
+      .execute();
+    await runBilling();
+    const rows = (await charges(id)).filter((c) => c.period === due);
+    expect(rows.map((r) => [r.attempt, r.state])).toEqual([
+      [1, 'failed'],
+      [2, 'paid'],
+    ]);
+  });
+
+  it('the hosted page settles a declined period: the form is for that period, a new attempt', async () => {
+    const id = ids.shop as number;
+    declineShop(true);
+    const due = await shopDue();
+    moveTo(due);
+    await runBilling();
+    declineShop(false);
+    tokens.shop = await login(t.app, 'shop@tenpo.example');
+    const res = await post('shop', '/api/payment/purchase', { user_id: id });
+    expect(res.statusCode).toBe(200);
+    const form = json<{ data: { order_id: string; fields: { name: string; value: string }[] } }>(
+      res,
+    ).data;
+    const row = (await charges(id)).find((c) => c.order_id === form.order_id);
+    expect(row).toMatchObject({ period: due, attempt: 2, kind: 'purchase', state: 'pending' });
+    // The daily run leaves it to the page (payment_fail is still set until it pays).
+    await runBilling();
+    // Nor does a retry job of that attempt number (a card registered meanwhile) charge it.
+    const retry = await t.app.payments.service.charge({ userId: id, period: due, attempt: 2 });
+    expect(retry.outcome).toBe('skipped');
+    expect(sbps.transactions.filter((x) => x.orderId === form.order_id)).toHaveLength(0);
+    expect((await notify(a02(form, { ok: true }))).body).toBe('OK,');
+    expect((await user(id)).payment_fail).toBe(0);
+    const a = await account(id);
+    expect(a?.next_billing_on).toBe(nextBillingDay(due, a?.billing_day ?? 0));
   });
 
   it('payfail@ (seeded) pays its failed period with a new card', async () => {

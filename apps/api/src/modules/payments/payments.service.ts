@@ -270,18 +270,28 @@ export function createPaymentsService(deps: {
     });
   };
 
-  /** After a new card: the failed period of a billed store is tried again, as a new attempt. */
+  /**
+   * The charge job of a store's open period: its first attempt, or after a declined one (final
+   * for that attempt) the next attempt, with a new order id.
+   */
+  const chargeJobOf = async (storeId: number, period: string): Promise<ChargeJob | null> => {
+    const latest = (await repo.attempts(storeId, period))[0];
+    if (latest?.state === 'paid') return null;
+    const attempt = !latest ? 1 : latest.state === 'failed' ? latest.attempt + 1 : latest.attempt;
+    return { userId: storeId, period, attempt };
+  };
+
+  /**
+   * After a new card: the failed period of a billed store is tried again, as a new attempt. Should
+   * this enqueue be lost, the daily run queues the same job (payment_fail is clear by then).
+   */
   const retryFailedPeriod = async (storeId: number): Promise<void> => {
     const a = await repo.account(storeId);
     if (!a?.next_billing_on) return;
     const latest = (await repo.attempts(storeId, a.next_billing_on))[0];
     if (!latest || latest.state !== 'failed') return;
-    const job: ChargeJob = {
-      userId: storeId,
-      period: a.next_billing_on,
-      attempt: latest.attempt + 1,
-    };
-    await queue.enqueue(CHARGE_QUEUE, job, { key: chargeKeyOf(job) });
+    const job = await chargeJobOf(storeId, a.next_billing_on);
+    if (job) await queue.enqueue(CHARGE_QUEUE, job, { key: chargeKeyOf(job) });
   };
 
   const providerDown = () => new AppError(503, 'payment_provider_down', paymentJa.providerDown);
@@ -511,7 +521,9 @@ export function createPaymentsService(deps: {
       if (!plan) throw validationError({ payment_plan: [paymentJa.noPlan] });
       if (paidPeriod(store, a) && store.payment_fail === 0)
         throw validationError({ user_id: [paymentJa.alreadyPaid] });
-      const period = store.payment_fail === 1 && a.next_billing_on ? a.next_billing_on : today();
+      // A period already due and not paid (a declined charge) is the one to pay; else from today.
+      const period =
+        a.next_billing_on && a.next_billing_on <= today() ? a.next_billing_on : today();
       const custCode = await custCodeOf(store.id);
       const stamp = now();
       const latest = (await repo.attempts(store.id, period))[0];
@@ -620,8 +632,8 @@ export function createPaymentsService(deps: {
     async enqueueDue(): Promise<number> {
       const due = await repo.due(today());
       for (const d of due) {
-        const job: ChargeJob = { userId: d.user_id, period: d.next_billing_on, attempt: 1 };
-        await queue.enqueue(CHARGE_QUEUE, job, { key: chargeKeyOf(job) });
+        const job = await chargeJobOf(d.user_id, d.next_billing_on);
+        if (job) await queue.enqueue(CHARGE_QUEUE, job, { key: chargeKeyOf(job) });
       }
       return due.length;
     },
@@ -639,6 +651,8 @@ export function createPaymentsService(deps: {
       if (attempts.some((c) => c.state === 'paid')) return { outcome: 'skipped' };
       const mine = attempts.find((c) => c.attempt === job.attempt);
       if (!mine && a.next_billing_on !== job.period) return { outcome: 'skipped' };
+      // That attempt is the hosted page's (the store is paying there): not for the stored card.
+      if (mine && mine.kind !== 'billing') return { outcome: 'skipped' };
       const plan = planOf(a.next_plan ?? a.plan) as PaymentPlan;
       const stamp = now();
       const charge =
