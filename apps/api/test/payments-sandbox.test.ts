@@ -181,11 +181,99 @@ describe('payments against the SBPS sandbox', () => {
     ]);
   });
 
+  it('a card declined on the hosted page: payment_fail, the mail in the mailbox, 18999', async () => {
+    const token = await session('trial@tenpo.example');
+    const id = (
+      await t.database.db
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', 'trial@tenpo.example')
+        .executeTakeFirstOrThrow()
+    ).id;
+    await call(t.app, {
+      method: 'POST',
+      url: '/api/payment-plans',
+      token,
+      payload: { payment_plan: 2, user_id: id },
+    });
+    const form = json<{ data: Form }>(
+      await call(t.app, {
+        method: 'POST',
+        url: '/api/payment/purchase',
+        token,
+        payload: { user_id: id },
+      }),
+    ).data;
+    const html = await (
+      await fetch(form.action, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(form.fields.map((f): [string, string] => [f.name, f.value])),
+      })
+    ).text();
+    const purchaseId = /name="purchase_id" value="([^"]+)"/.exec(html)?.[1] ?? '';
+    const result = await (
+      await fetch(`${sb.url}/sbps/f01/FepPayment.do`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          purchase_id: purchaseId,
+          card_choice: 'new',
+          cc_number: '4000000000000002',
+          cc_exp_month: '12',
+          cc_exp_year: '2030',
+          security_code: '123',
+          action: 'pay',
+        }),
+      })
+    ).text();
+    const action = /action="([^"]+)"/.exec(result)?.[1]?.replace(/&amp;/g, '&') ?? '';
+    expect(action).toBe(`${t.config.publicUrl}/api/payment/sbps/return/error?user_id=${id}`);
+    const back = await fetch(action, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(hidden(result)),
+      redirect: 'manual',
+    });
+    expect(back.headers.get('location')).toBe(
+      `${t.config.publicUrl}/register-payment?stt_id=18999`,
+    );
+    const u = await t.database.db
+      .selectFrom('users')
+      .select(['role', 'payment_fail'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(u).toEqual({ role: ROLE.freeTrial, payment_fail: 1 });
+    await t.app.queue.drain();
+    expect(t.mailbox.list({ to: 'trial@tenpo.example' }).map((m) => m.subject)).toContain(
+      '【Tenpo】お支払いを完了できませんでした',
+    );
+    // Nothing sold at SBPS for that order.
+    expect(
+      (await payments()).filter((p) => p.order_id === form.order_id && p.status === 'sold'),
+    ).toEqual([]);
+  });
+
+  it("reads the seeded shop's card from SBPS", async () => {
+    const token = await session('shop@tenpo.example');
+    const res = await call(t.app, {
+      method: 'GET',
+      url: `/api/payment/credit-card/reference?user_id=${ids.shop}`,
+      token,
+    });
+    expect(json(res).data).toEqual({
+      cc_number: '************1111',
+      cc_expiration: '203012',
+      cardbrand_code: 'V',
+    });
+  });
+
   it('a notification SBPS sends again is refused as a replay (NG) and changes nothing', async () => {
     const list = await sandboxGet<{ id: string; accepted: boolean }[]>(
       '/sbps/control/notifications',
     );
     const first = list.find((n) => n.accepted);
+    expect(first).toBeDefined();
     const res = (await sb.control('POST', `/sbps/control/notifications/${first?.id}/resend`)) as {
       data: { reply: { body: string }; accepted: boolean };
     };
@@ -196,7 +284,7 @@ describe('payments against the SBPS sandbox', () => {
       .select('verdict')
       .orderBy('id')
       .execute();
-    expect(rows.map((r) => r.verdict)).toEqual(['accepted', 'replay']);
+    expect(rows.map((r) => r.verdict)).toEqual(['accepted', 'accepted', 'replay']);
   });
 
   it('the billing run twice, and two workers at once, make one sold transaction per order', async () => {
