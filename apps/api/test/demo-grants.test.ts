@@ -5,7 +5,15 @@ import { demoSeedFor } from '../src/compose';
 import { seedDemo } from '../src/db/seed';
 import { decrypt } from '../src/lib/tokens';
 import { PULL_AFTER_MS } from '../src/modules/store-info/store-info.service';
-import { buildTestApp, call, json, login, storedCredentials, type TestApp } from './helpers';
+import {
+  buildTestApp,
+  call,
+  json,
+  login,
+  SBPS_LIVE_ENV,
+  storedCredentials,
+  type TestApp,
+} from './helpers';
 import { startSandbox, type RunningSandbox } from './sandbox';
 
 /**
@@ -498,6 +506,7 @@ describe('live mode: no provider holds a grant for the demo stores', () => {
       FACEBOOK_APP_SECRET: 'live-facebook-secret',
       X_CLIENT_ID: 'live-x-id',
       X_CLIENT_SECRET: 'live-x-secret',
+      ...SBPS_LIVE_ENV,
     });
   });
   afterAll(async () => {

@@ -17,6 +17,21 @@ import type { SbpsClient } from '../src/modules/payments/sbps.client';
 import { ROLE } from '@tenpo/domain';
 
 export const API_KEY = 'test-api-key-123';
+
+/** SBPS's settings a live configuration must carry (config.ts), with made-up values. */
+export const SBPS_LIVE_ENV = {
+  SBPS_MERCHANT_ID: '12345',
+  SBPS_SERVICE_ID: '001',
+  SBPS_HASH_KEY: 'k'.repeat(40),
+  SBPS_BASIC_ID: '12345001',
+  SBPS_BASIC_PASSWORD: 'basic-secret',
+  SBPS_3DES_KEY: 'd'.repeat(24),
+  SBPS_3DES_IV: 'i'.repeat(8),
+  SBPS_PURCHASE_URL: 'https://fep.sps.example/f01/FepBuyInfoReceive.do',
+  SBPS_API_URL: 'https://api.sps.example/api/xmlapi.do',
+  SBPS_TOKEN_SCRIPT_URL: 'https://token.sps.example/sbpstoken/com_sbps_system_token.js',
+};
+
 export { DEMO_PASSWORD };
 
 /** A clock the test moves by hand. */

@@ -21,6 +21,16 @@ const live = {
   X_CLIENT_ID: 'x-id',
   X_CLIENT_SECRET: 'x-secret',
   TENPO_API_KEY: 'a-production-key',
+  SBPS_MERCHANT_ID: '12345',
+  SBPS_SERVICE_ID: '001',
+  SBPS_HASH_KEY: 'k'.repeat(40),
+  SBPS_BASIC_ID: '12345001',
+  SBPS_BASIC_PASSWORD: 'basic-secret',
+  SBPS_3DES_KEY: 'd'.repeat(24),
+  SBPS_3DES_IV: 'i'.repeat(8),
+  SBPS_PURCHASE_URL: 'https://fep.sps.example/f01/FepBuyInfoReceive.do',
+  SBPS_API_URL: 'https://api.sps.example/api/xmlapi.do',
+  SBPS_TOKEN_SCRIPT_URL: 'https://token.sps.example/sbpstoken/com_sbps_system_token.js',
 };
 
 /** Only what a process needs, so that no TENPO_* of the developer's shell leaks in. */
