@@ -7,6 +7,7 @@ import type {
   PaymentChargeRow,
   PaymentChargesTable,
   PaymentAccountsTable,
+  UserRow,
 } from '../../db/types';
 import type { Insertable, Updateable } from 'kysely';
 
@@ -78,6 +79,10 @@ const queries = (db: Q) => ({
       .executeTakeFirstOrThrow();
     return row.cust_code as string;
   },
+
+  /** The store's user row, as it is now (in the transaction). */
+  store: (userId: number): Promise<UserRow> =>
+    db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow(),
 
   async setUser(
     userId: number,

@@ -167,11 +167,7 @@ export function createPaymentsService(deps: {
       });
       if (!won) return null;
       const a = await q.ensureAccount(charge.user_id, stamp);
-      const store = await trx
-        .selectFrom('users')
-        .selectAll()
-        .where('id', '=', charge.user_id)
-        .executeTakeFirstOrThrow();
+      const store = await q.store(charge.user_id);
       const billingDay = a.billing_day ?? Number(charge.period.slice(8, 10));
       const next = nextBillingDay(charge.period, billingDay);
       const after = {
@@ -240,11 +236,7 @@ export function createPaymentsService(deps: {
         ...(v.owner ? { owner: v.owner } : {}),
       });
       if (!won) return false;
-      const store = await trx
-        .selectFrom('users')
-        .selectAll()
-        .where('id', '=', charge.user_id)
-        .executeTakeFirstOrThrow();
+      const store = await q.store(charge.user_id);
       await q.setUser(charge.user_id, { payment_fail: 1, updated_at: stamp });
       await record(
         trx,
@@ -392,7 +384,9 @@ export function createPaymentsService(deps: {
           trx,
           actor,
           store.id,
-          after.next_plan ? `次回のお支払いからプラン変更（${after.next_plan}）` : 'プランの変更',
+          after.next_plan
+            ? `次回のお支払いから${planOf(after.next_plan)?.name ?? ''}に変更`
+            : 'プランの変更',
           before,
           after,
         );
@@ -434,11 +428,7 @@ export function createPaymentsService(deps: {
             method: before.method ?? 'credit_card',
             updated_at: stamp,
           });
-          const u = await trx
-            .selectFrom('users')
-            .select('payment_fail')
-            .where('id', '=', store.id)
-            .executeTakeFirstOrThrow();
+          const u = await q.store(store.id);
           if (u.payment_fail === 1)
             await q.setUser(store.id, { payment_fail: 0, updated_at: stamp });
           await record(
