@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLE } from '@tenpo/domain';
 import { DAY } from '../src/lib/clock';
+import { createSbpsClient } from '../src/modules/payments/sbps.client';
 import { buildTestApp, call, json, login, type TestApp } from './helpers';
 import { freePort, startSandbox, type RunningSandbox } from './sandbox';
 
@@ -344,6 +345,61 @@ describe('payments against the SBPS sandbox', () => {
     const sold = await soldFor('tenpo-demo-shop');
     expect(sold).toHaveLength(2);
     expect(sold.filter((p) => p.order_id === row.order_id)).toHaveLength(1);
+  });
+
+  it('an authorisation whose answer was lost: the rerun is refused as a duplicate and finishes it', async () => {
+    const due = (
+      await t.database.db
+        .selectFrom('payment_accounts')
+        .select('next_billing_on')
+        .where('user_id', '=', ids.shop as number)
+        .executeTakeFirstOrThrow()
+    ).next_billing_on as string;
+    await moveTo(due);
+    // A first run whose calls SBPS answers with a 5xx leaves the attempt's row (and order id).
+    await sb.control('POST', '/faults', {
+      provider: 'sbps',
+      kind: 'server_error',
+      path: '/sbps/api',
+      count: 'until_cleared',
+    });
+    await t.app.payments.service.enqueueDue();
+    await t.app.queue.drain();
+    await sb.control('DELETE', '/faults');
+    const row = await t.database.db
+      .selectFrom('payment_charges')
+      .select(['state', 'order_id', 'amount', 'tracking_id'])
+      .where('user_id', '=', ids.shop as number)
+      .where('period', '=', due)
+      .executeTakeFirstOrThrow();
+    // A run whose ST01 reached SBPS but whose answer never came back. (The sandbox's 5xx fault
+    // on the XML API already answers after doing the work; if it did not, this does it.)
+    if ((await payments()).every((p) => p.order_id !== row.order_id)) {
+      const client = createSbpsClient(t.config.payments.sbps, t.clock);
+      const lost = await client.authorize({
+        custCode: 'tenpo-demo-shop',
+        orderId: row.order_id,
+        itemId: 'tenpo-plan-1',
+        itemName: 'スタンダード',
+        amount: row.amount,
+      });
+      expect(lost.result).toBe('OK');
+    }
+    expect(
+      (await payments()).filter((p) => p.order_id === row.order_id).map((p) => p.status),
+    ).toEqual(['authorised']);
+    expect(row.tracking_id).toBeNull();
+    await advance(DAY / 24);
+    await t.app.queue.drain();
+    const mine = (await payments()).filter((p) => p.order_id === row.order_id);
+    expect(mine.map((p) => p.status)).toEqual(['sold']);
+    const settled = await t.database.db
+      .selectFrom('payment_charges')
+      .select(['state', 'tracking_id', 'sps_transaction_id'])
+      .where('order_id', '=', row.order_id)
+      .executeTakeFirstOrThrow();
+    expect(settled.state).toBe('paid');
+    expect(settled.tracking_id).toMatch(/^\d{14}$/);
   });
 
   it('payfail@’s declining card, then a new card: the failed period is charged once', async () => {

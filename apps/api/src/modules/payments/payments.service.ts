@@ -300,6 +300,8 @@ export function createPaymentsService(deps: {
   ): Promise<ChargeOutcome> => {
     if (inquireFirst) {
       const s = await sbps.inquire(t);
+      // A refused duplicate told us the tracking id only: the inquiry names the transaction.
+      if (s.spsTransactionId) t = { ...t, spsTransactionId: s.spsTransactionId };
       if (s.result !== 'OK')
         throw new SbpsUnavailable(`SBPS inquiry of ${charge.order_id}: ${s.errCode}`);
       const info = s.payMethodInfo ?? {};
