@@ -1,0 +1,127 @@
+import { useCallback } from 'react';
+import { Anchor, Center, Loader, Stack, Text, Title } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import type { PaymentState } from '@tenpo/domain';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { ErrorAlert } from '../../components/ui/error-alert';
+import { accountInformationCall } from '../../features/account/api/account-api';
+import {
+  useCreditCard,
+  useSelectedMethod,
+  useSelectedPlan,
+} from '../../features/payments/api/payments-api';
+import { CardForm } from '../../features/payments/components/card-form';
+import { LeaveGuard } from '../../features/payments/components/leave-guard';
+import { MethodSelector } from '../../features/payments/components/method-selector';
+import { PaymentPanel } from '../../features/payments/components/payment-panel';
+import { PaymentResultDialog } from '../../features/payments/components/payment-result-dialog';
+import { PlanSelector } from '../../features/payments/components/plan-selector';
+import { RegisteredCard } from '../../features/payments/components/registered-card';
+import { Section } from '../../features/payments/components/section';
+import { errorLines } from '../../lib/api-client';
+import { useCurrentStore } from '../../lib/selection';
+import { isAccountManager, setUser, useSession } from '../../lib/session';
+import { usePaymentState } from '../payment-state';
+
+/**
+ * Spec 1 §2's leave-blocking rule: the card method chosen, no card, payment not failed, and the
+ * store in its free trial. Until all four are known it does not block.
+ */
+export const mustRegisterCard = (
+  state: PaymentState | null,
+  method: string | null | undefined,
+  hasCard: boolean | undefined,
+): boolean =>
+  state !== null &&
+  method === 'credit_card' &&
+  hasCard === false &&
+  !state.payment_fail &&
+  state.in_trial;
+
+/** After a payment: every view of the payment state (panels, menus, selector) reads it again. */
+export const usePaidRefresh = () => {
+  const qc = useQueryClient();
+  const { user } = useSession();
+  const manager = isAccountManager(user);
+  return useCallback(() => {
+    void qc.invalidateQueries({ queryKey: ['payments'] });
+    void qc.invalidateQueries({ queryKey: ['stores'] });
+    void qc.invalidateQueries({ queryKey: ['account-information'] });
+    // The signed-in user's own state drives the panels of a shop or free-trial user.
+    if (!manager)
+      accountInformationCall().then(
+        (r) => setUser(r.data),
+        () => {},
+      );
+  }, [qc, manager]);
+};
+
+/** /register-payment (spec 1 §2; issue 13): plan, method, card and payment for one store. */
+export function RegisterPaymentRoute() {
+  const { t } = useTranslation();
+  const store = useCurrentStore();
+  const state = usePaymentState();
+  const onPaid = usePaidRefresh();
+  return (
+    <Stack maw={900}>
+      <Title order={2}>{t('layout.menu.registerPayment')}</Title>
+      {store && <RegisterPayment key={store.id} storeId={store.id} state={state} />}
+      <PaymentResultDialog onSuccess={onPaid} />
+    </Stack>
+  );
+}
+
+function RegisterPayment({ storeId, state }: { storeId: number; state: PaymentState | null }) {
+  const { t } = useTranslation();
+  const method = useSelectedMethod(storeId);
+  const plan = useSelectedPlan(storeId);
+  const card = useCreditCard(storeId);
+  const cardMethod = method.data?.key !== 'agency_invoice';
+  const hasCard = card.data === undefined ? undefined : card.data !== null;
+
+  return (
+    <>
+      <LeaveGuard when={mustRegisterCard(state, method.data?.key, hasCard)} />
+      <Section title={t('paymentSettings.planSection')}>
+        <PlanSelector storeId={storeId} />
+      </Section>
+      <Section title={t('paymentSettings.methodSection')}>
+        <MethodSelector storeId={storeId} />
+      </Section>
+      {method.isSuccess && !cardMethod ? (
+        <Text size="sm">{t('paymentSettings.agencyInvoice')}</Text>
+      ) : (
+        <>
+          <Section title={t('paymentSettings.cardSection')}>
+            {card.isPending ? (
+              <Center>
+                <Loader size="sm" aria-label={t('app.loading')} />
+              </Center>
+            ) : card.error ? (
+              <ErrorAlert lines={errorLines(card.error)} />
+            ) : card.data ? (
+              <>
+                <RegisteredCard storeId={storeId} card={card.data} />
+                <Anchor component={Link} to="/change-payment-method" size="sm">
+                  {t('paymentSettings.changeCard')}
+                </Anchor>
+              </>
+            ) : (
+              <CardForm storeId={storeId} submitLabel={t('paymentSettings.registerCard')} />
+            )}
+          </Section>
+          {state && (
+            <Section title={t('paymentSettings.paySection')}>
+              {plan.error ? (
+                <ErrorAlert lines={errorLines(plan.error)} />
+              ) : (
+                <PaymentPanel storeId={storeId} state={state} plan={plan.data ?? null} />
+              )}
+            </Section>
+          )}
+        </>
+      )}
+    </>
+  );
+}
