@@ -4,6 +4,11 @@ import type { PurchaseForm } from '@tenpo/domain';
 // the payment it asked for.
 let leavingToPay = false;
 export const isLeavingToPay = (): boolean => leavingToPay;
+// Back from the provider's page (the browser's back button restores this page from its cache):
+// the page is ours again, and so is its leave alert.
+window.addEventListener('pageshow', () => {
+  leavingToPay = false;
+});
 
 /**
  * Posts the signed purchase request (A01-1) to the provider's hosted card page, as SBPS's
