@@ -9,6 +9,7 @@ import { RegisteredCard } from '../../features/payments/components/registered-ca
 import { Section } from '../../features/payments/components/section';
 import { errorLines } from '../../lib/api-client';
 import { useCurrentStore } from '../../lib/selection';
+import { usePaidRefresh } from '../payment-state';
 
 /**
  * /change-payment-method (spec 1 §2): switch the method, and replace the card. Registering a new
@@ -31,6 +32,7 @@ export function ChangePaymentMethodRoute() {
 function ChangePaymentMethod({ storeId }: { storeId: number }) {
   const { t } = useTranslation();
   const card = useCreditCard(storeId);
+  const onRegistered = usePaidRefresh();
   return (
     <>
       <Section title={t('paymentSettings.methodSection')}>
@@ -58,7 +60,11 @@ function ChangePaymentMethod({ storeId }: { storeId: number }) {
                 {t('paymentSettings.replaceHint')}
               </Text>
             )}
-            <CardForm storeId={storeId} submitLabel={t('paymentSettings.replaceCard')} />
+            <CardForm
+              storeId={storeId}
+              submitLabel={t('paymentSettings.replaceCard')}
+              onRegistered={onRegistered}
+            />
           </>
         )}
       </Section>

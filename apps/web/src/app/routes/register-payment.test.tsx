@@ -252,8 +252,14 @@ describe('/register-payment', () => {
       result: 'OK',
       tokenResponse: { token: 'tok-1', tokenKey: 'key-1', maskedCcNumber: '************1111' },
     });
+    let card: CreditCard | null = null;
     const { calls } = api({
-      'POST /payment/credit-card/register': ok(visa, 'カードを登録しました。'),
+      'GET /payment/credit-card/reference': () => ok(card),
+      'POST /payment/credit-card/register': () => {
+        card = visa;
+        return ok(visa, 'カードを登録しました。');
+      },
+      'GET /account-setting/information': ok(loginData(trial).user),
     });
     signIn(trial);
     renderAt('/register-payment');
@@ -272,9 +278,13 @@ describe('/register-payment', () => {
     expect(sent[0]?.body).toEqual({ token: 'tok-1', tokenKey: 'key-1', user_id: 1 });
     expect(calls.some((c) => JSON.stringify(c.body ?? '').includes('4111'))).toBe(false);
     expect(calls.some((c) => c.url.search.includes('4111'))).toBe(false);
-    // The registered card replaces the form.
-    const card = await screen.findByRole('region', { name: '登録済みのカード' });
-    expect(within(card).getByText('VISA')).toBeInTheDocument();
+    // The registered card replaces the form, and the payment state is read again.
+    const shown = await screen.findByRole('region', { name: '登録済みのカード' });
+    expect(within(shown).getByText('VISA')).toBeInTheDocument();
+    await waitFor(() =>
+      expect(calls.some((c) => c.path === '/account-setting/information')).toBe(true),
+    );
+    expect(screen.queryByRole('form', { name: 'カードを登録' })).toBeNull();
   });
 
   it('a token NG on the card is "card invalid", any other NG "token failed"; nothing is registered', async () => {

@@ -1,11 +1,8 @@
-import { useCallback } from 'react';
 import { Anchor, Center, Loader, Stack, Text, Title } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
 import type { PaymentState } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ErrorAlert } from '../../components/ui/error-alert';
-import { accountInformationCall } from '../../features/account/api/account-api';
 import {
   useCreditCard,
   useSelectedMethod,
@@ -21,8 +18,7 @@ import { RegisteredCard } from '../../features/payments/components/registered-ca
 import { Section } from '../../features/payments/components/section';
 import { errorLines } from '../../lib/api-client';
 import { useCurrentStore } from '../../lib/selection';
-import { isAccountManager, setUser, useSession } from '../../lib/session';
-import { usePaymentState } from '../payment-state';
+import { usePaidRefresh, usePaymentState } from '../payment-state';
 
 /**
  * Spec 1 §2's leave-blocking rule: the card method chosen, no card, payment not failed, and the
@@ -38,24 +34,6 @@ export const mustRegisterCard = (
   hasCard === false &&
   !state.payment_fail &&
   state.in_trial;
-
-/** After a payment: every view of the payment state (panels, menus, selector) reads it again. */
-export const usePaidRefresh = () => {
-  const qc = useQueryClient();
-  const { user } = useSession();
-  const manager = isAccountManager(user);
-  return useCallback(() => {
-    void qc.invalidateQueries({ queryKey: ['payments'] });
-    void qc.invalidateQueries({ queryKey: ['stores'] });
-    void qc.invalidateQueries({ queryKey: ['account-information'] });
-    // The signed-in user's own state drives the panels of a shop or free-trial user.
-    if (!manager)
-      accountInformationCall().then(
-        (r) => setUser(r.data),
-        () => {},
-      );
-  }, [qc, manager]);
-};
 
 /** /register-payment (spec 1 §2; issue 13): plan, method, card and payment for one store. */
 export function RegisterPaymentRoute() {
@@ -74,6 +52,7 @@ export function RegisterPaymentRoute() {
 
 function RegisterPayment({ storeId, state }: { storeId: number; state: PaymentState | null }) {
   const { t } = useTranslation();
+  const onPaid = usePaidRefresh();
   const method = useSelectedMethod(storeId);
   const plan = useSelectedPlan(storeId);
   const card = useCreditCard(storeId);
@@ -108,7 +87,11 @@ function RegisterPayment({ storeId, state }: { storeId: number; state: PaymentSt
                 </Anchor>
               </>
             ) : (
-              <CardForm storeId={storeId} submitLabel={t('paymentSettings.registerCard')} />
+              <CardForm
+                storeId={storeId}
+                submitLabel={t('paymentSettings.registerCard')}
+                onRegistered={onPaid}
+              />
             )}
           </Section>
           {state && (
