@@ -59,11 +59,16 @@ export function PlanSelector({ storeId }: { storeId: number }) {
   return (
     <Stack gap="sm">
       <ErrorAlert lines={lines} />
-      <Text size="sm" data-testid="current-plan">
-        {current
-          ? t('paymentSettings.currentPlan', { name: current.name })
-          : t('paymentSettings.noPlan')}
-      </Text>
+      <Group justify="space-between" wrap="wrap">
+        <Text size="sm" data-testid="current-plan">
+          {current
+            ? t('paymentSettings.currentPlan', { name: current.name })
+            : t('paymentSettings.noPlan')}
+        </Text>
+        <Anchor component={Link} to="/manual-document" size="sm">
+          {t('paymentSettings.help')}
+        </Anchor>
+      </Group>
       <Group align="flex-end" wrap="wrap">
         <Select
           label={paymentJa.labels.payment_plan}
@@ -86,9 +91,6 @@ export function PlanSelector({ storeId }: { storeId: number }) {
         >
           {t('paymentSettings.update')}
         </Button>
-        <Anchor component={Link} to="/manual-document" size="sm">
-          {t('paymentSettings.help')}
-        </Anchor>
       </Group>
       {current?.next_plan && current.next_billing_on && (
         <Text size="sm" c="blue.8" data-testid="next-plan">
