@@ -125,10 +125,6 @@ export const ja = {
       loading: 'マニュアルを読み込んでいます…',
       open: '新しいタブで開く',
     },
-    comingSoon: {
-      lead: 'この画面は準備中です。',
-      body: '公開までしばらくお待ちください。',
-    },
     googleMyBusiness: {
       title: 'Googleビジネスプロフィール連携',
       body: '{{product}} をご利用いただくには、店舗の Google ビジネスプロフィールとの連携が必要です。「連携する」を押すと Google の画面に移動します。',
