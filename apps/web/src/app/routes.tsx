@@ -19,11 +19,6 @@ const lazy =
     return { Component: m[name] };
   };
 
-const soon = lazy(() => import('./routes/coming-soon-route'), 'ComingSoonRoute');
-
-/** Later issues' screens: route, name, guard and title are here; the content is theirs. */
-const later = (path: string, m: RouteMeta): RouteObject => ({ path, lazy: soon, handle: meta(m) });
-
 const guarded = { needsStores: true, paymentGate: true } as const;
 
 export const routes: RouteObject[] = [
@@ -118,10 +113,11 @@ export const routes: RouteObject[] = [
             lazy: lazy(() => import('./routes/dashboard-chart'), 'DashboardChartRoute'),
             handle: meta({ name: 'Dashboard Chart', title: 'ダッシュボード', ...guarded }),
           },
-          later('/change-payment-method', {
-            name: 'Change Payment Method',
-            title: '支払い方法の変更',
-          }),
+          {
+            path: '/change-payment-method',
+            lazy: lazy(() => import('./routes/change-payment-method'), 'ChangePaymentMethodRoute'),
+            handle: meta({ name: 'Change Payment Method', title: '支払い方法の変更' }),
+          },
           {
             path: '/connect-account',
             lazy: lazy(() => import('./routes/connect-account'), 'ConnectAccountRoute'),
@@ -142,11 +138,11 @@ export const routes: RouteObject[] = [
             lazy: lazy(() => import('./routes/audit-log'), 'AuditLogRoute'),
             handle: meta({ name: 'Audit Log', title: '変更履歴' }),
           },
-          later('/register-payment', {
-            name: 'Register Payment',
-            title: 'お支払い設定',
-            needsStores: true,
-          }),
+          {
+            path: '/register-payment',
+            lazy: lazy(() => import('./routes/register-payment'), 'RegisterPaymentRoute'),
+            handle: meta({ name: 'Register Payment', title: 'お支払い設定', needsStores: true }),
+          },
           {
             path: '/create-post',
             lazy: lazy(() => import('./routes/create-post'), 'CreatePostRoute'),

@@ -46,11 +46,24 @@ export const selectStores = (
   logoVersion.set((n) => n + 1);
 };
 
-/** Remembers rows of stores already selected (loaded after a page reload). */
+/**
+ * Remembers rows of stores already selected (loaded after a page reload), and takes the newer
+ * row of one already known: its payment state changes (a payment made, a charge failed) drive
+ * the panels and the payment menu.
+ */
 export const rememberStores = (rows: StoreRow[]): void => {
   const { ids, stores } = selectionStore.get();
-  const add = rows.filter((r) => ids.includes(r.id) && !stores.some((s) => s.id === r.id));
-  if (add.length > 0) selectionStore.set({ ids, stores: [...stores, ...add] });
+  const fresh = rows.filter((r) => ids.includes(r.id));
+  const same = (a: StoreRow, b: StoreRow) => JSON.stringify(a) === JSON.stringify(b);
+  const changed = fresh.filter((r) => {
+    const old = stores.find((s) => s.id === r.id);
+    return old === undefined || !same(old, r);
+  });
+  if (changed.length === 0) return;
+  const byId = new Map(changed.map((r) => [r.id, r]));
+  const kept = stores.map((s) => byId.get(s.id) ?? s);
+  const add = changed.filter((r) => !stores.some((s) => s.id === r.id));
+  selectionStore.set({ ids, stores: [...kept, ...add] });
 };
 
 /**

@@ -161,3 +161,26 @@ export const resetState = (): void => {
   clearSelection();
   brandTitle.set(DEFAULT_TITLE);
 };
+
+/**
+ * The reads of /register-payment for a store with nothing chosen yet (issue 13): for tests that
+ * only pass through the payment settings (a pay-required panel's button, a report's prompt).
+ */
+export const paymentReads = (): Record<string, MockReply> => ({
+  'GET /payment/provider': ok({
+    token_script_url: 'http://sandbox.test/sbps/sbpstoken/com_sbps_system_token.js',
+    merchant_id: '30132',
+    service_id: '103',
+  }),
+  'GET /payment-methods': ok([
+    { key: 'credit_card', name: 'クレジットカード', payment_btn_disable: false },
+    { key: 'agency_invoice', name: '代理店請求', payment_btn_disable: true },
+  ]),
+  'GET /payment-plans': ok([
+    { key: 1, name: 'スタンダード', price: 6980, amount: 6980 },
+    { key: 2, name: 'プレミアム', price: 20000, amount: 20000 },
+  ]),
+  'GET /payment/selected-payment-method': ok(null),
+  'GET /payment/selected-payment-plan': ok(null),
+  'GET /payment/credit-card/reference': ok(null),
+});

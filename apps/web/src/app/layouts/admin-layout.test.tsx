@@ -9,6 +9,7 @@ import {
   loginData,
   mockApi,
   ok,
+  paymentReads,
   renderAt,
   resetState,
   signIn,
@@ -231,13 +232,17 @@ describe('admin shell for a shop', () => {
   });
 
   it('an ended trial gets the pay-required panel whose button replaces the route', async () => {
-    mockApi({ 'GET /refresh-token': ok(loginData({ role: 0, in_trial: false })) });
+    mockApi({
+      'GET /refresh-token': ok(loginData({ role: 0, in_trial: false })),
+      ...paymentReads(),
+    });
     signIn({ role: 0, in_trial: false });
     const { router } = renderAt('/dashboard');
     expect(await screen.findByTestId('pay-required')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'お支払い設定へ進む' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/register-payment'));
     expect(router.state.historyAction).toBe('REPLACE');
+    expect(await screen.findByRole('region', { name: 'プラン' })).toBeInTheDocument();
   });
 
   it('a failed payment shows the confirm-mail panel first', async () => {

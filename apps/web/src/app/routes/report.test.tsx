@@ -19,6 +19,7 @@ import {
   loginData,
   mockApi,
   ok,
+  paymentReads,
   renderAt,
   resetState,
   signIn,
@@ -264,6 +265,7 @@ describe('/report', () => {
     // Leaving for /register-payment is a route change, which rotates the session.
     const { calls } = singleApi({
       'GET /refresh-token': ok(loginData({ role: 0, in_trial: true })),
+      ...paymentReads(),
     });
     signIn({ role: 0, in_trial: true });
     const { router } = renderAt('/report');
