@@ -255,6 +255,72 @@ describe('payments against the SBPS sandbox', () => {
     ).toEqual([]);
   });
 
+  it('a card entered and kept on the hosted page is the card the settings show', async () => {
+    const token = await session('trial@tenpo.example');
+    const id = (
+      await t.database.db
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', 'trial@tenpo.example')
+        .executeTakeFirstOrThrow()
+    ).id;
+    const reference = async () =>
+      json<{ data: unknown }>(
+        await call(t.app, {
+          method: 'GET',
+          url: `/api/payment/credit-card/reference?user_id=${id}`,
+          token,
+        }),
+      ).data;
+    // The declined card of the test before was not kept (its box was not ticked).
+    expect(await reference()).toBeNull();
+    const form = json<{ data: Form }>(
+      await call(t.app, {
+        method: 'POST',
+        url: '/api/payment/purchase',
+        token,
+        payload: { user_id: id },
+      }),
+    ).data;
+    const html = await (
+      await fetch(form.action, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(form.fields.map((f): [string, string] => [f.name, f.value])),
+      })
+    ).text();
+    const purchaseId = /name="purchase_id" value="([^"]+)"/.exec(html)?.[1] ?? '';
+    const result = await (
+      await fetch(`${sb.url}/sbps/f01/FepPayment.do`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          purchase_id: purchaseId,
+          card_choice: 'new',
+          cc_number: '3530111333300000',
+          cc_exp_month: '06',
+          cc_exp_year: '2031',
+          security_code: '123',
+          save_card: '1',
+          action: 'pay',
+        }),
+      })
+    ).text();
+    expect(/action="([^"]+)"/.exec(result)?.[1]).toContain('/api/payment/sbps/return/success');
+    // SBPS keeps it under the store's cust_code; Tenpo shows it and keeps its copy.
+    expect(await reference()).toEqual({
+      cc_number: '************0000',
+      cc_expiration: '203106',
+      cardbrand_code: 'J',
+    });
+    const copy = await t.database.db
+      .selectFrom('payment_accounts')
+      .select(['card_masked', 'card_brand'])
+      .where('user_id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(copy).toEqual({ card_masked: '************0000', card_brand: 'J' });
+  });
+
   it("reads the seeded shop's card from SBPS", async () => {
     const token = await session('shop@tenpo.example');
     const res = await call(t.app, {
@@ -285,7 +351,8 @@ describe('payments against the SBPS sandbox', () => {
       .select('verdict')
       .orderBy('id')
       .execute();
-    expect(rows.map((r) => r.verdict)).toEqual(['accepted', 'accepted', 'replay']);
+    // Three taken before (paid, declined, paid with a kept card), then the replay refused.
+    expect(rows.map((r) => r.verdict)).toEqual(['accepted', 'accepted', 'accepted', 'replay']);
   });
 
   it('the billing run twice, and two workers at once, make one sold transaction per order', async () => {

@@ -154,9 +154,10 @@ describe('plans, methods and the provider', () => {
   });
 
   it('chooses a method and answers it', async () => {
+    // Before any choice, a direct customer pays by card (its agent code is the default).
     expect(
       json(await get('trial', `/api/payment/selected-payment-method?user_id=${ids.trial}`)).data,
-    ).toBeNull();
+    ).toEqual({ key: 'credit_card', name: 'クレジットカード', payment_btn_disable: false });
     const res = await post('trial', '/api/payment-methods', {
       payment_name: 'credit_card',
       user_id: ids.trial,

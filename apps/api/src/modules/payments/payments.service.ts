@@ -25,6 +25,7 @@ import {
   DEFAULT_AGENT_CODE,
   PAYMENT_RESULT,
   paymentJa,
+  paymentMethodOf,
   PAYMENT_METHODS,
   ROLE,
   tokyoDay,
@@ -365,8 +366,9 @@ export function createPaymentsService(deps: {
 
     async selectedMethod(store: UserRow): Promise<PaymentMethod | null> {
       const a = await repo.account(store.id);
-      const key = PAYMENT_METHODS.find((k) => k === a?.method);
-      return key ? methodOf(store, key) : null;
+      // Not chosen yet: the way this store pays by its agent code (a direct customer by card).
+      const key = PAYMENT_METHODS.find((k) => k === a?.method) ?? paymentMethodOf(store.agent_code);
+      return methodOf(store, key);
     },
 
     plans: (): PaymentPlan[] => [planOf(1), planOf(2)].filter((p): p is PaymentPlan => !!p),
@@ -461,14 +463,26 @@ export function createPaymentsService(deps: {
     /** The card as SBPS holds it; Tenpo's copy when SBPS cannot be reached. */
     async referenceCard(store: UserRow): Promise<CreditCard | null> {
       const a = await repo.account(store.id);
-      if (!a?.cust_code || !a.card_masked) return null;
+      // Asked even without a copy: a card entered on the hosted page is kept by SBPS under the
+      // store's cust_code (its "register this card" box), and the monthly charge will use it.
+      if (!a?.cust_code) return null;
       try {
         const r = await sbps.referenceCard(a.cust_code);
-        if (r.result !== 'OK' || !r.card) return null;
+        const card = r.result === 'OK' ? r.card : null;
+        const copy = card
+          ? { card_brand: card.brand, card_masked: card.masked, card_expiry: card.expiration }
+          : { card_brand: null, card_masked: null, card_expiry: null };
+        if (
+          copy.card_masked !== a.card_masked ||
+          copy.card_expiry !== a.card_expiry ||
+          copy.card_brand !== a.card_brand
+        )
+          await repo.updateAccount(store.id, { ...copy, updated_at: now() });
+        if (!card) return null;
         return {
-          cc_number: r.card.masked,
-          cc_expiration: r.card.expiration,
-          cardbrand_code: cardBrandOf(r.card.brand),
+          cc_number: card.masked,
+          cc_expiration: card.expiration,
+          cardbrand_code: cardBrandOf(card.brand),
         };
       } catch (err) {
         if (!(err instanceof SbpsUnavailable)) throw err;
@@ -479,7 +493,7 @@ export function createPaymentsService(deps: {
 
     async removeCard(actor: AuditActor, store: UserRow): Promise<void> {
       const a = await repo.account(store.id);
-      if (!a?.cust_code || !a.card_masked) return;
+      if (!a?.cust_code) return;
       if (store.role === ROLE.shop && a.paid_through && a.method === 'credit_card')
         throw validationError({ card: [paymentJa.cardInUse] });
       try {
