@@ -179,6 +179,27 @@ describe('SBPS codec', () => {
     expect(xml).toContain('<sps_hashcode>b8af73cbadc2e36bfa9bf2630d1c3ac2a66be17f</sps_hashcode>');
   });
 
+  // Each worked out in the shell from the element values in document order, e.g. MG02-00104:
+  //   printf '%s' '30132103tenpo-7-abc121120261126141500600<hash key>' | sha1sum
+  it.each([
+    ['MG02-00131-101', '74cdef703ca652da585d598274aa813ed4ab4325'],
+    ['MG02-00132-101', '74cdef703ca652da585d598274aa813ed4ab4325'],
+    ['MG02-00104-101', '4c3bd7d85f7f3c8d6b5879cbf07e0a6a421a2095'],
+    ['MG02-00103-101', 'b04d5fbddf5aa05fe3d0ce22b468117d6d84bbe9'],
+    ['MG01-00101-101', '80502ee89cd18f0dfb9bcdd90e2d1cdd08e2a729'],
+  ])('hashes %s as worked out by hand', async (id, hash) => {
+    const c = capture();
+    const client = createSbpsClient(cfg, clock, c.fetchImpl);
+    if (id === 'MG02-00131-101' || id === 'MG02-00132-101')
+      await client.registerCard('tenpo-7-abc', 'TOKEN123', 'TOKENKEY456', id === 'MG02-00132-101');
+    else if (id === 'MG02-00104-101') await client.referenceCard('tenpo-7-abc');
+    else if (id === 'MG02-00103-101') await client.removeCard('tenpo-7-abc');
+    else await client.inquire({ spsTransactionId: 'SPS0001', trackingId: '12345678901234' });
+    const xml = iconv.decode(c.sent[0]?.body ?? Buffer.alloc(0), 'Shift_JIS');
+    expect(xml).toContain(`<sps-api-request id="${id}">`);
+    expect(xml).toContain(`<sps_hashcode>${hash}</sps_hashcode>`);
+  });
+
   it('reads a reference response: 3DES card fields decrypted, the one-letter brand kept', async () => {
     const c = capture();
     c.answer(
