@@ -130,3 +130,25 @@ test('expired trial: a declined card, the mail and the panels, then a good card 
   expect(sold.length - before).toBe(1);
   expect(sold.at(-1)?.amount).toBe(6980);
 });
+
+test('in trial without a card: leaving payment settings asks first (spec 1 §2)', async ({
+  page,
+}) => {
+  await login(page, 'trial@tenpo.example');
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await gotoSettled(page, '/register-payment');
+  await expect(page.getByRole('form', { name: 'カードを登録' })).toBeVisible();
+  const menu = page.getByRole('navigation', { name: 'メインメニュー' });
+  await menu.getByRole('link', { name: 'ダッシュボード' }).click();
+  const ask = page.getByRole('dialog', { name: 'ページを離れますか？' });
+  await expect(ask).toBeVisible();
+  await expect(ask.getByText('クレジットカード情報を登録してください。')).toBeVisible();
+  await ask.getByRole('button', { name: 'このページに留まる' }).click();
+  await expect(page).toHaveURL(/\/register-payment$/);
+  await menu.getByRole('link', { name: 'ダッシュボード' }).click();
+  await page
+    .getByRole('dialog', { name: 'ページを離れますか？' })
+    .getByRole('button', { name: 'ページを離れる' })
+    .click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+});
