@@ -69,6 +69,38 @@ const hidden = (html: string): Record<string, string> => {
   return out;
 };
 
+/**
+ * The browser's way through SBPS's hosted page: Tenpo signs the purchase form, the browser posts
+ * it to SBPS (the card page), then pays there with `card` (the registered one, or a new one).
+ */
+const throughHostedPage = async (token: string, userId: number, card: Record<string, string>) => {
+  const form = json<{ data: Form }>(
+    await call(t.app, {
+      method: 'POST',
+      url: '/api/payment/purchase',
+      token,
+      payload: { user_id: userId },
+    }),
+  ).data;
+  const page = await fetch(form.action, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(form.fields.map((f): [string, string] => [f.name, f.value])),
+  });
+  const html = await page.text();
+  const purchaseId = /name="purchase_id" value="([^"]+)"/.exec(html)?.[1] ?? '';
+  const result = await (
+    await fetch(`${sb.url}/sbps/f01/FepPayment.do`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ purchase_id: purchaseId, action: 'pay', ...card }),
+    })
+  ).text();
+  // Where the page's auto-submitting form sends the browser back.
+  const action = /action="([^"]+)"/.exec(result)?.[1]?.replace(/&amp;/g, '&') ?? '';
+  return { form, status: page.status, html, result, action };
+};
+
 beforeAll(async () => {
   sb = await startSandbox();
   const port = await freePort();
@@ -123,34 +155,16 @@ describe('payments against the SBPS sandbox', () => {
       token,
       payload: { payment_plan: 1, user_id: ids.expired },
     });
-    const made = await call(t.app, {
-      method: 'POST',
-      url: '/api/payment/purchase',
-      token,
-      payload: { user_id: ids.expired },
-    });
-    const form = json<{ data: Form }>(made).data;
     // The browser posts the signed form to SBPS: the card page, with the registered card.
-    const page = await fetch(form.action, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams(form.fields.map((f): [string, string] => [f.name, f.value])),
-    });
-    const html = await page.text();
-    expect(page.status, html).toBe(200);
-    expect(html).toContain('************4444');
-    const purchaseId = /name="purchase_id" value="([^"]+)"/.exec(html)?.[1] ?? '';
-    const paid = await fetch(`${sb.url}/sbps/f01/FepPayment.do`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        purchase_id: purchaseId,
+    const { form, status, html, result, action } = await throughHostedPage(
+      token,
+      ids.expired as number,
+      {
         card_choice: 'registered',
-        action: 'pay',
-      }),
-    });
-    const result = await paid.text();
-    const action = /action="([^"]+)"/.exec(result)?.[1]?.replace(/&amp;/g, '&') ?? '';
+      },
+    );
+    expect(status, html).toBe(200);
+    expect(html).toContain('************4444');
     expect(action).toBe(
       `${t.config.publicUrl}/api/payment/sbps/return/success?user_id=${ids.expired}`,
     );
@@ -197,38 +211,13 @@ describe('payments against the SBPS sandbox', () => {
       token,
       payload: { payment_plan: 2, user_id: id },
     });
-    const form = json<{ data: Form }>(
-      await call(t.app, {
-        method: 'POST',
-        url: '/api/payment/purchase',
-        token,
-        payload: { user_id: id },
-      }),
-    ).data;
-    const html = await (
-      await fetch(form.action, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams(form.fields.map((f): [string, string] => [f.name, f.value])),
-      })
-    ).text();
-    const purchaseId = /name="purchase_id" value="([^"]+)"/.exec(html)?.[1] ?? '';
-    const result = await (
-      await fetch(`${sb.url}/sbps/f01/FepPayment.do`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({
-          purchase_id: purchaseId,
-          card_choice: 'new',
-          cc_number: '4000000000000002',
-          cc_exp_month: '12',
-          cc_exp_year: '2030',
-          security_code: '123',
-          action: 'pay',
-        }),
-      })
-    ).text();
-    const action = /action="([^"]+)"/.exec(result)?.[1]?.replace(/&amp;/g, '&') ?? '';
+    const { form, result, action } = await throughHostedPage(token, id, {
+      card_choice: 'new',
+      cc_number: '4000000000000002',
+      cc_exp_month: '12',
+      cc_exp_year: '2030',
+      security_code: '123',
+    });
     expect(action).toBe(`${t.config.publicUrl}/api/payment/sbps/return/error?user_id=${id}`);
     const back = await fetch(action, {
       method: 'POST',
@@ -274,39 +263,15 @@ describe('payments against the SBPS sandbox', () => {
       ).data;
     // The declined card of the test before was not kept (its box was not ticked).
     expect(await reference()).toBeNull();
-    const form = json<{ data: Form }>(
-      await call(t.app, {
-        method: 'POST',
-        url: '/api/payment/purchase',
-        token,
-        payload: { user_id: id },
-      }),
-    ).data;
-    const html = await (
-      await fetch(form.action, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams(form.fields.map((f): [string, string] => [f.name, f.value])),
-      })
-    ).text();
-    const purchaseId = /name="purchase_id" value="([^"]+)"/.exec(html)?.[1] ?? '';
-    const result = await (
-      await fetch(`${sb.url}/sbps/f01/FepPayment.do`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({
-          purchase_id: purchaseId,
-          card_choice: 'new',
-          cc_number: '3530111333300000',
-          cc_exp_month: '06',
-          cc_exp_year: '2031',
-          security_code: '123',
-          save_card: '1',
-          action: 'pay',
-        }),
-      })
-    ).text();
-    expect(/action="([^"]+)"/.exec(result)?.[1]).toContain('/api/payment/sbps/return/success');
+    const { action } = await throughHostedPage(token, id, {
+      card_choice: 'new',
+      cc_number: '3530111333300000',
+      cc_exp_month: '06',
+      cc_exp_year: '2031',
+      security_code: '123',
+      save_card: '1',
+    });
+    expect(action).toContain('/api/payment/sbps/return/success');
     // SBPS keeps it under the store's cust_code; Tenpo shows it and keeps its copy.
     expect(await reference()).toEqual({
       cc_number: '************0000',
