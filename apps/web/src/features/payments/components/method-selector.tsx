@@ -1,18 +1,15 @@
-import { useState } from 'react';
 import { Button, Group, Loader, Radio, Stack } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
-import { useQueryClient } from '@tanstack/react-query';
 import { paymentJa, type PaymentMethodKey } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '@/components/ui/error-alert';
 import { errorLines } from '@/lib/api-client';
-import { TOAST_MS } from '@/lib/timing';
 import {
   changeMethodCall,
   paymentKeys,
   usePaymentMethods,
   useSelectedMethod,
 } from '../api/payments-api';
+import { useChoice } from './use-choice';
 
 /**
  * The payment-method selector (spec 1 §2, §3): a method the store may not use
@@ -20,12 +17,12 @@ import {
  */
 export function MethodSelector({ storeId }: { storeId: number }) {
   const { t } = useTranslation();
-  const qc = useQueryClient();
   const methods = usePaymentMethods(storeId);
   const selected = useSelectedMethod(storeId);
-  const [value, setValue] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [lines, setLines] = useState<string[] | null>(null);
+  const { value, setValue, busy, lines, submit } = useChoice(
+    paymentKeys.selectedMethod(storeId),
+    paymentJa.methodChanged,
+  );
 
   if (methods.isPending || selected.isPending)
     return <Loader size="sm" aria-label={t('app.loading')} />;
@@ -36,23 +33,7 @@ export function MethodSelector({ storeId }: { storeId: number }) {
   const chosen = value ?? current;
 
   const change = async () => {
-    if (!chosen) return;
-    setBusy(true);
-    setLines(null);
-    try {
-      const r = await changeMethodCall(storeId, chosen as PaymentMethodKey);
-      qc.setQueryData(paymentKeys.selectedMethod(storeId), r.data);
-      setValue(null);
-      notifications.show({
-        color: 'teal',
-        message: r.message ?? paymentJa.methodChanged,
-        autoClose: TOAST_MS,
-      });
-    } catch (e) {
-      setLines(errorLines(e));
-    } finally {
-      setBusy(false);
-    }
+    if (chosen) await submit(() => changeMethodCall(storeId, chosen as PaymentMethodKey));
   };
 
   return (

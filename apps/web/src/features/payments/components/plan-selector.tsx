@@ -1,14 +1,11 @@
-import { useState } from 'react';
 import { Anchor, Button, Group, Loader, Select, Stack, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
-import { useQueryClient } from '@tanstack/react-query';
 import { paymentJa, type PlanId } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ErrorAlert } from '@/components/ui/error-alert';
 import { errorLines } from '@/lib/api-client';
-import { TOAST_MS } from '@/lib/timing';
 import { changePlanCall, paymentKeys, usePaymentPlans, useSelectedPlan } from '../api/payments-api';
+import { useChoice } from './use-choice';
 
 /** YYYY-MM-DD as the screens write dates (YYYY/MM/DD). */
 const day = (d: string) => d.replaceAll('-', '/');
@@ -19,12 +16,12 @@ const day = (d: string) => d.replaceAll('-', '/');
  */
 export function PlanSelector({ storeId }: { storeId: number }) {
   const { t } = useTranslation();
-  const qc = useQueryClient();
   const plans = usePaymentPlans(storeId);
   const selected = useSelectedPlan(storeId);
-  const [value, setValue] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [lines, setLines] = useState<string[] | null>(null);
+  const { value, setValue, busy, lines, submit } = useChoice(
+    paymentKeys.selectedPlan(storeId),
+    paymentJa.planChanged,
+  );
 
   if (plans.isPending || selected.isPending)
     return <Loader size="sm" aria-label={t('app.loading')} />;
@@ -37,23 +34,7 @@ export function PlanSelector({ storeId }: { storeId: number }) {
   const chosen = value ?? effective;
 
   const update = async () => {
-    if (!chosen) return;
-    setBusy(true);
-    setLines(null);
-    try {
-      const r = await changePlanCall(storeId, Number(chosen) as PlanId);
-      qc.setQueryData(paymentKeys.selectedPlan(storeId), r.data);
-      setValue(null);
-      notifications.show({
-        color: 'teal',
-        message: r.message ?? paymentJa.planChanged,
-        autoClose: TOAST_MS,
-      });
-    } catch (e) {
-      setLines(errorLines(e));
-    } finally {
-      setBusy(false);
-    }
+    if (chosen) await submit(() => changePlanCall(storeId, Number(chosen) as PlanId));
   };
 
   return (
