@@ -13,8 +13,8 @@ import {
 } from './sbps.core';
 import type { SbpsCard, SbpsNotification, SbpsPurchase } from './sbps.state';
 
-/** A01-1 purchase request fields, in definition order (= hash order; sbpayment.rb). */
-export const A01_ORDER = [
+/** The order's own fields, with which A01-1 and A02-1/A03-1 both begin, in that order. */
+const ORDER_HEAD = [
   'pay_method',
   'merchant_id',
   'service_id',
@@ -35,6 +35,11 @@ export const A01_ORDER = [
   'camp_type',
   'tracking_id',
   'terminal_type',
+] as const;
+
+/** A01-1 purchase request fields, in definition order (= hash order; sbpayment.rb). */
+export const A01_ORDER = [
+  ...ORDER_HEAD,
   'success_url',
   'cancel_url',
   'error_url',
@@ -50,26 +55,7 @@ export const A01_ORDER = [
 
 /** A02-1 notification and A03-1 return fields, in definition order (= hash order). */
 export const A02_ORDER = [
-  'pay_method',
-  'merchant_id',
-  'service_id',
-  'cust_code',
-  'sps_cust_no',
-  'sps_payment_no',
-  'order_id',
-  'item_id',
-  'pay_item_id',
-  'item_name',
-  'tax',
-  'amount',
-  'pay_type',
-  'auto_charge_type',
-  'service_type',
-  'div_settele',
-  'last_charge_month',
-  'camp_type',
-  'tracking_id',
-  'terminal_type',
+  ...ORDER_HEAD,
   'free1',
   'free2',
   'free3',

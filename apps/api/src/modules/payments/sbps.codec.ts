@@ -19,8 +19,8 @@ const sha1Hex = (b: Buffer): string => createHash('sha1').update(b).digest('hex'
 export const sbpsDate = (d: Date): string =>
   new Date(d.getTime() + 9 * 3600_000).toISOString().replace(/\D/g, '').slice(0, 14);
 
-/** A01-1's fields in definition order, which is also the hash order (sbpayment.rb). */
-export const PURCHASE_FIELDS = [
+/** The purchase's own fields, which A01-1 and A02-1/A03-1 begin with in the same order. */
+const ORDER_FIELDS = [
   'pay_method',
   'merchant_id',
   'service_id',
@@ -41,6 +41,11 @@ export const PURCHASE_FIELDS = [
   'camp_type',
   'tracking_id',
   'terminal_type',
+] as const;
+
+/** A01-1's fields in definition order, which is also the hash order (sbpayment.rb). */
+export const PURCHASE_FIELDS = [
+  ...ORDER_FIELDS,
   'success_url',
   'cancel_url',
   'error_url',
@@ -56,26 +61,7 @@ export type PurchaseField = (typeof PURCHASE_FIELDS)[number];
 
 /** A02-1 (notification) and A03-1 (browser return) fields, in hash order. */
 export const RESULT_FIELDS = [
-  'pay_method',
-  'merchant_id',
-  'service_id',
-  'cust_code',
-  'sps_cust_no',
-  'sps_payment_no',
-  'order_id',
-  'item_id',
-  'pay_item_id',
-  'item_name',
-  'tax',
-  'amount',
-  'pay_type',
-  'auto_charge_type',
-  'service_type',
-  'div_settele',
-  'last_charge_month',
-  'camp_type',
-  'tracking_id',
-  'terminal_type',
+  ...ORDER_FIELDS,
   'free1',
   'free2',
   'free3',
