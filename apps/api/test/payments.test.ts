@@ -305,6 +305,18 @@ describe('the first payment on the hosted page', () => {
     return res;
   };
 
+  it('refuses the card page to a store its agency bills', async () => {
+    await post('agency', '/api/payment-plans', { payment_plan: 1, user_id: ids.store02 });
+    const res = await call(t.app, {
+      method: 'POST',
+      url: '/api/payment/purchase',
+      payload: { user_id: ids.store02 },
+      token: tokens.agency,
+    });
+    expect(res.statusCode).toBe(422);
+    expect(json(res).errors).toEqual({ payment_name: [paymentJa.methodUnavailable] });
+  });
+
   it('refuses a purchase before a plan is chosen', async () => {
     const res = await purchase('expired');
     expect(res.statusCode).toBe(422);
@@ -447,12 +459,12 @@ describe('the first payment on the hosted page', () => {
   it('the same notification twice at once settles once', async () => {
     const id = await idOf('store02@tenpo.example');
     const token = await login(t.app, 'store02@tenpo.example');
-    await call(t.app, {
-      method: 'POST',
-      url: '/api/payment-plans',
-      token,
-      payload: { payment_plan: 1, user_id: id },
-    });
+    // An agency's store pays by card once the card is its chosen method.
+    for (const [url, payload] of [
+      ['/api/payment-methods', { payment_name: 'credit_card', user_id: id }],
+      ['/api/payment-plans', { payment_plan: 1, user_id: id }],
+    ] as const)
+      expect((await call(t.app, { method: 'POST', url, token, payload })).statusCode).toBe(200);
     const res = await call(t.app, {
       method: 'POST',
       url: '/api/payment/purchase',
@@ -477,6 +489,7 @@ describe('the first payment on the hosted page', () => {
     const id = await idOf('store11@tenpo.example');
     ids.store11 = id;
     tokens.store11 = await login(t.app, 'store11@tenpo.example');
+    await post('store11', '/api/payment-methods', { payment_name: 'credit_card', user_id: id });
     await post('store11', '/api/payment-plans', { payment_plan: 1, user_id: id });
     const form = json<{ data: Form }>(await purchase('store11')).data;
     const ng = a02(form, { ok: false, errCode: '10122000' });

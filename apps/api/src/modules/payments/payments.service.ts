@@ -523,6 +523,9 @@ export function createPaymentsService(deps: {
      */
     async purchase(store: UserRow, origin: string): Promise<PurchaseForm> {
       const a = await repo.ensureAccount(store.id, now());
+      // A store its agency bills (chosen, or by its agent code) pays no card page of ours.
+      if ((a.method ?? paymentMethodOf(store.agent_code)) !== 'credit_card')
+        throw validationError({ payment_name: [paymentJa.methodUnavailable] });
       const plan = planOf(a.next_plan ?? a.plan);
       if (!plan) throw validationError({ payment_plan: [paymentJa.noPlan] });
       if (paidPeriod(store, a) && store.payment_fail === 0)
