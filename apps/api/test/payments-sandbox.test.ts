@@ -56,6 +56,28 @@ const moveTo = async (day: string) => {
   await advance(Math.max(0, target - t.clock.now().getTime()));
 };
 
+/** Moves both clocks to the seeded shop's next monthly charge, and names its Tokyo day. */
+const toShopsNextCharge = async (): Promise<string> => {
+  const due = (
+    await t.database.db
+      .selectFrom('payment_accounts')
+      .select('next_billing_on')
+      .where('user_id', '=', ids.shop as number)
+      .executeTakeFirstOrThrow()
+  ).next_billing_on as string;
+  await moveTo(due);
+  return due;
+};
+
+/** SBPS's XML API answers every call with a 5xx until the faults are cleared. */
+const sbpsApiDown = () =>
+  sb.control('POST', '/faults', {
+    provider: 'sbps',
+    kind: 'server_error',
+    path: '/sbps/api',
+    count: 'until_cleared',
+  });
+
 const hidden = (html: string): Record<string, string> => {
   const out: Record<string, string> = {};
   const unesc = (s: string) =>
@@ -321,14 +343,7 @@ describe('payments against the SBPS sandbox', () => {
   });
 
   it('the billing run twice, and two workers at once, make one sold transaction per order', async () => {
-    const due = (
-      await t.database.db
-        .selectFrom('payment_accounts')
-        .select('next_billing_on')
-        .where('user_id', '=', ids.shop as number)
-        .executeTakeFirstOrThrow()
-    ).next_billing_on as string;
-    await moveTo(due);
+    const due = await toShopsNextCharge();
     const service = t.app.payments.service;
     const job = { userId: ids.shop as number, period: due, attempt: 1 };
     const [a, b] = await Promise.all([service.charge(job), service.charge(job)]);
@@ -347,20 +362,8 @@ describe('payments against the SBPS sandbox', () => {
   });
 
   it('SBPS down during the run: retried later, charged once', async () => {
-    const due = (
-      await t.database.db
-        .selectFrom('payment_accounts')
-        .select('next_billing_on')
-        .where('user_id', '=', ids.shop as number)
-        .executeTakeFirstOrThrow()
-    ).next_billing_on as string;
-    await moveTo(due);
-    await sb.control('POST', '/faults', {
-      provider: 'sbps',
-      kind: 'server_error',
-      path: '/sbps/api',
-      count: 'until_cleared',
-    });
+    const due = await toShopsNextCharge();
+    await sbpsApiDown();
     await t.app.payments.service.enqueueDue();
     await t.app.queue.drain();
     expect(await soldFor('tenpo-demo-shop')).toHaveLength(1);
@@ -380,21 +383,9 @@ describe('payments against the SBPS sandbox', () => {
   });
 
   it('an authorisation whose answer was lost: the rerun is refused as a duplicate and finishes it', async () => {
-    const due = (
-      await t.database.db
-        .selectFrom('payment_accounts')
-        .select('next_billing_on')
-        .where('user_id', '=', ids.shop as number)
-        .executeTakeFirstOrThrow()
-    ).next_billing_on as string;
-    await moveTo(due);
+    const due = await toShopsNextCharge();
     // A first run whose calls SBPS answers with a 5xx leaves the attempt's row (and order id).
-    await sb.control('POST', '/faults', {
-      provider: 'sbps',
-      kind: 'server_error',
-      path: '/sbps/api',
-      count: 'until_cleared',
-    });
+    await sbpsApiDown();
     await t.app.payments.service.enqueueDue();
     await t.app.queue.drain();
     await sb.control('DELETE', '/faults');
