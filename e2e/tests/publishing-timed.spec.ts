@@ -13,6 +13,16 @@ const ON_TIME_MS = 5_000;
 /** `yyyy-MM-ddTHH:mm:ss` in Asia/Tokyo: what the form's date-time picker holds. */
 const tokyoPickerValue = (ms: number) => new Date(ms + 9 * 3600_000).toISOString().slice(0, 19);
 
+/**
+ * The next whole second at least `aheadMs` from now, never on a whole minute: Chromium keeps a
+ * date-time input's `…:00` seconds as `…T16:43`, and Playwright's fill then reports the value as
+ * not taken (one run in sixty failed that way).
+ */
+const secondsAhead = (aheadMs: number): number => {
+  const at = Math.ceil((Date.now() + aheadMs) / 1000) * 1000;
+  return at % 60_000 === 0 ? at + 1000 : at;
+};
+
 /** The form's date-time picker (Tokyo time, to the second). */
 const picker = (page: Page, label: '公開日時' | '削除日時') =>
   page.getByLabel(label, { exact: true });
@@ -66,7 +76,7 @@ test('a post scheduled two minutes ahead is not at the providers before its time
   await targets(page, ['Facebook']);
   await page.getByRole('textbox', { name: '投稿内容' }).fill(text);
   // Two minutes ahead, to the second, in Tokyo time (the browser's zone is Tokyo too).
-  const due = Math.ceil((Date.now() + 120_000) / 1000) * 1000;
+  const due = secondsAhead(120_000);
   await picker(page, '公開日時').fill(tokyoPickerValue(due));
   await expect(picker(page, '公開日時')).toHaveValue(tokyoPickerValue(due));
   await page.getByRole('button', { name: '投稿する' }).click();
@@ -144,7 +154,7 @@ test('a post with a removal date leaves Google, Facebook and X on time; the form
   await page.getByRole('textbox', { name: '投稿内容' }).fill(text);
   // With Instagram among the targets, a removal date draws the form's warning (spec 2 §4).
   await targets(page, ['Facebook', 'Instagram', 'X']);
-  const removeAt = Math.ceil((Date.now() + 75_000) / 1000) * 1000;
+  const removeAt = secondsAhead(75_000);
   await picker(page, '削除日時').fill(tokyoPickerValue(removeAt));
   const warning = page.getByText('Instagramの投稿は削除できません（削除予約は反映されません）。');
   await expect(warning).toBeVisible();
