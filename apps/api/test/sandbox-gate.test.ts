@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { composeServer, demoSeedFor } from '../src/compose';
+import { composeServer, composeWorker, demoSeedFor } from '../src/compose';
 import { loadConfig, type Config } from '../src/config';
 import { seedDemo } from '../src/db/seed';
 import { systemClock } from '../src/lib/clock';
@@ -151,6 +151,23 @@ describe('the emulators of a staging demo', () => {
     });
     expect(locations.statusCode, locations.body).toBe(200);
     expect(json<{ data: { total: number } }>(locations).data.total).toBe(2);
+  });
+});
+
+describe('a worker process of a staging demo', () => {
+  it('reaches the emulators the API process serves: a Google metrics sync goes through', async () => {
+    const { app } = await composeWorker(config);
+    try {
+      const store = await server.database.db
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', 'shop@tenpo.example')
+        .executeTakeFirstOrThrow();
+      const outcome = await app.metrics.sync.syncStore(store.id);
+      expect(outcome).toMatchObject({ state: 'done' });
+    } finally {
+      await app.close();
+    }
   });
 });
 
