@@ -11,6 +11,9 @@ import { migrateToLatest, pendingMigrations } from './db/migrate';
 import { seedDemo, type DemoSeedGrants } from './db/seed';
 import { smtpTransport, type MailTransport } from './mail/mailer';
 import { systemClock } from './lib/clock';
+import { createChannels } from './channels';
+import { createSbpsClient } from './modules/payments/sbps.client';
+import { fetchWithSandboxKey, registerSandboxGate, sandboxCookie } from './plugins/sandbox-gate';
 
 /** Sandbox mode without SMTP: mail lands in the sandbox mailbox at /sandbox/mail. */
 export const mailTransportFor = (config: Config, mailbox: Mailbox): MailTransport =>
@@ -42,8 +45,13 @@ async function mountWeb(app: FastifyInstance, config: Config): Promise<void> {
   const meta = tags.join('\n');
   const index = fs.readFileSync(indexFile, 'utf8').replace('</head>', `${meta}\n</head>`);
   await app.register(fastifyStatic, { root: dist, prefix: '/', index: false, wildcard: false });
-  const sendIndex = (_req: unknown, reply: FastifyReply) =>
-    reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(index);
+  // A staging demo's emulators need the key (ADR 0051); this page holds it already, and the
+  // browser will open their pages (consent, payment) with no way to add a header.
+  const cookie = config.sandboxMount === 'api-key' ? sandboxCookie(config) : null;
+  const sendIndex = (_req: unknown, reply: FastifyReply) => {
+    if (cookie) reply.header('set-cookie', cookie);
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(index);
+  };
   app.get('/', sendIndex);
   // Client-side routes: any GET outside /api, /sandbox and /uploads that is not a file.
   app.get('/*', (req, reply) => {
@@ -61,6 +69,19 @@ export const demoSeedFor = (config: Config): DemoSeedGrants | undefined =>
     ? { grants: sandboxDemoGrants, secretKey: config.secretKey }
     : undefined;
 
+/**
+ * Our clients of the emulators behind the API key (ADR 0051) send it; otherwise the defaults.
+ * Both processes call them: the API (connecting, paying) and the worker (publishing, billing).
+ */
+const sandboxClientDeps = (config: Config) => {
+  if (config.sandboxMount !== 'api-key') return {};
+  const fetch = fetchWithSandboxKey(config);
+  return {
+    channels: createChannels(config, systemClock, { fetch }),
+    sbps: createSbpsClient(config.payments.sbps, systemClock, fetch),
+  };
+};
+
 /** The composition root: database, migrations, demo data, API, sandbox and web in one process. */
 export async function composeServer(config: Config) {
   const database = openDatabase(config.databaseUrl);
@@ -72,10 +93,12 @@ export async function composeServer(config: Config) {
   const app = await buildApp(config, {
     database,
     mail: mailTransportFor(config, mailbox),
+    ...sandboxClientDeps(config),
     mount: async (root) => {
-      if (config.providers === 'sandbox') {
+      if (config.sandboxMount !== 'none') {
         await root.register(
           async (scope) => {
+            if (config.sandboxMount === 'api-key') registerSandboxGate(scope, config);
             // The emulators' own pages are theirs: no CSP of ours on them.
             scope.addHook('onSend', async (_req, reply) => {
               reply.removeHeader('content-security-policy');
@@ -113,7 +136,11 @@ export async function composeWorker(config: Config) {
     );
   }
   const mailbox = createMailbox(path.join(config.dataDir, 'sandbox'));
-  const app = await buildApp(config, { database, mail: mailTransportFor(config, mailbox) });
+  const app = await buildApp(config, {
+    database,
+    mail: mailTransportFor(config, mailbox),
+    ...sandboxClientDeps(config),
+  });
   app.addHook('onClose', async () => {
     await database.close();
   });

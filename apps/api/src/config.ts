@@ -32,6 +32,8 @@ const envSchema = z.object({
     .optional(),
   PUBLIC_URL: z.url().optional(),
   TENPO_PROVIDERS: z.enum(['sandbox', 'live']).default('sandbox'),
+  // A staging demo's opt-in to the emulators under NODE_ENV=production (ADR 0051).
+  TENPO_ALLOW_SANDBOX_IN_PRODUCTION: boolish.default(false),
   SANDBOX_URL: z.url().optional(),
   GOOGLE_CLIENT_ID: z.string().min(1).optional(),
   GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
@@ -213,6 +215,12 @@ export type Config = Readonly<{
   databaseUrl: string;
   publicUrl: string;
   providers: 'sandbox' | 'live';
+  /**
+   * The emulators at /sandbox in this process (ADR 0051): `none` when live or when they run
+   * elsewhere (SANDBOX_URL); `api-key` in a production staging demo, where every request to
+   * them needs the API key; `open` on a developer's machine.
+   */
+  sandboxMount: 'none' | 'open' | 'api-key';
   channels: ChannelsConfig;
   secretKey: Buffer;
   apiKey: string;
@@ -281,18 +289,37 @@ const trustProxyOf = (v: string): boolean | number | string[] => {
   return v.split(',').map((a) => a.trim());
 };
 
+/** Loopback hosts, where browsers treat plain http as secure (a production smoke test). */
+const isLoopback = (host: string): boolean =>
+  host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
+
 /**
  * Production is `NODE_ENV=production` or live providers: real users and real tokens. It refuses
  * what is only safe on a developer's machine, naming the variable: the public demo accounts
  * (manager@tenpo.example sees every tenant, with the password in the README), the public
- * development API key, and a secret key generated into DATA_DIR (replicas each would make their
- * own, and none could read the others' provider tokens).
+ * development API key, a secret key generated into DATA_DIR (replicas each would make their
+ * own, and none could read the others' provider tokens), and, ADR 0051, the emulators unless
+ * named for a staging demo (their mailbox shows every sign-up and reset link, their SBPS
+ * signs with a key in the source), mail without SMTP (it would land in that mailbox, reaching
+ * no one), and a missing or plain-http PUBLIC_URL (every link in mail and every media URL
+ * handed to a provider is built on it; http would carry reset tokens in clear).
+ * `rawProviders` is TENPO_PROVIDERS as given: its default does not count as asking.
  */
-const productionRules = (e: Env): { production: boolean; problems: string[] } => {
+const productionRules = (
+  e: Env,
+  rawProviders: string | undefined,
+): { production: boolean; problems: string[] } => {
   const production = e.NODE_ENV === 'production' || e.TENPO_PROVIDERS === 'live';
   const problems: string[] = [];
   if (!production) return { production, problems };
   const why = e.TENPO_PROVIDERS === 'live' ? 'TENPO_PROVIDERS=live' : 'NODE_ENV=production';
+  if (
+    e.TENPO_PROVIDERS === 'sandbox' &&
+    !(rawProviders === 'sandbox' && e.TENPO_ALLOW_SANDBOX_IN_PRODUCTION)
+  )
+    problems.push(
+      `TENPO_PROVIDERS: the sandbox emulators are refused when ${why} (their mailbox shows every sign-up and reset link; their payment service signs with a key in the source). Set TENPO_PROVIDERS=live with real credentials, or, for a staging demo only, TENPO_PROVIDERS=sandbox and TENPO_ALLOW_SANDBOX_IN_PRODUCTION=true`,
+    );
   if (e.TENPO_SEED_DEMO === true)
     problems.push(
       `TENPO_SEED_DEMO: the demo accounts and their public password are refused when ${why}`,
@@ -305,8 +332,31 @@ const productionRules = (e: Env): { production: boolean; problems: string[] } =>
     problems.push(
       `TENPO_SECRET_KEY: required when ${why} (64 hex characters, the same for every process)`,
     );
+  if (!e.SMTP_URL)
+    problems.push(
+      `SMTP_URL: required when ${why} (without it mail goes to the sandbox mailbox and reaches no one)`,
+    );
+  if (!e.PUBLIC_URL)
+    problems.push(
+      `PUBLIC_URL: required when ${why} (the https:// address users open; links in mail and media URLs for providers are built on it)`,
+    );
+  else {
+    const url = new URL(e.PUBLIC_URL);
+    if (url.protocol !== 'https:' && !isLoopback(url.hostname))
+      problems.push(
+        `PUBLIC_URL: must be an https:// URL when ${why} (links in mail carry sign-up and reset tokens)`,
+      );
+  }
   return { production, problems };
 };
+
+/** Live providers need every channel's credentials and the merchant's own SBPS settings. */
+const liveProblems = (e: Env): string[] =>
+  e.TENPO_PROVIDERS === 'live'
+    ? [...LIVE_CREDENTIALS, ...SBPS_LIVE]
+        .filter((k) => !e[k])
+        .map((k) => `${k}: required when TENPO_PROVIDERS=live`)
+    : [];
 
 /** The emulators' credentials (apps/sandbox/README.md). */
 const SANDBOX_CLIENT = { id: 'tenpo-sandbox', secret: 'tenpo-sandbox-secret' };
@@ -327,11 +377,6 @@ const LIVE_CREDENTIALS = [
 const channelsOf = (e: Env, publicUrl: string): ChannelsConfig => {
   const maxWaitMs = e.CHANNEL_MAX_WAIT_SECONDS * 1000;
   if (e.TENPO_PROVIDERS === 'live') {
-    const missing = LIVE_CREDENTIALS.filter((k) => !e[k]);
-    if (missing.length > 0)
-      throw new ConfigError(
-        `Invalid configuration:\n  ${missing.map((k) => `${k}: required when TENPO_PROVIDERS=live`).join('\n  ')}`,
-      );
     const need = (k: (typeof LIVE_CREDENTIALS)[number]): string => e[k] as string;
     return {
       google: {
@@ -421,13 +466,6 @@ const SBPS_LIVE = [
  * onboarding), else the sandbox's merchant under SANDBOX_URL, any of them overridable.
  */
 const paymentsOf = (e: Env, publicUrl: string): PaymentsConfig => {
-  if (e.TENPO_PROVIDERS === 'live') {
-    const missing = SBPS_LIVE.filter((k) => !e[k]);
-    if (missing.length > 0)
-      throw new ConfigError(
-        `Invalid configuration:\n  ${missing.map((k) => `${k}: required when TENPO_PROVIDERS=live`).join('\n  ')}`,
-      );
-  }
   const s = (e.SANDBOX_URL ?? `${publicUrl}/sandbox`).replace(/\/+$/, '');
   return {
     sbps: {
@@ -465,10 +503,8 @@ export type StorageConfig = Readonly<
   )
 >;
 
-const storageOf = (e: Env, dataDir: string): StorageConfig => {
-  const common = { private: e.STORAGE_PRIVATE, urlTtlSeconds: e.STORAGE_URL_TTL_SECONDS };
-  if (e.STORAGE_DRIVER === 'local')
-    return { ...common, driver: 'local', root: path.join(dataDir, 'uploads') };
+const storageProblems = (e: Env): string[] => {
+  if (e.STORAGE_DRIVER !== 's3') return [];
   const problems = (['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const)
     .filter((k) => !e[k])
     .map((k) => `${k}: required when STORAGE_DRIVER=s3`);
@@ -476,8 +512,13 @@ const storageOf = (e: Env, dataDir: string): StorageConfig => {
     problems.push(
       'S3_PUBLIC_URL: required when STORAGE_DRIVER=s3 and STORAGE_PRIVATE is false (providers fetch media there); or set STORAGE_PRIVATE=true for presigned URLs',
     );
-  if (problems.length > 0)
-    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  return problems;
+};
+
+const storageOf = (e: Env, dataDir: string): StorageConfig => {
+  const common = { private: e.STORAGE_PRIVATE, urlTtlSeconds: e.STORAGE_URL_TTL_SECONDS };
+  if (e.STORAGE_DRIVER === 'local')
+    return { ...common, driver: 'local', root: path.join(dataDir, 'uploads') };
   return {
     ...common,
     driver: 's3',
@@ -501,23 +542,44 @@ const mapOf = (e: Env): MapConfig | null =>
     : null;
 
 /**
- * Parses the environment once into a frozen object. A bad value stops start-up with a
- * message naming the variable. Nothing else in the API reads process.env.
+ * Each variable on its own, so that one bad value does not hide the others: the values that
+ * parse (defaults applied) and one line per variable that does not.
+ */
+const parseEach = (
+  env: Record<string, string | undefined>,
+): { e: Env; issues: { name: string; line: string }[] } => {
+  const values: Record<string, unknown> = {};
+  const issues: { name: string; line: string }[] = [];
+  for (const [name, schema] of Object.entries(envSchema.shape)) {
+    const r = schema.safeParse(env[name]);
+    if (r.success) values[name] = r.data;
+    else for (const i of r.error.issues) issues.push({ name, line: `${name}: ${i.message}` });
+  }
+  // A variable that failed is undefined here; the cross-variable rules then may only add lines
+  // about variables without an issue of their own (loadConfig drops the rest).
+  return { e: values as Env, issues };
+};
+
+/**
+ * Parses the environment once into a frozen object. A bad value stops start-up with one
+ * message naming every variable at fault, before anything is written. Nothing else in the API
+ * reads process.env.
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const parsed = envSchema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
-    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
-  }
-  const e = parsed.data;
-  const { production, problems } = productionRules(e);
+  const { e, issues } = parseEach(env);
+  const { production, problems: rules } = productionRules(e, env.TENPO_PROVIDERS);
   if (e.TENPO_JOB_DRIVER === 'pg-boss' && !/^postgres(ql)?:\/\//.test(e.DATABASE_URL ?? ''))
-    problems.push('TENPO_JOB_DRIVER: pg-boss needs DATABASE_URL to be a postgres:// URL');
+    rules.push('TENPO_JOB_DRIVER: pg-boss needs DATABASE_URL to be a postgres:// URL');
   if (e.MAP_TILE_URL && !e.MAP_ATTRIBUTION)
-    problems.push(
+    rules.push(
       'MAP_ATTRIBUTION: required when MAP_TILE_URL is set (tile servers require their attribution on the map)',
     );
+  rules.push(...liveProblems(e), ...storageProblems(e));
+  const invalid = new Set(issues.map((i) => i.name));
+  const problems = [
+    ...issues.map((i) => i.line),
+    ...rules.filter((line) => !invalid.has(line.slice(0, line.indexOf(':')))),
+  ];
   if (problems.length > 0)
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
@@ -534,6 +596,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL ?? `sqlite:${path.join(dataDir, 'tenpo.sqlite')}`,
     publicUrl,
     providers: e.TENPO_PROVIDERS,
+    sandboxMount:
+      e.TENPO_PROVIDERS === 'live' || e.SANDBOX_URL ? 'none' : production ? 'api-key' : 'open',
     channels: deepFreeze(channels),
     secretKey: loadSecretKey(dataDir, e.TENPO_SECRET_KEY),
     apiKey: e.TENPO_API_KEY,

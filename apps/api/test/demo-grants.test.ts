@@ -498,8 +498,11 @@ describe('live mode: no provider holds a grant for the demo stores', () => {
   beforeAll(async () => {
     t = await buildTestApp({
       TENPO_PROVIDERS: 'live',
-      // Live providers are production: a secret key of its own is required (config.ts).
+      // Live providers are production: a secret key of its own, real mail and an https address
+      // are required (config.ts, ADR 0051).
       TENPO_SECRET_KEY: 'ef'.repeat(32),
+      SMTP_URL: 'smtp://127.0.0.1:9',
+      PUBLIC_URL: 'https://tenpo.test',
       GOOGLE_CLIENT_ID: 'live-google-id',
       GOOGLE_CLIENT_SECRET: 'live-google-secret',
       FACEBOOK_APP_ID: 'live-facebook-id',

@@ -31,6 +31,8 @@ const live = {
   SBPS_PURCHASE_URL: 'https://fep.sps.example/f01/FepBuyInfoReceive.do',
   SBPS_API_URL: 'https://api.sps.example/api/xmlapi.do',
   SBPS_TOKEN_SCRIPT_URL: 'https://token.sps.example/sbpstoken/com_sbps_system_token.js',
+  SMTP_URL: 'smtp://127.0.0.1:9',
+  PUBLIC_URL: 'https://tenpo.example',
 };
 
 /** Only what a process needs, so that no TENPO_* of the developer's shell leaks in. */
@@ -108,6 +110,59 @@ describe('the production build', () => {
     expect(r.stderr).toMatch(/TENPO_SEED_DEMO: /);
     expect(r.stderr).toMatch(/TENPO_API_KEY: required when NODE_ENV=production/);
   });
+
+  it('refuses the emulators, mail without SMTP and no PUBLIC_URL, all in one message', async () => {
+    const data = path.join(dir, 'default-providers');
+    const r = await runToExit(bundle, {
+      NODE_ENV: 'production',
+      DATA_DIR: data,
+      TENPO_SECRET_KEY: 'ab'.repeat(32),
+      TENPO_API_KEY: 'a-production-key',
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /TENPO_PROVIDERS: the sandbox emulators are refused when NODE_ENV=production .*TENPO_PROVIDERS=sandbox and TENPO_ALLOW_SANDBOX_IN_PRODUCTION=true/,
+    );
+    expect(r.stderr).toMatch(/SMTP_URL: required when NODE_ENV=production/);
+    expect(r.stderr).toMatch(/PUBLIC_URL: required when NODE_ENV=production/);
+    expect(fs.existsSync(path.join(data, 'tenpo.sqlite'))).toBe(false);
+  });
+
+  it('serves the emulators of a staging demo only to callers with the API key', async () => {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const key = 'a-staging-key';
+    const server = startProcess(bundle, {
+      NODE_ENV: 'production',
+      TENPO_PROVIDERS: 'sandbox',
+      TENPO_ALLOW_SANDBOX_IN_PRODUCTION: 'true',
+      TENPO_SECRET_KEY: 'ab'.repeat(32),
+      TENPO_API_KEY: key,
+      SMTP_URL: 'smtp://127.0.0.1:9',
+      PUBLIC_URL: base,
+      TENPO_WORKER: 'false',
+      DATA_DIR: path.join(dir, 'staging'),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+    });
+    try {
+      await waitFor('the API', async () =>
+        (await fetch(`${base}/api/health`)).status === 200 ? true : null,
+      );
+      const mail = `${base}/sandbox/mail?format=json`;
+      expect((await fetch(mail)).status).toBe(401);
+      expect((await fetch(mail, { headers: { 'x-api-key': 'not-the-key' } })).status).toBe(401);
+      const ok = await fetch(mail, { headers: { 'x-api-key': key } });
+      expect(ok.status).toBe(200);
+      expect(await ok.json()).toEqual({ data: [] });
+      const once = await fetch(`${mail}&api_key=${key}`, { redirect: 'manual' });
+      expect(once.status).toBe(303);
+      const cookie = (once.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+      expect((await fetch(mail, { headers: { cookie } })).status).toBe(200);
+    } finally {
+      expect(await server.stop(), server.output()).toBe(0);
+    }
+  }, 30_000);
 
   it('starts when configured, without the demo accounts, and stops cleanly on SIGTERM', async () => {
     const port = await freePort();
