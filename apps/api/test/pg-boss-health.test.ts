@@ -1,9 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import pg from 'pg';
 import pino from 'pino';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config';
 import { openDatabase, type DbHandle } from '../src/db/kysely';
 import {
   migrateToLatest,
@@ -123,6 +127,35 @@ describe.skipIf(!pgUrl)('pg-boss on PostgreSQL', () => {
     expect(bad, JSON.stringify(bad)).toEqual([]);
   }, 60_000);
 
+  it('runs a recurring job on its cron schedule (Tokyo time)', async () => {
+    const t = await createTestDb('postgres');
+    cleanups.push(() => t.drop());
+    const { log, lines } = capturingLog();
+    const queue = await createPgBossQueue(
+      t.handle,
+      systemClock,
+      { log, pollMs: 50 },
+      { cronMonitorIntervalSeconds: 1 },
+    );
+    cleanups.push(() => queue.stop({ graceMs: 100 }));
+    const runs: unknown[] = [];
+    queue.work('health.every-minute', async (payload) => {
+      runs.push(payload);
+    });
+    await queue.schedule({
+      name: 'health.every-minute',
+      cron: '* * * * *',
+      queue: 'health.every-minute',
+      payload: { from: 'cron' },
+    });
+    await queue.start();
+    // The next minute's slot, sent by pg-boss's cron and run by this driver's fetch loop.
+    await until('the scheduled job to run', async () => runs.length > 0, 80_000);
+    expect(runs[0]).toEqual({ from: 'cron' });
+    const bad = lines.filter((l) => l.level >= 50);
+    expect(bad, JSON.stringify(bad)).toEqual([]);
+  }, 100_000);
+
   it('installs pg-boss and creates the same queue and schedule from four pools at once', async () => {
     const url = await emptySchema();
     const handles = opened(url, 4);
@@ -233,4 +266,27 @@ describe.each(dbKinds())('waiting for migrations (%s)', (kind) => {
     expect(String(err)).toMatch(/MIGRATION_WAIT_SECONDS.*npm run migrate/);
     expect(Date.now() - started).toBeLessThan(5000);
   }, 30_000);
+});
+
+describe('the job driver by default', () => {
+  const driverFor = (env: Record<string, string>) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tenpo-driver-'));
+    try {
+      return loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', ...env }).jobs.driver;
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  it('is pg-boss on PostgreSQL and the table driver on SQLite; an explicit choice stands', () => {
+    expect(driverFor({ DATABASE_URL: 'postgres://u@db.example/tenpo' })).toBe('pg-boss');
+    expect(driverFor({ DATABASE_URL: 'postgresql://u@db.example/tenpo' })).toBe('pg-boss');
+    expect(driverFor({})).toBe('table');
+    expect(driverFor({ DATABASE_URL: 'sqlite:/tmp/x.sqlite' })).toBe('table');
+    expect(
+      driverFor({ DATABASE_URL: 'postgres://u@db.example/tenpo', TENPO_JOB_DRIVER: 'table' }),
+    ).toBe('table');
+    expect(() => driverFor({ TENPO_JOB_DRIVER: 'pg-boss' })).toThrow(
+      /TENPO_JOB_DRIVER: pg-boss needs/,
+    );
+  });
 });

@@ -42,6 +42,7 @@ type InFlight = {
 export type PgBossTuning = {
   superviseIntervalSeconds?: number;
   maintenanceIntervalSeconds?: number;
+  cronMonitorIntervalSeconds?: number;
   /** How often `cleanup()` runs while the queue is started (default an hour). */
   cleanupMs?: number;
   poolMax?: number;
@@ -116,6 +117,9 @@ export async function createPgBossQueue(
     // per queue among all processes (pg-boss's default is once a day).
     maintenanceIntervalSeconds: tuning.maintenanceIntervalSeconds ?? 3600,
     cronWorkerIntervalSeconds: 5,
+    ...(tuning.cronMonitorIntervalSeconds
+      ? { cronMonitorIntervalSeconds: tuning.cronMonitorIntervalSeconds }
+      : {}),
     registerInstance: false,
     openTelemetry: { enabled: false },
   });
