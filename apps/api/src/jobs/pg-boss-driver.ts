@@ -43,8 +43,8 @@ export type PgBossTuning = {
   superviseIntervalSeconds?: number;
   maintenanceIntervalSeconds?: number;
   cronMonitorIntervalSeconds?: number;
-  /** How often `cleanup()` runs while the queue is started (default an hour). */
-  cleanupMs?: number;
+  /** How often the rate limiter's old starts are pruned while the queue runs (default an hour). */
+  pruneMs?: number;
   poolMax?: number;
 };
 
@@ -417,12 +417,13 @@ export async function createPgBossQueue(
         },
         Math.floor((heartbeatSeconds * 1000) / 3),
       );
-      // pg-boss's maintenance deletes old jobs; the rate limiter's starts are ours to forget. As
-      // the table driver does: once at start, then hourly, in every started worker.
+      // pg-boss's maintenance deletes old jobs, in batches that hold few locks (a whole-table
+      // `cleanup()` here would not); the rate limiter's starts are ours to forget. As the table
+      // driver does: once at start, then hourly, in every started worker.
       const sweep = (): void => {
-        queue.cleanup().catch((err: unknown) => log.error({ err }, 'job cleanup failed'));
+        limiter.prune().catch((err: unknown) => log.error({ err }, 'job cleanup failed'));
       };
-      janitor = setInterval(sweep, tuning.cleanupMs ?? 3_600_000);
+      janitor = setInterval(sweep, tuning.pruneMs ?? 3_600_000);
       janitor.unref();
       sweep();
     },
