@@ -150,9 +150,10 @@ afterAll(async () => {
 }, 30_000);
 
 describe.skipIf(!pgUrl)('a cold start of several processes on a new PostgreSQL database', () => {
-  it(
+  // The two run side by side (their own databases and folders): the second fits in the first's hold.
+  it.concurrent(
     'brings up 2 API processes and 2 workers started at once; they stay up with no pg-boss error',
-    async () => {
+    async ({ expect }) => {
       const url = await newDatabase();
       const ports = [await freePort(), await freePort()];
       // No TENPO_JOB_DRIVER: pg-boss is the default on PostgreSQL. Each process its own DATA_DIR
@@ -236,45 +237,49 @@ describe.skipIf(!pgUrl)('a cold start of several processes on a new PostgreSQL d
     HOLD_MS + 150_000,
   );
 
-  it('a worker started before migrations waits, and comes up once `npm run migrate` ran', async () => {
-    const url = await newDatabase();
-    const worker = start('worker', 'worker.mjs', {
-      ...base(url, path.join(dir, 'early-worker')),
-      MIGRATION_WAIT_SECONDS: '120',
-    });
-    // Another, told to wait a second only: it gives up, naming the variable and the command.
-    const impatient = start('impatient', 'worker.mjs', {
-      ...base(url, path.join(dir, 'impatient-worker')),
-      MIGRATION_WAIT_SECONDS: '1',
-    });
-    const impatientCode = await impatient.exit;
-    expect(impatientCode).toBe(1);
-    expect(impatient.lines.join('\n')).toMatch(
-      /Gave up after \d+ s \(MIGRATION_WAIT_SECONDS\) waiting for migrations 0001-initial.*npm run migrate/,
-    );
+  it.concurrent(
+    'a worker started before migrations waits, and comes up once `npm run migrate` ran',
+    async ({ expect }) => {
+      const url = await newDatabase();
+      const worker = start('worker', 'worker.mjs', {
+        ...base(url, path.join(dir, 'early-worker')),
+        MIGRATION_WAIT_SECONDS: '120',
+      });
+      // Another, told to wait a second only: it gives up, naming the variable and the command.
+      const impatient = start('impatient', 'worker.mjs', {
+        ...base(url, path.join(dir, 'impatient-worker')),
+        MIGRATION_WAIT_SECONDS: '1',
+      });
+      const impatientCode = await impatient.exit;
+      expect(impatientCode).toBe(1);
+      expect(impatient.lines.join('\n')).toMatch(
+        /Gave up after \d+ s \(MIGRATION_WAIT_SECONDS\) waiting for migrations 0001-initial.*npm run migrate/,
+      );
 
-    await until(
-      'the worker to say what it waits for',
-      () => worker.lines.some((l) => l.includes('Waiting up to 120 s (MIGRATION_WAIT_SECONDS)')),
-      30_000,
-    );
-    expect(worker.exited()).toBe(false);
+      await until(
+        'the worker to say what it waits for',
+        () => worker.lines.some((l) => l.includes('Waiting up to 120 s (MIGRATION_WAIT_SECONDS)')),
+        30_000,
+      );
+      expect(worker.exited()).toBe(false);
 
-    const migrate = start('migrate', 'migrate.mjs', base(url, path.join(dir, 'migrate')));
-    expect(await migrate.exit, migrate.lines.join('\n')).toBe(0);
-    expect(migrate.lines.join('\n')).toMatch(/Migrated: 0001-initial, /);
-    await until(
-      'the worker to come up',
-      () => worker.lines.some((l) => l.includes('Tenpo worker is up')),
-      30_000,
-    );
-    expect(worker.lines.filter((l) => l.includes('MIGRATION_WAIT_SECONDS'))).toHaveLength(1);
+      const migrate = start('migrate', 'migrate.mjs', base(url, path.join(dir, 'migrate')));
+      expect(await migrate.exit, migrate.lines.join('\n')).toBe(0);
+      expect(migrate.lines.join('\n')).toMatch(/Migrated: 0001-initial, /);
+      await until(
+        'the worker to come up',
+        () => worker.lines.some((l) => l.includes('Tenpo worker is up')),
+        30_000,
+      );
+      expect(worker.lines.filter((l) => l.includes('MIGRATION_WAIT_SECONDS'))).toHaveLength(1);
 
-    const again = start('migrate-again', 'migrate.mjs', base(url, path.join(dir, 'migrate')));
-    expect(await again.exit).toBe(0);
-    expect(again.lines.join('\n')).toMatch(/up to date/);
+      const again = start('migrate-again', 'migrate.mjs', base(url, path.join(dir, 'migrate')));
+      expect(await again.exit).toBe(0);
+      expect(again.lines.join('\n')).toMatch(/up to date/);
 
-    worker.child.kill('SIGTERM');
-    expect(await worker.exit).toBe(0);
-  }, 90_000);
+      worker.child.kill('SIGTERM');
+      expect(await worker.exit).toBe(0);
+    },
+    90_000,
+  );
 });
