@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm run build` (server half): bundles apps/api/src/server.ts and worker.ts with esbuild into
-// apps/api/dist/{server,worker}.mjs, so that `npm start` runs plain JavaScript (no TypeScript
+// `npm run build` (server half): bundles apps/api/src/server.ts, worker.ts and migrate.ts with
+// esbuild into apps/api/dist/{server,worker,migrate}.mjs, so that `npm start` runs plain JavaScript (no TypeScript
 // transpiler at start, and none installed: `npm ci --omit=dev` leaves esbuild and tsx out).
 // Our workspace packages (@tenpo/domain, @tenpo/sandbox export TypeScript source) go into the
 // bundle; every other package stays an import resolved from node_modules at run time, so native
@@ -32,6 +32,7 @@ await build({
   entryPoints: {
     server: path.join(api, 'src/server.ts'),
     worker: path.join(api, 'src/worker.ts'),
+    migrate: path.join(api, 'src/migrate.ts'),
   },
   outdir,
   outExtension: { '.js': '.mjs' },
@@ -47,4 +48,4 @@ await build({
   tsconfig: path.join(api, 'tsconfig.json'),
   plugins: [externalDependencies],
 });
-console.log(`Built ${path.relative(root, outdir) || '.'}/server.mjs and worker.mjs`);
+console.log(`Built ${path.relative(root, outdir) || '.'}/server.mjs, worker.mjs and migrate.mjs`);

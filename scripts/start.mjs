@@ -3,7 +3,8 @@
 // server bundle with esbuild), then runs the compiled server, apps/api/dist/server.mjs
 // (migrations, demo data on first start, API at /api, sandbox at /sandbox, web at /).
 // `--dev` runs the server from its TypeScript sources with tsx instead and builds nothing.
-// `--worker` runs the job worker alone (apps/api/dist/worker.mjs).
+// `--worker` runs the job worker alone (apps/api/dist/worker.mjs); `--migrate` migrates the
+// database and exits (apps/api/dist/migrate.mjs).
 // Where the build tools are not installed (`npm ci --omit=dev`), existing builds are used as
 // they are. SIGTERM and SIGINT are passed on for a clean stop.
 import { spawn, spawnSync } from 'node:child_process';
@@ -15,6 +16,9 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dev = process.argv.includes('--dev');
 const worker = process.argv.includes('--worker');
+const migrate = process.argv.includes('--migrate');
+// The entry, without extension: server, worker or migrate. Only the server serves the web app.
+const entryName = migrate ? 'migrate' : worker ? 'worker' : 'server';
 const require = createRequire(import.meta.url);
 
 const [major, minor] = process.versions.node.split('.').map(Number);
@@ -62,9 +66,9 @@ const ensureBuilt = ({ target, sources, builder, label, cmd, args }) => {
   process.exit(1);
 };
 
-const serverBundle = path.join(root, 'apps/api/dist', worker ? 'worker.mjs' : 'server.mjs');
+const serverBundle = path.join(root, 'apps/api/dist', `${entryName}.mjs`);
 if (!dev) {
-  if (!worker) {
+  if (entryName === 'server') {
     ensureBuilt({
       target: path.join(root, 'apps/web/dist/index.html'),
       sources: [
@@ -91,7 +95,7 @@ if (!dev) {
 }
 
 const entry = dev
-  ? ['--import', 'tsx', path.join(root, 'apps/api/src', worker ? 'worker.ts' : 'server.ts')]
+  ? ['--import', 'tsx', path.join(root, 'apps/api/src', `${entryName}.ts`)]
   : ['--enable-source-maps', serverBundle];
 const child = spawn(process.execPath, entry, { cwd: root, stdio: 'inherit', env: process.env });
 for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, () => child.kill(sig));

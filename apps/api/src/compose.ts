@@ -7,7 +7,7 @@ import { buildApp } from './app';
 import { DEFAULT_WEB_DIST } from './assets';
 import type { Config } from './config';
 import { openDatabase } from './db/kysely';
-import { migrateToLatest, pendingMigrations } from './db/migrate';
+import { migrateToLatest, MigrationsPendingError, waitForMigrations } from './db/migrate';
 import { seedDemo, type DemoSeedGrants } from './db/seed';
 import { smtpTransport, type MailTransport } from './mail/mailer';
 import { systemClock } from './lib/clock';
@@ -85,7 +85,10 @@ const sandboxClientDeps = (config: Config) => {
 /** The composition root: database, migrations, demo data, API, sandbox and web in one process. */
 export async function composeServer(config: Config) {
   const database = openDatabase(config.databaseUrl);
+  // Under Kysely's migration lock (a PostgreSQL advisory lock): API processes started together
+  // migrate one after another, the later ones finding nothing left to do (ADR 0053).
   await migrateToLatest(database);
+  // Idempotent, and serialised across processes on PostgreSQL (seed.ts).
   if (config.seedDemo) await seedDemo(database.db, systemClock, demoSeedFor(config));
 
   const sandboxDir = path.join(config.dataDir, 'sandbox');
@@ -123,17 +126,20 @@ export async function composeServer(config: Config) {
 
 /**
  * A worker process (`npm run worker`): the job queue and the services its jobs need, nothing
- * served. Only the API process migrates: a worker started on a database that still lacks
- * migrations stops with a message instead of changing the schema under running API processes.
+ * served. Only the API process (or `npm run migrate`) migrates: a worker started on a database
+ * that still lacks migrations waits for them, up to MIGRATION_WAIT_SECONDS, instead of changing
+ * the schema under running API processes (ADR 0053).
  */
 export async function composeWorker(config: Config) {
   const database = openDatabase(config.databaseUrl);
-  const pending = await pendingMigrations(database);
-  if (pending.length > 0) {
+  try {
+    await waitForMigrations(database, {
+      maxWaitMs: config.migrationWaitMs,
+      log: (message) => console.warn(message),
+    });
+  } catch (err) {
     await database.close();
-    throw new WorkerNotReadyError(
-      `The database lacks migrations ${pending.join(', ')}: start the API (npm start) once to migrate it, then the worker.`,
-    );
+    throw err instanceof MigrationsPendingError ? new WorkerNotReadyError(err.message) : err;
   }
   const mailbox = createMailbox(path.join(config.dataDir, 'sandbox'));
   const app = await buildApp(config, {
@@ -148,3 +154,13 @@ export async function composeWorker(config: Config) {
 }
 
 export class WorkerNotReadyError extends Error {}
+
+/** `npm run migrate`: the migrations this run applied (none when the database was up to date). */
+export async function runMigrations(config: Config): Promise<string[]> {
+  const database = openDatabase(config.databaseUrl);
+  try {
+    return await migrateToLatest(database);
+  } finally {
+    await database.close();
+  }
+}

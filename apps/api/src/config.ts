@@ -65,8 +65,11 @@ const envSchema = z.object({
     .default(24 * 7),
   RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   TENPO_WORKER: boolish.default(true),
-  // The job engine (ADR 0020): the table driver, or pg-boss on PostgreSQL.
-  TENPO_JOB_DRIVER: z.enum(['table', 'pg-boss']).default('table'),
+  // The job engine (ADR 0020): the table driver, or pg-boss on PostgreSQL. Default: pg-boss when
+  // DATABASE_URL is PostgreSQL, the table driver otherwise (ADR 0053).
+  TENPO_JOB_DRIVER: z.enum(['table', 'pg-boss']).optional(),
+  // How long a process that does not migrate (a worker) waits for pending migrations (ADR 0053).
+  MIGRATION_WAIT_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
   JOB_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(250),
   JOB_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
   // The daily metrics sync (ADR 0035): the hour of the day, Tokyo time, it pulls Google again.
@@ -231,6 +234,8 @@ export type Config = Readonly<{
   rateLimitAuthPerMinute: number;
   runWorker: boolean;
   jobs: Readonly<{ driver: 'table' | 'pg-boss'; pollMs: number; leaseMs: number }>;
+  /** How long a worker waits for pending migrations before it gives up (MIGRATION_WAIT_SECONDS). */
+  migrationWaitMs: number;
   /** The daily metrics sync's hour, Tokyo time (ADR 0035). */
   metricsSyncHour: number;
   seedDemo: boolean;
@@ -608,10 +613,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimitAuthPerMinute: e.RATE_LIMIT_AUTH_PER_MINUTE,
     runWorker: e.TENPO_WORKER,
     jobs: Object.freeze({
-      driver: e.TENPO_JOB_DRIVER,
+      driver:
+        e.TENPO_JOB_DRIVER ??
+        (/^postgres(ql)?:\/\//.test(e.DATABASE_URL ?? '') ? 'pg-boss' : 'table'),
       pollMs: e.JOB_POLL_MS,
       leaseMs: e.JOB_LEASE_SECONDS * 1000,
     }),
+    migrationWaitMs: e.MIGRATION_WAIT_SECONDS * 1000,
     metricsSyncHour: e.METRICS_SYNC_HOUR,
     seedDemo: e.TENPO_SEED_DEMO ?? !production,
     trustProxy: trustProxyOf(e.TRUST_PROXY),

@@ -97,6 +97,9 @@ export async function buildTestApp(
     LOG_LEVEL: 'silent',
     PUBLIC_URL: 'http://tenpo.test',
     RATE_LIMIT_AUTH_PER_MINUTE: '1000',
+    // The suite runs on the table driver on PostgreSQL too (pg-boss became the default there in
+    // ADR 0053); a test asks for pg-boss by name.
+    TENPO_JOB_DRIVER: 'table',
     ...env,
   });
   const clock = testClock();

@@ -280,14 +280,18 @@ describe('the worker build', () => {
     }
   }, 60_000);
 
-  it('does not migrate: on a new database it stops with a message and creates no table', async () => {
+  it('does not migrate: on a new database it waits, then stops with a message and creates no table', async () => {
     const data = path.join(dir, 'worker');
     const r = await runToExit(path.join(out, 'worker.mjs'), {
       DATA_DIR: data,
       TENPO_SEED_DEMO: 'false',
+      // It waits for the migrations (ADR 0053); a second here.
+      MIGRATION_WAIT_SECONDS: '1',
     });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/lacks migrations 0001-initial, .*: start the API \(npm start\) once/);
+    expect(r.stderr).toMatch(
+      /waiting for migrations 0001-initial, .*: run `npm run migrate` \(or start the API, which migrates\)/,
+    );
     // Better-sqlite3 creates the file on open; it holds no table of ours.
     const sqlite = path.join(data, 'tenpo.sqlite');
     if (fs.existsSync(sqlite)) {

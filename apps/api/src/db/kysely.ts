@@ -13,6 +13,11 @@ export type DbHandle = {
   db: Db;
   dialect: Dialect;
   schema: string | null;
+  /**
+   * PostgreSQL: the URL without its `schema` parameter, for a library that opens connections of
+   * its own (pg-boss, ADR 0053).
+   */
+  connectionString?: string;
   close: () => Promise<void>;
 };
 
@@ -57,7 +62,13 @@ export function openDatabase(url: string): DbHandle {
       ...(schema ? { options: `-c search_path=${schema}` } : {}),
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', schema, close: () => db.destroy() };
+    return {
+      db,
+      dialect: 'postgres',
+      schema,
+      connectionString: u.toString(),
+      close: () => db.destroy(),
+    };
   }
   const file = url.replace(/^(sqlite|file):(\/\/)?/, '');
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });

@@ -59,3 +59,58 @@ export async function migrateToLatest(handle: DbHandle): Promise<string[]> {
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
+
+/** Raised when migrations are still pending after the wait (MIGRATION_WAIT_SECONDS). */
+export class MigrationsPendingError extends Error {}
+
+/**
+ * Waits until this database has every migration of this build, asking again with back-off
+ * (0.5 s, doubling, at most 5 s): a worker, or any process that does not migrate, started
+ * beside the API's first start or before `npm run migrate`. Logs once what it waits for, and
+ * gives up after `maxWaitMs` with a message that says what to run.
+ */
+export async function waitForMigrations(
+  handle: DbHandle,
+  opts: {
+    maxWaitMs: number;
+    log: (message: string) => void;
+    sleep?: (ms: number) => Promise<void>;
+    now?: () => number;
+  },
+): Promise<void> {
+  const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const now = opts.now ?? Date.now;
+  const start = now();
+  let delay = 500;
+  let logged = false;
+  for (;;) {
+    // A database that is not reachable yet is waited for the same way as one not yet migrated.
+    let pending: string[] | null = null;
+    let reason: string;
+    try {
+      pending = await pendingMigrations(handle);
+      if (pending.length === 0) {
+        if (logged) opts.log('Migrations applied; starting.');
+        return;
+      }
+      reason = `migrations ${pending.join(', ')}`;
+    } catch (err) {
+      reason = `the database (${err instanceof Error ? err.message : String(err)})`;
+    }
+    const waited = now() - start;
+    if (waited >= opts.maxWaitMs)
+      throw new MigrationsPendingError(
+        `Gave up after ${Math.round(waited / 1000)} s (MIGRATION_WAIT_SECONDS) waiting for ${reason}: ` +
+          'run `npm run migrate` (or start the API, which migrates), then start this process again.',
+      );
+    if (!logged) {
+      logged = true;
+      opts.log(
+        `Waiting up to ${Math.round(opts.maxWaitMs / 1000)} s (MIGRATION_WAIT_SECONDS) for ${reason}: ` +
+          'run `npm run migrate`, or start the API, which migrates.',
+      );
+    }
+    await sleep(Math.min(delay, Math.max(0, opts.maxWaitMs - waited)));
+    delay = Math.min(delay * 2, 5000);
+  }
+}

@@ -7,6 +7,7 @@ import {
   tokyoDay,
   type PublisherKey,
 } from '@tenpo/domain';
+import { PostgresAdapter, sql } from 'kysely';
 import type { Db } from './kysely';
 import type { ChannelCredentialsTable, NewUser, PublisherConnectionsTable } from './types';
 import { hashPassword } from '../lib/passwords';
@@ -388,6 +389,17 @@ export async function seedDemo(
   clock: Clock,
   demo?: DemoSeedGrants,
 ): Promise<{ created: number }> {
+  // SQLite is written by one process at a time and the seed skips what exists. On PostgreSQL
+  // several API processes may start at once: one transaction under an advisory lock, so a second
+  // seed waits for the first to commit and then finds every row there (ADR 0053).
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return seedRows(db, clock, demo);
+  return db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(hashtext('tenpo-demo-seed'))`.execute(trx);
+    return seedRows(trx, clock, demo);
+  });
+}
+
+async function seedRows(db: Db, clock: Clock, demo?: DemoSeedGrants): Promise<{ created: number }> {
   const now = clock.now();
   const stamp = iso(now);
   const existing = new Map(

@@ -38,6 +38,16 @@ type InFlight = {
   done: Promise<void>;
 };
 
+/** pg-boss's own settings that the tests shorten. */
+export type PgBossTuning = {
+  superviseIntervalSeconds?: number;
+  maintenanceIntervalSeconds?: number;
+  cronMonitorIntervalSeconds?: number;
+  /** How often the rate limiter's old starts are pruned while the queue runs (default an hour). */
+  pruneMs?: number;
+  poolMax?: number;
+};
+
 /** Why a run ended early; the job is then handed back instead of failed. */
 class HandBack extends Error {}
 
@@ -74,8 +84,11 @@ export async function createPgBossQueue(
   handle: DbHandle,
   clock: Clock,
   options: EngineOptions,
+  /** pg-boss's own timers; the tests shorten them. */
+  tuning: PgBossTuning = {},
 ): Promise<Queue> {
-  if (handle.dialect !== 'postgres') throw new Error('the pg-boss job driver needs PostgreSQL');
+  if (handle.dialect !== 'postgres' || !handle.connectionString)
+    throw new Error('the pg-boss job driver needs PostgreSQL');
   const log = options.log;
   const db = handle.db;
   const schema = pgBossSchemaOf(handle.schema);
@@ -88,13 +101,25 @@ export async function createPgBossQueue(
   const heartbeatSeconds = Math.max(10, Math.ceil(leaseMs / 1000));
   const limiter = createLimiter(db, 'postgres', clock);
   const boss = new PgBoss({
-    db: fromKysely(db),
+    // A pool of pg-boss's own (ADR 0053): its maintenance and its installs send several statements
+    // in one query and read the rows of each, which a pg Pool gives and the Kysely adapter does
+    // not (it answers the last statement's rows only). Small: the fetch loops and the settles
+    // are short statements; the handlers' own work goes through the app's pool.
+    connectionString: handle.connectionString,
+    max: tuning.poolMax ?? 4,
+    application_name: 'tenpo-pgboss',
     schema,
     // How often a job whose heartbeat stopped (its worker died) is failed back for a retry: the
     // supervisor's pass, and the per-queue monitor claim that gates the heartbeat check in it.
-    superviseIntervalSeconds: 10,
+    superviseIntervalSeconds: tuning.superviseIntervalSeconds ?? 10,
     monitorIntervalSeconds: 10,
+    // Retention (deleting finished jobs past deleteAfterSeconds) runs in that pass, once an hour
+    // per queue among all processes (pg-boss's default is once a day).
+    maintenanceIntervalSeconds: tuning.maintenanceIntervalSeconds ?? 3600,
     cronWorkerIntervalSeconds: 5,
+    ...(tuning.cronMonitorIntervalSeconds
+      ? { cronMonitorIntervalSeconds: tuning.cronMonitorIntervalSeconds }
+      : {}),
     registerInstance: false,
     openTelemetry: { enabled: false },
   });
@@ -133,6 +158,7 @@ export async function createPgBossQueue(
   let running = false;
   let lastTick: Date | null = null;
   let heartbeat: NodeJS.Timeout | null = null;
+  let janitor: NodeJS.Timeout | null = null;
 
   const maxOf = (job: BossJob): number => job.data.maxAttempts;
   const attemptOf = (job: BossJob): number => job.retryCount - job.retryLimit + maxOf(job);
@@ -391,6 +417,15 @@ export async function createPgBossQueue(
         },
         Math.floor((heartbeatSeconds * 1000) / 3),
       );
+      // pg-boss's maintenance deletes old jobs, in batches that hold few locks (a whole-table
+      // `cleanup()` here would not); the rate limiter's starts are ours to forget. As the table
+      // driver does: once at start, then hourly, in every started worker.
+      const sweep = (): void => {
+        limiter.prune().catch((err: unknown) => log.error({ err }, 'job cleanup failed'));
+      };
+      janitor = setInterval(sweep, tuning.pruneMs ?? 3_600_000);
+      janitor.unref();
+      sweep();
     },
     async stop(opts = {}) {
       const wasRunning = running;
@@ -406,9 +441,11 @@ export async function createPgBossQueue(
       );
       if (heartbeat) clearInterval(heartbeat);
       heartbeat = null;
-      // pg-boss ran no handlers of ours (the fetch loop is this driver's): its stop only ends its
-      // maintenance and cron timers.
-      await boss.stop({ graceful: true, timeout: 1000, close: false });
+      if (janitor) clearInterval(janitor);
+      janitor = null;
+      // pg-boss ran no handlers of ours (the fetch loop is this driver's): its stop ends its
+      // maintenance and cron timers and closes its pool.
+      await boss.stop({ graceful: true, timeout: 1000, close: true });
       if (wasRunning) log.info('job worker stopped (pg-boss)');
     },
     async status() {
@@ -428,7 +465,8 @@ export async function createPgBossQueue(
       };
     },
     async cleanup() {
-      // pg-boss's own maintenance deletes the same rows on its schedule; this is the one-off run.
+      // pg-boss's own maintenance deletes the same rows on its schedule; this is the run on demand
+      // (and the limiter's prune, which pg-boss knows nothing of).
       const r = await q(
         `delete from ${t('job')}
          where state in ('completed', 'cancelled', 'failed')
