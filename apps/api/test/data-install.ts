@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import Sqlite from 'better-sqlite3';
-import { ROLE } from '@tenpo/domain';
+import { METRIC_FIELDS, ROLE } from '@tenpo/domain';
 import { openDatabase, type DbHandle } from '../src/db/kysely';
 import { migrateToLatest } from '../src/db/migrate';
 import { seedDemo } from '../src/db/seed';
@@ -158,6 +158,23 @@ export async function seedInstall(dataDir: string): Promise<DbHandle> {
         .execute();
     }
   }
+  // A month of metrics whose running totals pass 2^31: the bigint columns.
+  const fields = Object.fromEntries(METRIC_FIELDS.map((f, i) => [f, i * 11]));
+  const totals = Object.fromEntries(
+    [...METRIC_FIELDS, 'search_keywords'].map((f, i) => [`cum_${f}`, 3_000_000_000 + i]),
+  );
+  await db
+    .insertInto('metric_months')
+    .values({
+      store_id: author,
+      month: '2026-10',
+      search_keywords: 5,
+      days: 31,
+      updated_at: now,
+      ...fields,
+      ...totals,
+    } as never)
+    .execute();
   return handle;
 }
 
