@@ -44,6 +44,13 @@ export async function seedInstall(dataDir: string): Promise<DbHandle> {
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  // Far enough after it that no batch of the copy holds both (PostgreSQL checks a foreign key
+  // at the end of each statement).
+  for (const i of [1, 2, 3, 4])
+    await db
+      .insertInto('users')
+      .values({ email: `between-${i}@tenpo.example`, role: ROLE.shop, ...user })
+      .execute();
   const agency = await db
     .insertInto('users')
     .values({

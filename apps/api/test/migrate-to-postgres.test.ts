@@ -61,10 +61,12 @@ describe.skipIf(!pgUrl)('migrate-to-postgres', () => {
     await handle.close();
     file = path.join(dir, 'tenpo.sqlite');
     const to = await newSchema();
+    // Small batches, so that every table of more than a few rows takes several.
     report = await migrateToPostgres({
       from: file,
       to,
       jobDriver: 'table',
+      batchRows: 3,
       log: (l) => lines.push(l),
     });
     target = openDatabase(to);
