@@ -3,11 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { pipeline } from 'node:stream/promises';
+import { createGzip, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DbHandle } from '../src/db/kysely';
 import { createBackup, restoreBackup, type Install } from '../src/db/tools/backup';
 import { ToolError } from '../src/db/tools/sqlite-file';
+import { TarWriter } from '../src/db/tools/tar';
 import { filesOf, seedInstall, sqliteRows } from './data-install';
 
 // `npm run backup` / `restore` (ADR 0056): a backup taken while a connection keeps writing
@@ -93,6 +95,7 @@ describe('backup and restore', () => {
       fs.readFileSync(path.join(source, 'secret.key')),
     );
     expect(fs.statSync(path.join(target, 'secret.key')).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(path.join(target, 'tenpo.sqlite')).mode & 0o077).toBe(0);
   });
 
   it('refuses a non-empty DATA_DIR without --force, and one whose database is open', async () => {
@@ -150,6 +153,23 @@ describe('backup and restore', () => {
       restoreBackup(installAt(target), { archive: badFile, force: false, log: quiet }),
     ).rejects.toThrow(/uploads\/media\/.*\.json does not match the SHA-256 in its manifest/);
     expect(fs.existsSync(target)).toBe(false);
+  });
+
+  it('refuses an entry that would land outside DATA_DIR', async () => {
+    const file = path.join(dir, 'escape.tar.gz');
+    const gzip = createGzip();
+    const done = pipeline(gzip, fs.createWriteStream(file));
+    const tar = new TarWriter(gzip);
+    const evil = await tar.addBuffer('uploads/../../escaped.txt', Buffer.from('x'));
+    await tar.addBuffer('manifest.json', Buffer.from(JSON.stringify({ files: [evil] })));
+    await tar.finish();
+    await done;
+    const target = path.join(dir, 'escape', 'data');
+    await expect(
+      restoreBackup(installAt(target), { archive: file, force: false, log: quiet }),
+    ).rejects.toThrow(/holds uploads\/\.\.\/\.\.\/escaped\.txt, which is not Tenpo's/);
+    expect(fs.existsSync(path.join(dir, 'escape', 'escaped.txt'))).toBe(false);
+    expect(fs.existsSync(path.join(dir, 'escaped.txt'))).toBe(false);
   });
 
   it('is an archive tar itself opens', () => {

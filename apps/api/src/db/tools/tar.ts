@@ -227,7 +227,7 @@ export async function readTar(
 }
 
 /** A write stream that makes its folder first. */
-export const fileSink = async (file: string): Promise<Writable> => {
+export const fileSink = async (file: string, mode: number): Promise<Writable> => {
   await fsp.mkdir(path.dirname(file), { recursive: true });
-  return fs.createWriteStream(file, { flags: 'wx', mode: 0o600 });
+  return fs.createWriteStream(file, { flags: 'wx', mode });
 };
