@@ -83,7 +83,10 @@ export async function createBackup(
     const dbCopy = path.join(work, DB_ENTRY);
     const source = new Sqlite(install.sqliteFile, { readonly: true, fileMustExist: true });
     try {
-      await source.backup(dbCopy);
+      // After the first step, the rest in one: in WAL mode one step is one read transaction,
+      // a consistent moment that does not block the server's writes. In small steps, each
+      // write of the server's between two of them would start the copy over.
+      await source.backup(dbCopy, { progress: () => 1 << 30 });
     } finally {
       source.close();
     }
@@ -215,7 +218,9 @@ export async function restoreBackup(
       await pipeline(fs.createReadStream(archive), createGunzip(), async (source) => {
         entries = await readTar(source as AsyncIterable<Buffer>, async (p) => {
           if (!safeEntry(p)) throw new ToolError(`The archive holds ${p}, which is not Tenpo's.`);
-          return fileSink(path.join(staging, ...p.split('/')));
+          // The database and the key for the owner only; uploads as the server writes them.
+          const mode = p === DB_ENTRY || p === KEY_ENTRY ? 0o600 : 0o644;
+          return fileSink(path.join(staging, ...p.split('/')), mode);
         });
       });
     } catch (err) {
