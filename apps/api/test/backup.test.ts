@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { pipeline } from 'node:stream/promises';
 import { createGzip, gunzipSync, gzipSync } from 'node:zlib';
+import Sqlite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DbHandle } from '../src/db/kysely';
 import { createBackup, restoreBackup, type Install } from '../src/db/tools/backup';
@@ -33,6 +34,17 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tenpo-backup-'));
   source = path.join(dir, 'source');
   handle = await seedInstall(source);
+  // Some 10 MB of history: enough pages that a backup copied in small steps would be started
+  // over by the writes below for as long as they go on (ADR 0056).
+  const bulk = new Sqlite(path.join(source, 'tenpo.sqlite'));
+  const add = bulk.prepare(
+    "insert into audit_log (at, entity, action, summary, after) values (?, 'store', 'update', ?, ?)",
+  );
+  bulk.transaction(() => {
+    for (let i = 0; i < 60_000; i++)
+      add.run(new Date().toISOString(), `履歴 ${i}`, JSON.stringify({ name: `店舗 ${i}` }));
+  })();
+  bulk.close();
   archive = path.join(dir, 'out', 'b.tar.gz');
   // Writes go on during the backup, as a running server's would.
   let n = 0;
