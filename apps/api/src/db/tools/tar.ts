@@ -140,7 +140,8 @@ class ByteReader {
   /** Up to `max` bytes (at least one), or null at the end. */
   async some(max: number): Promise<Buffer | null> {
     if (!(await this.fill(1))) return null;
-    const all = Buffer.concat(this.buffered);
+    const all =
+      this.buffered.length === 1 ? (this.buffered[0] as Buffer) : Buffer.concat(this.buffered);
     const take = all.subarray(0, Math.min(max, all.length));
     const rest = all.subarray(take.length);
     this.buffered = rest.length ? [rest] : [];
