@@ -2,10 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { pipeline } from 'node:stream/promises';
 import { createGzip, gunzipSync, gzipSync } from 'node:zlib';
 import Sqlite from 'better-sqlite3';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DbHandle } from '../src/db/kysely';
 import { createBackup, restoreBackup, type Install } from '../src/db/tools/backup';
@@ -234,6 +236,34 @@ describe('the data commands from the production bundle', () => {
     expect(again.status).toBe(1);
     expect(again.stderr).toMatch(/is not empty/);
   });
+
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    'moves a restored install to PostgreSQL with node data.mjs',
+    async () => {
+      const pgUrl = process.env.TEST_DATABASE_URL as string;
+      const schema = `t_${Math.floor(Date.now() / 1000)}_${randomBytes(4).toString('hex')}`;
+      const c = new pg.Client({ connectionString: pgUrl });
+      await c.connect();
+      try {
+        await c.query(`create schema ${schema}`);
+        const u = new URL(pgUrl);
+        u.searchParams.set('schema', schema);
+        const file = path.join(dir, 'to-pg.tar.gz');
+        expect(run(['backup', '--out', file], { DATA_DIR: source }).status).toBe(0);
+        const stopped = path.join(dir, 'to-pg');
+        expect(run(['restore', file], { DATA_DIR: stopped }).status).toBe(0);
+        const m = run(['migrate-to-postgres'], { DATA_DIR: stopped, DATABASE_URL: u.toString() });
+        expect(m.status, m.stderr).toBe(0);
+        expect(m.stdout).toMatch(/^ {2}users +25 rows$/m);
+        expect(m.stdout).toMatch(/Copied \d+ rows in \d+ tables/);
+        const { rows } = await c.query(`select count(*)::int as n from ${schema}.audit_log`);
+        expect(rows[0].n).toBeGreaterThan(60_000);
+      } finally {
+        await c.query(`drop schema if exists ${schema} cascade`);
+        await c.end();
+      }
+    },
+  );
 
   it('names pg_dump on PostgreSQL instead of writing an archive', () => {
     const r = run(['backup'], {
