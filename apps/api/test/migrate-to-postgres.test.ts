@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import Sqlite from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DbHandle } from '../src/db/kysely';
@@ -145,6 +146,18 @@ describe.skipIf(!pgUrl)('migrate-to-postgres', () => {
     await expect(
       migrateToPostgres({ from: file, to, jobDriver: 'pg-boss', log: () => {} }),
     ).rejects.toThrow(/TENPO_JOB_DRIVER: 4 jobs waiting/);
+  });
+
+  it('refuses a source that has not run every migration', async () => {
+    const behind = path.join(dir, 'behind.sqlite');
+    fs.copyFileSync(file, behind);
+    const db = new Sqlite(behind);
+    db.prepare("delete from kysely_migration where name = '0017-payments'").run();
+    db.close();
+    const to = await newSchema();
+    await expect(
+      migrateToPostgres({ from: behind, to, jobDriver: 'table', log: () => {} }),
+    ).rejects.toThrow(/has not run the migrations 0017-payments: start this version/);
   });
 
   it('refuses a source a server has open', async () => {
