@@ -33,6 +33,8 @@ await build({
     server: path.join(api, 'src/server.ts'),
     worker: path.join(api, 'src/worker.ts'),
     migrate: path.join(api, 'src/migrate.ts'),
+    // `npm run backup`, `restore` and `migrate-to-postgres` (scripts/data.mjs, ADR 0056).
+    data: path.join(api, 'src/db/tools/data-main.ts'),
   },
   outdir,
   outExtension: { '.js': '.mjs' },
