@@ -29,6 +29,6 @@ await client.end();
 
 const r = spawnSync('npx', ['vitest', 'run', '--project', 'api'], {
   stdio: 'inherit',
-  env: { ...process.env, TEST_DATABASE_URL: url },
+  env: { ...process.env, TEST_DATABASE_URL: url, TENPO_PG_SUITE: '1' },
 });
 process.exit(r.status ?? 1);

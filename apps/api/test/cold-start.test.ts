@@ -12,7 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // workers all come up and stay up; 45 s later both APIs answer and no process has logged a
 // pg-boss error (ADR 0053). The compiled bundles, as `npm start`, `npm run worker` and
 // `npm run migrate` run them (scripts/build-server.mjs), each its own process.
-const pgUrl = process.env.TEST_DATABASE_URL;
+// It runs once per `npm test`, in `npm run test:pg` (scripts/test-pg.mjs sets TENPO_PG_SUITE),
+// not again in the unit and Node 22 runs that CI also gives TEST_DATABASE_URL: its 45 s hold.
+const pgUrl = process.env.TENPO_PG_SUITE ? process.env.TEST_DATABASE_URL : undefined;
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 /** How long the processes must stay up after they came up (the issue's 45 s). */
 const HOLD_MS = Number(process.env.COLD_START_HOLD_SECONDS ?? 45) * 1000;
