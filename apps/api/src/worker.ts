@@ -17,12 +17,17 @@ async function main(): Promise<void> {
   // it is live but not ready, and an orchestrator can tell that from a dead process.
   if (config.ops.workerHealthPort !== 0) {
     const probes = createProbeServer(() => readiness, config.ops.metricsToken);
-    await listen(probes, config.ops.workerHealthPort, config.host).catch((err: unknown) => {
-      throw new ConfigError(
-        `WORKER_HEALTH_PORT: cannot listen on ${config.host}:${config.ops.workerHealthPort} (${(err as Error).message}); pick another port, or 0 for none`,
-      );
-    });
-    servers.push(probes);
+    const where = `${config.host}:${config.ops.workerHealthPort}`;
+    try {
+      await listen(probes, config.ops.workerHealthPort, config.host);
+      servers.push(probes);
+    } catch (err) {
+      const text = `WORKER_HEALTH_PORT: cannot listen on ${where} (${(err as Error).message}); give each worker its own port, or 0 for none`;
+      // In production a worker without its probes would be restarted as dead: say so now. On a
+      // developer's machine a second worker simply runs without them.
+      if (config.env === 'production') throw new ConfigError(text);
+      console.error(`${text}; running without probes`);
+    }
   }
   if (config.ops.metricsPort !== null)
     servers.push(

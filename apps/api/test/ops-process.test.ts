@@ -28,6 +28,30 @@ afterAll(() => {
   fs.rmSync(out, { recursive: true, force: true });
 });
 
+/** A production configuration with live providers (what a real deployment looks like). */
+const LIVE = {
+  TENPO_PROVIDERS: 'live',
+  GOOGLE_CLIENT_ID: 'g-id',
+  GOOGLE_CLIENT_SECRET: 'g-secret',
+  FACEBOOK_APP_ID: 'fb-id',
+  FACEBOOK_APP_SECRET: 'fb-secret',
+  X_CLIENT_ID: 'x-id',
+  X_CLIENT_SECRET: 'x-secret',
+  TENPO_SECRET_KEY: 'ef'.repeat(32),
+  SMTP_URL: 'smtp://127.0.0.1:2525',
+  PUBLIC_URL: 'https://tenpo.example',
+  SBPS_MERCHANT_ID: '12345',
+  SBPS_SERVICE_ID: '001',
+  SBPS_HASH_KEY: 'k'.repeat(40),
+  SBPS_BASIC_ID: '12345001',
+  SBPS_BASIC_PASSWORD: 'basic-secret',
+  SBPS_3DES_KEY: 'd'.repeat(24),
+  SBPS_3DES_IV: 'i'.repeat(8),
+  SBPS_PURCHASE_URL: 'https://fep.sps.example/f01/FepBuyInfoReceive.do',
+  SBPS_API_URL: 'https://api.sps.example/api/xmlapi.do',
+  SBPS_TOKEN_SCRIPT_URL: 'https://token.sps.example/sbpstoken/com_sbps_system_token.js',
+};
+
 const freePort = (): Promise<number> =>
   new Promise((resolve, reject) => {
     const s = net.createServer();
@@ -180,7 +204,7 @@ describe('SIGTERM under load', () => {
 });
 
 describe('the worker process', () => {
-  it('serves its probes and its metrics on WORKER_HEALTH_PORT, and turns unready on SIGTERM', async () => {
+  it('serves its probes and its metrics on WORKER_HEALTH_PORT, one worker to a port, and closes it on SIGTERM', async () => {
     const port = await freePort();
     const healthPort = await freePort();
     const data = path.join(dir, 'worker');
@@ -194,6 +218,7 @@ describe('the worker process', () => {
       TENPO_SEED_DEMO: 'false',
     });
     let worker: ReturnType<typeof start> | null = null;
+    const others: ReturnType<typeof start>[] = [];
     const h = `http://127.0.0.1:${healthPort}`;
     try {
       await waitFor(
@@ -232,12 +257,37 @@ describe('the worker process', () => {
       expect(metrics.status).toBe(200);
       expect(await metrics.text()).toContain('process_resident_memory_bytes');
       expect((await fetch(`${h}/api/anything-else`)).status).toBe(404);
+
+      // A second worker on the same port: in production it refuses to start, naming the
+      // variable; elsewhere it runs without probes.
+      const prod = start('worker.mjs', {
+        ...LIVE,
+        NODE_ENV: 'production',
+        DATA_DIR: data,
+        WORKER_HEALTH_PORT: String(healthPort),
+      });
+      others.push(prod);
+      expect(await prod.exited).toBe(1);
+      expect(prod.output()).toMatch(/WORKER_HEALTH_PORT: cannot listen on 127\.0\.0\.1:\d+/);
+      const second = start('worker.mjs', {
+        DATA_DIR: data,
+        WORKER_HEALTH_PORT: String(healthPort),
+      });
+      others.push(second);
+      await waitFor('the second worker', async () =>
+        second.output().includes('running without probes'),
+      );
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(second.child.exitCode, second.output()).toBeNull();
+      second.child.kill('SIGTERM');
+      expect(await second.exited, second.output()).toBe(0);
       worker.child.kill('SIGTERM');
       expect(await worker.exited, worker.output()).toBe(0);
       // Its port is closed with it.
       await expect(fetch(`${h}/api/health/live`)).rejects.toThrow();
     } finally {
-      if (worker && worker.child.exitCode === null) worker.child.kill('SIGKILL');
+      for (const p of [worker, ...others])
+        if (p && p.child.exitCode === null) p.child.kill('SIGKILL');
       api.child.kill('SIGTERM');
       expect(await api.exited, api.output()).toBe(0);
     }
