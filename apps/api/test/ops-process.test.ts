@@ -225,9 +225,11 @@ describe('the worker process', () => {
         'the API',
         async () => (await fetch(`http://127.0.0.1:${port}/api/health/ready`)).ok,
       );
+      const metricsPort = await freePort();
       worker = start('worker.mjs', {
         DATA_DIR: data,
         WORKER_HEALTH_PORT: String(healthPort),
+        METRICS_PORT: String(metricsPort),
         METRICS_TOKEN: token,
         JOB_POLL_MS: '100',
       });
@@ -257,6 +259,15 @@ describe('the worker process', () => {
       expect(metrics.status).toBe(200);
       expect(await metrics.text()).toContain('process_resident_memory_bytes');
       expect((await fetch(`${h}/api/anything-else`)).status).toBe(404);
+      // Its own metrics port asks for the token too, and serves nothing else.
+      const m = `http://127.0.0.1:${metricsPort}`;
+      expect((await fetch(`${m}/metrics`)).status).toBe(401);
+      const scraped = await fetch(`${m}/metrics`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(scraped.status).toBe(200);
+      expect(await scraped.text()).toContain('tenpo_job_runs_total');
+      expect((await fetch(`${m}/ready`)).status).toBe(404);
 
       // A second worker on the same port: in production it refuses to start, naming the
       // variable; elsewhere it runs without probes.

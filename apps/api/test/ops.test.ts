@@ -1,6 +1,11 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createChannels } from '../src/channels';
 import { meteredFetch } from '../src/channels/http';
+import { loadConfig } from '../src/config';
 import { systemClock } from '../src/lib/clock';
 import { createLimiter } from '../src/jobs/limiter';
 import { PermanentJobError } from '../src/jobs/queue';
@@ -21,6 +26,8 @@ const probe = async (app: TestApp['app'], url: string) => {
     body: res.json() as { status_code: number; data: Record<string, unknown> },
   };
 };
+
+const t0dir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'tenpo-ops-'));
 
 /** The value of one series in the text exposition, or 0 when it is absent. */
 const series = (text: string, name: string, labels: string): number => {
@@ -125,50 +132,56 @@ describe('/metrics', () => {
     expect(wrong.statusCode).toBe(401);
   });
 
-  it('counts requests by route pattern and status, and jobs by queue and outcome', async () => {
-    t = await buildTestApp({ METRICS_TOKEN: TOKEN });
-    const scrape = async () => {
-      const res = await t!.app.inject({
-        method: 'GET',
-        url: '/metrics',
-        headers: { authorization: `Bearer ${TOKEN}` },
+  // Both job drivers on PostgreSQL (TEST_DATABASE_URL), the table driver on SQLite.
+  const drivers = process.env.TEST_DATABASE_URL ? ['table', 'pg-boss'] : ['table'];
+  it.each(drivers)(
+    'counts requests by route pattern and status, and jobs by queue and outcome (%s)',
+    async (driver) => {
+      t = await buildTestApp({ METRICS_TOKEN: TOKEN, TENPO_JOB_DRIVER: driver });
+      const q = `ops-test-${driver}`;
+      const scrape = async () => {
+        const res = await t!.app.inject({
+          method: 'GET',
+          url: '/metrics',
+          headers: { authorization: `Bearer ${TOKEN}` },
+        });
+        expect(res.statusCode).toBe(200);
+        expect(res.headers['content-type']).toContain('text/plain');
+        return res.body;
+      };
+      const before = await scrape();
+      const live = 'method="GET",route="/api/health/live",status_code="200"';
+      const unmatched = 'method="GET",route="unmatched",status_code="404"';
+      const count = 'tenpo_http_request_duration_seconds_count';
+      for (let i = 0; i < 3; i += 1) await t.app.inject({ method: 'GET', url: '/api/health/live' });
+      await t.app.inject({ method: 'GET', url: '/no/such/page-12345' });
+
+      let failures = 0;
+      t.app.queue.work(q, async (p: { fail?: boolean }) => {
+        if (p.fail) {
+          failures += 1;
+          throw new PermanentJobError('no');
+        }
       });
-      expect(res.statusCode).toBe(200);
-      expect(res.headers['content-type']).toContain('text/plain');
-      return res.body;
-    };
-    const before = await scrape();
-    const live = 'method="GET",route="/api/health/live",status_code="200"';
-    const unmatched = 'method="GET",route="unmatched",status_code="404"';
-    const count = 'tenpo_http_request_duration_seconds_count';
-    for (let i = 0; i < 3; i += 1) await t.app.inject({ method: 'GET', url: '/api/health/live' });
-    await t.app.inject({ method: 'GET', url: '/no/such/page-12345' });
+      await t.app.queue.enqueue(q, {});
+      await t.app.queue.enqueue(q, { fail: true }, { maxAttempts: 1 });
+      expect(await t.app.queue.drain()).toBe(2);
+      expect(failures).toBe(1);
 
-    let failures = 0;
-    t.app.queue.work('ops-test', async (p: { fail?: boolean }) => {
-      if (p.fail) {
-        failures += 1;
-        throw new PermanentJobError('no');
-      }
-    });
-    await t.app.queue.enqueue('ops-test', {});
-    await t.app.queue.enqueue('ops-test', { fail: true });
-    expect(await t.app.queue.drain()).toBe(2);
-    expect(failures).toBe(1);
-
-    const after = await scrape();
-    expect(series(after, count, live) - series(before, count, live)).toBe(3);
-    expect(series(after, count, unmatched) - series(before, count, unmatched)).toBe(1);
-    // The raw URL of a request never becomes a label.
-    expect(after).not.toContain('page-12345');
-    const runs = 'tenpo_job_runs_total';
-    expect(series(after, runs, 'queue="ops-test",outcome="completed"')).toBe(1);
-    expect(series(after, runs, 'queue="ops-test",outcome="failed"')).toBe(1);
-    expect(series(after, 'tenpo_job_failures_total', 'queue="ops-test",final="true"')).toBe(1);
-    expect(series(after, 'tenpo_job_lag_seconds_count', 'queue="ops-test"')).toBe(2);
-    // The process's own metrics come with them.
-    expect(after).toContain('process_cpu_user_seconds_total');
-  });
+      const after = await scrape();
+      expect(series(after, count, live) - series(before, count, live)).toBe(3);
+      expect(series(after, count, unmatched) - series(before, count, unmatched)).toBe(1);
+      // The raw URL of a request never becomes a label.
+      expect(after).not.toContain('page-12345');
+      const runs = 'tenpo_job_runs_total';
+      expect(series(after, runs, `queue="${q}",outcome="completed"`)).toBe(1);
+      expect(series(after, runs, `queue="${q}",outcome="failed"`)).toBe(1);
+      expect(series(after, 'tenpo_job_failures_total', `queue="${q}",final="true"`)).toBe(1);
+      expect(series(after, 'tenpo_job_lag_seconds_count', `queue="${q}"`)).toBe(2);
+      // The process's own metrics come with them.
+      expect(after).toContain('process_cpu_user_seconds_total');
+    },
+  );
 });
 
 describe('the counted provider calls and rate-limit waits', () => {
@@ -195,6 +208,27 @@ describe('the counted provider calls and rate-limit waits', () => {
     expect(d(errors, 'channel="ops-channel",result="ok"')).toBe(0);
     expect(d(errors, 'channel="ops-channel",result="rate_limited"')).toBe(1);
     expect(d(errors, 'channel="ops-channel",result="timeout"')).toBe(1);
+  });
+
+  it('counts every channel client under its provider (createChannels wires the count)', async () => {
+    const dataDir = t0dir();
+    const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    const refused = (async () =>
+      new Response('{"error":"invalid_grant"}', { status: 400 })) as unknown as typeof fetch;
+    const channels = createChannels(config, systemClock, { fetch: refused });
+    const label = (c: string) => `channel="${c}",result="client_error"`;
+    const before = await registry.metrics();
+    for (const key of ['google_my_business', 'facebook', 'twitter'] as const)
+      await expect(
+        channels.all[key].exchangeCode('code', 'http://cb', 'verifier'),
+      ).rejects.toThrow();
+    const after = await registry.metrics();
+    for (const c of ['google', 'facebook', 'x'])
+      expect(
+        series(after, 'tenpo_provider_requests_total', label(c)) -
+          series(before, 'tenpo_provider_requests_total', label(c)),
+      ).toBe(1);
   });
 
   it('counts a start held back by a limit under the limit kind, not its account', async () => {
