@@ -157,7 +157,8 @@ describe('/metrics', () => {
       await t.app.inject({ method: 'GET', url: '/no/such/page-12345' });
 
       let failures = 0;
-      t.app.queue.work(q, async (p: { fail?: boolean }) => {
+      t.app.queue.work(q, async (p: { fail?: boolean; later?: boolean }, ctx) => {
+        if (p.later) ctx.retryAt(new Date(Date.now() + 3_600_000), 'quota');
         if (p.fail) {
           failures += 1;
           throw new PermanentJobError('no');
@@ -165,7 +166,8 @@ describe('/metrics', () => {
       });
       await t.app.queue.enqueue(q, {});
       await t.app.queue.enqueue(q, { fail: true }, { maxAttempts: 1 });
-      expect(await t.app.queue.drain()).toBe(2);
+      await t.app.queue.enqueue(q, { later: true });
+      expect(await t.app.queue.drain()).toBe(3);
       expect(failures).toBe(1);
 
       const after = await scrape();
@@ -176,8 +178,10 @@ describe('/metrics', () => {
       const runs = 'tenpo_job_runs_total';
       expect(series(after, runs, `queue="${q}",outcome="completed"`)).toBe(1);
       expect(series(after, runs, `queue="${q}",outcome="failed"`)).toBe(1);
+      expect(series(after, runs, `queue="${q}",outcome="deferred"`)).toBe(1);
+      expect(series(after, runs, `queue="${q}",outcome="retry"`)).toBe(0);
       expect(series(after, 'tenpo_job_failures_total', `queue="${q}",final="true"`)).toBe(1);
-      expect(series(after, 'tenpo_job_lag_seconds_count', `queue="${q}"`)).toBe(2);
+      expect(series(after, 'tenpo_job_lag_seconds_count', `queue="${q}"`)).toBe(3);
       // The process's own metrics come with them.
       expect(after).toContain('process_cpu_user_seconds_total');
     },

@@ -57,7 +57,7 @@ const meter =
       jobRuns.inc({ queue, outcome: 'completed' });
     } catch (err) {
       if (err instanceof RetryLater) jobRuns.inc({ queue, outcome: 'deferred' });
-      else if (ctx.signal.aborted) jobRuns.inc({ queue, outcome: 'handed_back' });
+      else if (ctx.signal.aborted) jobRuns.inc({ queue, outcome: 'aborted' });
       else {
         const final = err instanceof PermanentJobError || ctx.attempt >= ctx.maxAttempts;
         jobRuns.inc({ queue, outcome: final ? 'failed' : 'retry' });

@@ -24,7 +24,7 @@ export const httpRequestSeconds = new Histogram({
 
 export const jobRuns = new Counter({
   name: 'tenpo_job_runs_total',
-  help: 'Job runs that ended, by queue and outcome (completed, retry, failed, deferred, handed_back)',
+  help: 'Job runs that ended, by queue and outcome (completed, retry, failed, deferred, aborted)',
   labelNames: ['queue', 'outcome'] as const,
   registers: [registry],
 });
