@@ -80,7 +80,8 @@ import { createUsersService } from './modules/users/users.service';
 import { registerApiKey } from './plugins/api-key';
 import { createAuthenticate, registerAuthDecorator } from './plugins/auth';
 import { registerErrorHandler } from './plugins/error-handler';
-import { registerHealth } from './plugins/health';
+import { createReadiness, registerHealth, registerProbes, type Readiness } from './plugins/health';
+import { registerMetricsRoute, registerRequestMetrics } from './lib/metrics';
 import { PUBLISHER_ICONS_DIR } from './assets';
 import { registerOpenApi } from './plugins/openapi';
 import {
@@ -123,6 +124,8 @@ declare module 'fastify' {
     products: ProductsService;
     /** Plans, cards and billing (ADR 0050): `jobs.start()` where jobs run. */
     payments: { service: PaymentsService; jobs: PaymentJobs };
+    /** GET /api/health/ready's answer; server.ts turns it unready on SIGTERM (ADR 0052). */
+    readiness: Readiness;
   }
 }
 
@@ -153,6 +156,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     reply.header('x-request-id', req.id);
     done();
   });
+  // Probes and metrics (ADR 0052): the request hook only where metrics are served.
+  if (config.ops.metricsPort !== null || config.ops.metricsToken !== null)
+    registerRequestMetrics(app);
+  if (config.ops.metricsToken !== null) registerMetricsRoute(app, config.ops.metricsToken);
   registerErrorHandler(app);
   registerAuthDecorator(app);
 
@@ -306,6 +313,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.decorate('storeInfo', storeInfo);
   app.decorate('products', products);
   app.decorate('payments', { service: payments, jobs: paymentJobs });
+  const readiness = createReadiness({ database: deps.database, log: app.log });
+  app.decorate('readiness', readiness);
 
   await app.register(
     async (api) => {
@@ -322,6 +331,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       );
       await registerOpenApi(api);
       registerHealth(api, { db, dialect, queue, workerExpected: config.runWorker });
+      registerProbes(api, readiness);
       registerAuthRoutes(api, { auth, authenticate, authenticateRotation, authRateLimit });
       registerRegistrationRoutes(api, { registration, authRateLimit });
       registerAccountRoutes(api, {

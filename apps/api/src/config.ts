@@ -143,6 +143,12 @@ const envSchema = z.object({
   PLAN_PREMIUM_PRICE: z.coerce.number().int().min(1).max(10_000_000).default(20000),
   // The daily billing run (ADR 0050): the hour of the day, Tokyo time.
   BILLING_HOUR: z.coerce.number().int().min(0).max(23).default(10),
+  // Operations (issue 20 §6, ADR 0052): probes, the drain window, Prometheus metrics.
+  WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(3001),
+  // Default depends on the mode: 10 s in production, 0 elsewhere so that Ctrl-C stays instant.
+  SHUTDOWN_DRAIN_SECONDS: z.coerce.number().int().min(0).max(300).optional(),
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 });
 
 /** Where each provider lives and who we are to it (DESIGN §2: only these differ, never code). */
@@ -252,6 +258,19 @@ export type Config = Readonly<{
    */
   map: MapConfig | null;
   payments: PaymentsConfig;
+  /** Probes, drain and metrics (ADR 0052). */
+  ops: OpsConfig;
+}>;
+
+export type OpsConfig = Readonly<{
+  /** A worker's /api/health/{live,ready} port; 0: no health server. */
+  workerHealthPort: number;
+  /** How long the API keeps serving, unready, after SIGTERM before it closes. */
+  drainMs: number;
+  /** A separate /metrics server's port, or null. */
+  metricsPort: number | null;
+  /** Bearer token /metrics asks for; with it, /metrics is also served on the main port. */
+  metricsToken: string | null;
 }>;
 
 export type MapConfig = Readonly<{
@@ -627,5 +646,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     storage: Object.freeze(storage),
     map: mapOf(e),
     payments: deepFreeze(payments),
+    ops: Object.freeze({
+      workerHealthPort: e.WORKER_HEALTH_PORT,
+      drainMs: (e.SHUTDOWN_DRAIN_SECONDS ?? (e.NODE_ENV === 'production' ? 10 : 0)) * 1000,
+      metricsPort: e.METRICS_PORT ?? null,
+      metricsToken: e.METRICS_TOKEN ?? null,
+    }),
   });
 }

@@ -1,4 +1,5 @@
 import { ChannelError } from './channel';
+import { providerCalls, providerErrors, providerSeconds } from '../lib/metrics';
 
 /** How a channel folder turns a provider's failed answer into a ChannelError. */
 export type Classify = (status: number, body: unknown, headers: Headers) => ChannelError;
@@ -13,6 +14,48 @@ export type HttpDeps = {
   /** Request time-out: a provider that hangs must not hold the browser's 60 s call. */
   timeoutMs: number;
 };
+
+type CallResult =
+  | 'ok'
+  | 'client_error'
+  | 'rate_limited'
+  | 'server_error'
+  | 'timeout'
+  | 'network_error';
+
+const resultOf = (status: number): CallResult =>
+  status < 400
+    ? 'ok'
+    : status === 429
+      ? 'rate_limited'
+      : status < 500
+        ? 'client_error'
+        : 'server_error';
+
+/**
+ * A channel's fetch, counted (ADR 0052): every provider call goes through it, the JSON calls
+ * here and the Google client libraries' alike (createChannels hands each client its own). Only
+ * the channel and the kind of result are labels, never a URL or an account.
+ */
+export function meteredFetch(channel: string, inner: typeof fetch): typeof fetch {
+  return async (input, init) => {
+    const started = performance.now();
+    let result: CallResult = 'ok';
+    try {
+      const res = await inner(input, init);
+      result = resultOf(res.status);
+      return res;
+    } catch (err) {
+      const name = (err as Error).name;
+      result = name === 'TimeoutError' || name === 'AbortError' ? 'timeout' : 'network_error';
+      throw err;
+    } finally {
+      providerCalls.inc({ channel, result });
+      if (result !== 'ok') providerErrors.inc({ channel, result });
+      providerSeconds.observe({ channel }, (performance.now() - started) / 1000);
+    }
+  };
+}
 
 /**
  * Whether a call may be sent again when its first try failed without a clear answer. Reads

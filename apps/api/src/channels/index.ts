@@ -14,7 +14,7 @@ import { createFacebookCapabilities, createFacebookChannel } from './facebook/fa
 import { createFacebookClient } from './facebook/facebook.client';
 import { createGoogleCapabilities, createGoogleChannel } from './google/google.channel';
 import { createGoogleClient } from './google/google.client';
-import { sleep, TIMEOUT_MS, type HttpDeps } from './http';
+import { meteredFetch, sleep, TIMEOUT_MS, type HttpDeps } from './http';
 import { createInstagramCapabilities, createInstagramChannel } from './instagram/instagram.channel';
 import { createXCapabilities, createXChannel } from './x/x.channel';
 import { createXClient } from './x/x.client';
@@ -65,9 +65,14 @@ export function createChannels(
     ...overrides,
   };
   const now = () => clock.now();
-  const googleClient = createGoogleClient(config.channels.google, http);
-  const facebookClient = createFacebookClient(config.channels.facebook, http);
-  const xClient = createXClient(config.channels.x, http);
+  // Each client's calls are counted under its provider (Instagram goes through Graph: facebook).
+  const via = (channel: string): HttpDeps => ({
+    ...http,
+    fetch: meteredFetch(channel, http.fetch),
+  });
+  const googleClient = createGoogleClient(config.channels.google, via('google'));
+  const facebookClient = createFacebookClient(config.channels.facebook, via('facebook'));
+  const xClient = createXClient(config.channels.x, via('x'));
   const facebook = createFacebookChannel(facebookClient, now);
   const all: Channels = {
     google_my_business: createGoogleChannel(googleClient, now),

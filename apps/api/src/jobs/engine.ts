@@ -14,6 +14,8 @@ export type JobContext = {
   /** 1 on the first run. */
   attempt: number;
   maxAttempts: number;
+  /** When the job was due (metrics: its lag); absent where a driver does not say. */
+  dueAt?: Date;
   /** Aborted when the worker stops or loses the job's lease: stop calling providers. */
   signal: AbortSignal;
   /**

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db, Dialect } from '../db/kysely';
 import { addMs, iso, type Clock } from '../lib/clock';
 import type { RateLimit } from './engine';
+import { limitLabelOf, rateLimitWaitSeconds, rateLimitWaits } from '../lib/metrics';
 
 /**
  * Sliding-window rate limits kept in the database (`job_rate_events`), so that every process and
@@ -72,6 +73,12 @@ export function createLimiter(db: Db, dialect: Dialect, clock: Clock): Limiter {
         if (key === null) continue;
         const wait = await take(key, limit.max, limit.perMs);
         if (wait) {
+          const label = { limit: limitLabelOf(key) };
+          rateLimitWaits.inc(label);
+          rateLimitWaitSeconds.observe(
+            label,
+            Math.max(0, wait.getTime() - clock.now().getTime()) / 1000,
+          );
           // All or nothing: give back what this job took from the earlier limits.
           for (const k of taken) {
             const last = await db

@@ -239,6 +239,7 @@ export async function createPgBossQueue(
       key: job.singletonKey,
       attempt,
       maxAttempts: maxOf(job),
+      dueAt: job.startAfter,
       signal: controller.signal,
       retryAt: (at, reason) => {
         throw new RetryLater(at, reason);

@@ -33,6 +33,8 @@ type Claimed = {
   max_attempts: number;
   idempotency_key: string | null;
   owner: string;
+  /** When it was due (a text timestamp on SQLite). */
+  run_at: string | Date;
 };
 
 type InFlight = { job: Claimed; controller: AbortController; done: Promise<void> };
@@ -81,7 +83,7 @@ export function createTableQueue(
     const claimable = sql`queue = ${queue} and ((status = 'queued' and run_at <= ${now}) or (status = 'running' and locked_until < ${now}))`;
     const set = sql`status = 'running', owner = ${owner}, locked_until = ${lease},
         attempts = attempts + 1, started_at = ${now}, updated_at = ${now}`;
-    const returning = sql`returning jobs.id, jobs.queue, jobs.payload, jobs.attempts, jobs.max_attempts, jobs.idempotency_key, jobs.owner`;
+    const returning = sql`returning jobs.id, jobs.queue, jobs.payload, jobs.attempts, jobs.max_attempts, jobs.idempotency_key, jobs.owner, jobs.run_at`;
     // On PostgreSQL the batch is picked once, in a materialised CTE: as a plain `IN (subquery)`
     // the planner may run a SKIP LOCKED subquery more than once and claim more than `n` rows.
     const r =
@@ -179,6 +181,7 @@ export function createTableQueue(
       key: job.idempotency_key,
       attempt: job.attempts,
       maxAttempts: job.max_attempts,
+      dueAt: new Date(job.run_at),
       signal: controller.signal,
       retryAt: (at, reason) => {
         throw new RetryLater(at, reason);
