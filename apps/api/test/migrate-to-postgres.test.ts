@@ -5,7 +5,10 @@ import { randomBytes } from 'node:crypto';
 import Sqlite from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pino from 'pino';
 import { openDatabase, type DbHandle } from '../src/db/kysely';
+import { createPgBossQueue } from '../src/jobs/queue';
+import { systemClock } from '../src/lib/clock';
 import {
   migrateToPostgres,
   toPostgres,
@@ -141,11 +144,28 @@ describe.skipIf(!pgUrl)('migrate-to-postgres', () => {
     ).rejects.toThrow(/not empty: .*users/);
   });
 
-  it('refuses to leave queued jobs behind for pg-boss', async () => {
+  it('hands the queued jobs to pg-boss, which takes them over at the first start', async () => {
     const to = await newSchema();
-    await expect(
-      migrateToPostgres({ from: file, to, jobDriver: 'pg-boss', log: () => {} }),
-    ).rejects.toThrow(/TENPO_JOB_DRIVER: 4 jobs waiting/);
+    const lines: string[] = [];
+    await migrateToPostgres({ from: file, to, jobDriver: 'pg-boss', log: (l) => lines.push(l) });
+    expect(lines.join('\n')).toMatch(/4 jobs waiting .* pg-boss takes them over/);
+    const handle = openDatabase(to);
+    try {
+      const queue = await createPgBossQueue(handle, systemClock, {
+        log: pino({ level: 'silent' }),
+      });
+      const status = await queue.status();
+      await queue.stop({ graceMs: 0 });
+      const rows = await handle.db
+        .selectFrom('jobs')
+        .select(['status', 'last_error'])
+        .where('last_error', '=', 'moved to pg-boss')
+        .execute();
+      expect(rows).toHaveLength(4);
+      expect(status).toMatchObject({ queued: 4 });
+    } finally {
+      await handle.close();
+    }
   });
 
   it('refuses a source that has not run every migration', async () => {

@@ -17,7 +17,7 @@ import {
 } from '../src/db/migrate';
 import { seedDemo } from '../src/db/seed';
 import { systemClock } from '../src/lib/clock';
-import { createPgBossQueue, pgBossSchemaOf, type Queue } from '../src/jobs/queue';
+import { createPgBossQueue, createTableQueue, pgBossSchemaOf, type Queue } from '../src/jobs/queue';
 import { createTestDb, dbKinds, type TestDb } from './job-db';
 
 // ADR 0053: pg-boss on its own pool runs its maintenance without error and removes old jobs;
@@ -155,6 +155,55 @@ describe.skipIf(!pgUrl)('pg-boss on PostgreSQL', () => {
     const bad = lines.filter((l) => l.level >= 50);
     expect(bad, JSON.stringify(bad)).toEqual([]);
   }, 100_000);
+
+  it('takes over the jobs the table driver left waiting, once, whichever of two processes starts', async () => {
+    // An install moved from SQLite (npm run migrate-to-postgres) or switched from
+    // TENPO_JOB_DRIVER=table: its scheduled posts are rows of `jobs`, which pg-boss never reads.
+    const t = await createTestDb('postgres');
+    cleanups.push(() => t.drop());
+    const table = createTableQueue(t.handle.db, 'postgres', systemClock, {
+      log: pino({ level: 'silent' }),
+    });
+    const soon = new Date(Date.now() + 300);
+    await table.enqueue(
+      'moved.post',
+      { post: 1 },
+      { key: 'publish:1', runAt: soon, maxAttempts: 5 },
+    );
+    await table.enqueue('moved.post', { post: 2 }, { runAt: new Date(Date.now() - 1000) });
+    await table.enqueue('moved.done', { post: 3 });
+    await t.handle.db
+      .updateTable('jobs')
+      .set({ status: 'done' })
+      .where('queue', '=', 'moved.done')
+      .execute();
+    const { log, lines } = capturingLog();
+    const [a, b] = await Promise.all(
+      [t.open(), t.open()].map((h) => createPgBossQueue(h, systemClock, { log, pollMs: 20 })),
+    );
+    cleanups.push(async () => {
+      await a?.stop({ graceMs: 100 });
+      await b?.stop({ graceMs: 100 });
+    });
+    const ran: unknown[] = [];
+    for (const q of [a, b]) q?.work('moved.post', async (payload) => void ran.push(payload));
+    await sleep(400);
+    await a?.drain();
+    await b?.drain();
+    expect(ran).toHaveLength(2);
+    expect(ran).toEqual(expect.arrayContaining([{ post: 1 }, { post: 2 }]));
+    const left = await t.handle.db
+      .selectFrom('jobs')
+      .select(['queue', 'status'])
+      .orderBy('id')
+      .execute();
+    expect(left).toEqual([
+      { queue: 'moved.post', status: 'cancelled' },
+      { queue: 'moved.post', status: 'cancelled' },
+      { queue: 'moved.done', status: 'done' },
+    ]);
+    expect(lines.filter((l) => l.level >= 50)).toEqual([]);
+  });
 
   it('installs pg-boss and creates the same queue and schedule from four pools at once', async () => {
     const url = await emptySchema();

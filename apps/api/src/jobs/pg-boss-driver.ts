@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
 import { fromKysely, PgBoss, type JobWithMetadata } from 'pg-boss';
 import type { DbHandle } from '../db/kysely';
 import type { Clock } from '../lib/clock';
@@ -480,5 +481,61 @@ export async function createPgBossQueue(
       return r.rows.length;
     },
   };
+  const adopted = await adoptTableJobs(handle, queue, clock);
+  if (adopted > 0)
+    log.info({ jobs: adopted }, 'moved the jobs the table driver left waiting into pg-boss');
   return queue;
+}
+
+/**
+ * The jobs the table driver left waiting in `jobs` (an install moved from SQLite by
+ * `npm run migrate-to-postgres`, or one that ran with TENPO_JOB_DRIVER=table): a scheduled post
+ * among them must still go out. Each is sent to pg-boss with its key, due time and remaining
+ * attempts, and marked cancelled in `jobs`, in one transaction under an advisory lock, so that
+ * processes starting together move each job once (ADR 0053). A job a live table worker holds
+ * (its lease not yet lapsed) is left to it.
+ */
+export async function adoptTableJobs(
+  handle: DbHandle,
+  queue: Queue,
+  clock: Clock,
+): Promise<number> {
+  const now = clock.now().toISOString();
+  return handle.db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(hashtext('tenpo:adopt-table-jobs'))`.execute(trx);
+    const rows = await trx
+      .selectFrom('jobs')
+      .select(['id', 'queue', 'payload', 'attempts', 'max_attempts', 'run_at', 'idempotency_key'])
+      .where((eb) =>
+        eb.or([
+          eb('status', '=', 'queued'),
+          eb.and([eb('status', '=', 'running'), eb('locked_until', '<', now)]),
+        ]),
+      )
+      .orderBy('id')
+      .execute();
+    for (const r of rows)
+      await queue.enqueue(r.queue, JSON.parse(r.payload) as unknown, {
+        ...(r.idempotency_key === null ? {} : { key: r.idempotency_key }),
+        runAt: new Date(r.run_at),
+        maxAttempts: Math.max(1, r.max_attempts - r.attempts),
+        trx,
+      });
+    if (rows.length > 0)
+      await trx
+        .updateTable('jobs')
+        .set({
+          status: 'cancelled',
+          last_error: 'moved to pg-boss',
+          finished_at: now,
+          updated_at: now,
+        })
+        .where(
+          'id',
+          'in',
+          rows.map((r) => r.id),
+        )
+        .execute();
+    return rows.length;
+  });
 }

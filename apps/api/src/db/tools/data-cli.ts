@@ -130,7 +130,8 @@ export async function runDataCommand(
       throw new ToolError(
         'Name the PostgreSQL database: --to postgres://… or DATABASE_URL=postgres://…',
       );
-    const jobDriver = env.TENPO_JOB_DRIVER === 'pg-boss' ? 'pg-boss' : 'table';
+    // pg-boss is the job engine on PostgreSQL unless TENPO_JOB_DRIVER=table (ADR 0053).
+    const jobDriver = env.TENPO_JOB_DRIVER === 'table' ? 'table' : 'pg-boss';
     log(`Copying ${from} into ${to.replace(/\/\/[^@/]*@/, '//…@')}`);
     await migrateToPostgres({ from, to, jobDriver, log });
     return 0;

@@ -25,8 +25,9 @@ type TargetTypes = Map<string, Map<string, string>>;
 export type CopyReport = { table: string; rows: number }[];
 
 /**
- * The job states the table driver still has to run. They are copied with every other row; only
- * the table driver reads them, so the moved install must keep TENPO_JOB_DRIVER=table (ADR 0056).
+ * The job states the table driver still has to run. They are copied with every other row: the
+ * table driver runs them as they are, and pg-boss (the default on PostgreSQL) takes them over
+ * when the moved install first starts (ADR 0053, adoptTableJobs).
  */
 const PENDING_JOBS = ['queued', 'running'];
 
@@ -177,10 +178,6 @@ export async function migrateToPostgres(options: {
       : [];
     const pending = byQueue.reduce((n, q) => n + q.n, 0);
     const waiting = `${pending} jobs waiting in the table driver's jobs table (${byQueue.map((q) => `${q.queue}: ${q.n}`).join(', ')})`;
-    if (pending > 0 && options.jobDriver === 'pg-boss')
-      throw new ToolError(
-        `TENPO_JOB_DRIVER: ${waiting}, which pg-boss does not read. Move with TENPO_JOB_DRIVER=table (the default) and run the PostgreSQL install with it.`,
-      );
 
     // Refuse before changing anything: any Tenpo row already there would be mixed with ours.
     const before = await targetTypes(db);
@@ -237,7 +234,9 @@ export async function migrateToPostgres(options: {
     log(`Copied ${total} rows in ${report.length} tables from ${from}.`);
     if (pending > 0)
       log(
-        `${waiting} were copied: run the PostgreSQL install with TENPO_JOB_DRIVER=table (the default) so they run.`,
+        options.jobDriver === 'pg-boss'
+          ? `${waiting} were copied: pg-boss takes them over when the PostgreSQL install first starts.`
+          : `${waiting} were copied: with TENPO_JOB_DRIVER=table the table driver runs them as they are.`,
       );
     return report;
   } finally {
