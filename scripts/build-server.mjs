@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run build` (server half): bundles apps/api/src/server.ts and worker.ts with esbuild into
-// apps/api/dist/{server,worker}.mjs, so that `npm start` runs plain JavaScript (no TypeScript
+// apps/api/dist/{server,worker}.mjs (and the sandbox on its own, apps/sandbox/src/main.ts, into
+// apps/api/dist/sandbox.mjs for `npm run sandbox`), so that `npm start` runs plain JavaScript (no TypeScript
 // transpiler at start, and none installed: `npm ci --omit=dev` leaves esbuild and tsx out).
 // Our workspace packages (@tenpo/domain, @tenpo/sandbox export TypeScript source) go into the
 // bundle; every other package stays an import resolved from node_modules at run time, so native
@@ -32,6 +33,7 @@ await build({
   entryPoints: {
     server: path.join(api, 'src/server.ts'),
     worker: path.join(api, 'src/worker.ts'),
+    sandbox: path.join(root, 'apps/sandbox/src/main.ts'),
   },
   outdir,
   outExtension: { '.js': '.mjs' },
@@ -47,4 +49,4 @@ await build({
   tsconfig: path.join(api, 'tsconfig.json'),
   plugins: [externalDependencies],
 });
-console.log(`Built ${path.relative(root, outdir) || '.'}/server.mjs and worker.mjs`);
+console.log(`Built ${path.relative(root, outdir) || '.'}/server.mjs, worker.mjs and sandbox.mjs`);

@@ -4,6 +4,8 @@
 // (migrations, demo data on first start, API at /api, sandbox at /sandbox, web at /).
 // `--dev` runs the server from its TypeScript sources with tsx instead and builds nothing.
 // `--worker` runs the job worker alone (apps/api/dist/worker.mjs).
+// `--sandbox` runs the emulators alone (apps/api/dist/sandbox.mjs, `npm run sandbox`): the one
+// writer of their state, reached by Tenpo's processes through SANDBOX_URL and SMTP_URL.
 // Where the build tools are not installed (`npm ci --omit=dev`), existing builds are used as
 // they are. SIGTERM and SIGINT are passed on for a clean stop.
 import { spawn, spawnSync } from 'node:child_process';
@@ -15,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dev = process.argv.includes('--dev');
 const worker = process.argv.includes('--worker');
+const sandbox = process.argv.includes('--sandbox');
 const require = createRequire(import.meta.url);
 
 const [major, minor] = process.versions.node.split('.').map(Number);
@@ -62,9 +65,10 @@ const ensureBuilt = ({ target, sources, builder, label, cmd, args }) => {
   process.exit(1);
 };
 
-const serverBundle = path.join(root, 'apps/api/dist', worker ? 'worker.mjs' : 'server.mjs');
+const bundleName = sandbox ? 'sandbox' : worker ? 'worker' : 'server';
+const serverBundle = path.join(root, 'apps/api/dist', `${bundleName}.mjs`);
 if (!dev) {
-  if (!worker) {
+  if (!worker && !sandbox) {
     ensureBuilt({
       target: path.join(root, 'apps/web/dist/index.html'),
       sources: [
@@ -90,9 +94,10 @@ if (!dev) {
   });
 }
 
-const entry = dev
-  ? ['--import', 'tsx', path.join(root, 'apps/api/src', worker ? 'worker.ts' : 'server.ts')]
-  : ['--enable-source-maps', serverBundle];
+const devEntry = sandbox
+  ? path.join(root, 'apps/sandbox/src/main.ts')
+  : path.join(root, 'apps/api/src', worker ? 'worker.ts' : 'server.ts');
+const entry = dev ? ['--import', 'tsx', devEntry] : ['--enable-source-maps', serverBundle];
 const child = spawn(process.execPath, entry, { cwd: root, stdio: 'inherit', env: process.env });
 for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, () => child.kill(sig));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));

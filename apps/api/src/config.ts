@@ -213,6 +213,11 @@ export type Config = Readonly<{
   databaseUrl: string;
   publicUrl: string;
   providers: 'sandbox' | 'live';
+  /**
+   * SANDBOX_URL: the emulators run as a process of their own (`npm run sandbox`), reached there
+   * (mail through SMTP_URL); null: this process mounts them at /sandbox (the one-process default).
+   */
+  sandboxUrl: string | null;
   channels: ChannelsConfig;
   secretKey: Buffer;
   apiKey: string;
@@ -534,6 +539,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL ?? `sqlite:${path.join(dataDir, 'tenpo.sqlite')}`,
     publicUrl,
     providers: e.TENPO_PROVIDERS,
+    sandboxUrl:
+      e.TENPO_PROVIDERS === 'sandbox' && e.SANDBOX_URL ? e.SANDBOX_URL.replace(/\/+$/, '') : null,
     channels: deepFreeze(channels),
     secretKey: loadSecretKey(dataDir, e.TENPO_SECRET_KEY),
     apiKey: e.TENPO_API_KEY,
