@@ -39,23 +39,28 @@ export function flushStores(): void {
 process.once('exit', flushStores);
 
 let commit: Promise<void> | null = null;
+/** When the next group write may start: as long after the last one ended as it took. */
+let nextWriteAt = 0;
 
 /**
  * Resolves once every change made so far is on disk. The plugin awaits it before each answer
  * leaves (index.ts), so a post or a token the answer names survives a crash right after it
- * (kill -9: what is written is in the OS's page cache, which outlives the process). Changes
- * made by the answers ready in the same turn of the event loop share one write per file (a
- * group commit): under load a write serves many answers, alone it costs one write per change.
+ * (kill -9: what is written is in the OS's page cache, which outlives the process).
+ * A group commit: the answers waiting share one write per changed file. Alone, an answer waits
+ * for its own write; under load, a write that took d ms is followed by a pause of d ms in which
+ * the answers made meanwhile gather for the next one, so writing takes at most about half the
+ * time however large the files grow (ADR 0054 has the figures).
  */
 export function commitStores(): Promise<void> {
   if (pending.size === 0) return Promise.resolve();
-  commit ??= new Promise<void>((resolve, reject) =>
-    setImmediate(() => {
+  commit ??= new Promise<void>((resolve, reject) => {
+    const run = (): void => {
       commit = null;
       if (timer) clearTimeout(timer);
       timer = null;
       const writes = [...pending.entries()];
       pending.clear();
+      const started = performance.now();
       try {
         for (const [, write] of writes) write();
         resolve();
@@ -65,8 +70,13 @@ export function commitStores(): Promise<void> {
         for (const [file, write] of writes) if (!pending.has(file)) pending.set(file, write);
         reject(err instanceof Error ? err : new Error(String(err)));
       }
-    }),
-  );
+      const ended = performance.now();
+      nextWriteAt = ended + (ended - started);
+    };
+    const wait = nextWriteAt - performance.now();
+    if (wait > 0) setTimeout(run, wait);
+    else setImmediate(run);
+  });
   return commit;
 }
 
