@@ -8,6 +8,7 @@ import { lockDataDir } from './shared/lock';
 import { commitStores, flushStores } from './shared/store';
 
 export { SandboxLockedError } from './shared/lock';
+export { listenSmtp, type SmtpListener } from './mail/smtp';
 export { createMailbox, type Mailbox, type SandboxMail, type OutgoingMail } from './mail/mailbox';
 export {
   sandboxDemoGrants,
