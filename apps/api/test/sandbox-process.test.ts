@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,13 +13,14 @@ import { smtpTransport } from '../src/mail/mailer';
 import { API_KEY, buildTestApp, call, json, login, multipart, type TestApp } from './helpers';
 import { connectThroughConsent, consent, freePort, X_USER } from './sandbox';
 
-// Issue 20 item 5: the sandbox as a process of its own (apps/sandbox/src/main.ts, what
-// `npm run sandbox` runs), the one writer of its state, which Tenpo's API processes reach
-// through SANDBOX_URL and SMTP_URL. Started here from its sources with tsx, as `npm run
-// sandbox -- --dev` does; the compiled bundle is the same entry.
+// Issue 20 item 5: the sandbox as a process of its own, the one writer of its state, which
+// Tenpo's API processes reach through SANDBOX_URL and SMTP_URL. Started from the bundle
+// scripts/build-server.mjs makes (what `npm run sandbox` runs), built here beside apps/api/dist
+// so it finds node_modules as the real one does.
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
-const MAIN = path.join(root, 'apps/sandbox/src/main.ts');
+let bundle: string;
+let out: string;
 
 type SandboxProcess = {
   url: string;
@@ -32,7 +33,7 @@ type SandboxProcess = {
 /** Runs the sandbox process on `dataDir`; rejects with its output if it exits before ready. */
 function runSandbox(dataDir: string, port: number, smtpPort: number): Promise<SandboxProcess> {
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+  const child = spawn(process.execPath, ['--enable-source-maps', bundle], {
     cwd: root,
     env: {
       ...process.env,
@@ -69,7 +70,7 @@ function runSandbox(dataDir: string, port: number, smtpPort: number): Promise<Sa
 /** A second process on a data folder in use: its exit code and what it said. */
 function runToExit(dataDir: string, port: number, smtpPort: number) {
   return new Promise<{ code: number | null; out: string }>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+    const child = spawn(process.execPath, ['--enable-source-maps', bundle], {
       cwd: root,
       env: {
         ...process.env,
@@ -147,14 +148,23 @@ const restart = async (signal: NodeJS.Signals) => {
 };
 
 beforeAll(async () => {
+  out = fs.mkdtempSync(path.join(root, 'apps/api/dist-test-'));
+  const built = spawnSync(
+    process.execPath,
+    [path.join(root, 'scripts/build-server.mjs'), '--outdir', out],
+    { encoding: 'utf8' },
+  );
+  expect(built.status, built.stderr).toBe(0);
+  bundle = path.join(out, 'sandbox.mjs');
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tenpo-sandbox-process-'));
   port = await freePort();
   smtpPort = await freePort();
   sb = await runSandbox(dataDir, port, smtpPort);
-}, 30_000);
+}, 60_000);
 afterAll(async () => {
   await sb?.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });
+  fs.rmSync(out, { recursive: true, force: true });
 });
 
 describe('the sandbox as its own process', () => {
