@@ -297,7 +297,7 @@ describe('the sandbox as its own process', () => {
     expect(out).toContain(`in use by process ${sb.child.pid}`);
   }, 30_000);
 
-  it('stops on SIGTERM with its state written and its lock released', async () => {
+  it('stops on SIGTERM with exit code 0 and its lock released', async () => {
     await sb.stop('SIGTERM');
     expect(sb.child.exitCode).toBe(0);
     expect(fs.existsSync(path.join(dataDir, 'sandbox', 'sandbox.lock'))).toBe(false);
