@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm run build` (server half): bundles apps/api/src/server.ts, worker.ts and migrate.ts with
-// esbuild into apps/api/dist/{server,worker,migrate}.mjs, so that `npm start` runs plain JavaScript (no TypeScript
+// `npm run build` (server half): bundles apps/api/src/server.ts, worker.ts, migrate.ts and the data
+// tools with esbuild into apps/api/dist/{server,worker,migrate,data}.mjs (and the sandbox on its own,
+// apps/sandbox/src/main.ts, into apps/api/dist/sandbox.mjs for `npm run sandbox`), so that `npm start` runs plain JavaScript (no TypeScript
 // transpiler at start, and none installed: `npm ci --omit=dev` leaves esbuild and tsx out).
 // Our workspace packages (@tenpo/domain, @tenpo/sandbox export TypeScript source) go into the
 // bundle; every other package stays an import resolved from node_modules at run time, so native
@@ -35,6 +36,7 @@ await build({
     migrate: path.join(api, 'src/migrate.ts'),
     // `npm run backup`, `restore` and `migrate-to-postgres` (scripts/data.mjs, ADR 0056).
     data: path.join(api, 'src/db/tools/data-main.ts'),
+    sandbox: path.join(root, 'apps/sandbox/src/main.ts'),
   },
   outdir,
   outExtension: { '.js': '.mjs' },
@@ -50,4 +52,6 @@ await build({
   tsconfig: path.join(api, 'tsconfig.json'),
   plugins: [externalDependencies],
 });
-console.log(`Built ${path.relative(root, outdir) || '.'}/server.mjs, worker.mjs and migrate.mjs`);
+console.log(
+  `Built ${path.relative(root, outdir) || '.'}/server.mjs, worker.mjs, migrate.mjs, data.mjs and sandbox.mjs`,
+);

@@ -5,6 +5,8 @@
 // `--dev` runs the server from its TypeScript sources with tsx instead and builds nothing.
 // `--worker` runs the job worker alone (apps/api/dist/worker.mjs); `--migrate` migrates the
 // database and exits (apps/api/dist/migrate.mjs).
+// `--sandbox` runs the emulators alone (apps/api/dist/sandbox.mjs, `npm run sandbox`): the one
+// writer of their state, reached by Tenpo's processes through SANDBOX_URL and SMTP_URL.
 // Where the build tools are not installed (`npm ci --omit=dev`), existing builds are used as
 // they are. SIGTERM and SIGINT are passed on for a clean stop.
 import { spawn, spawnSync } from 'node:child_process';
@@ -17,8 +19,9 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dev = process.argv.includes('--dev');
 const worker = process.argv.includes('--worker');
 const migrate = process.argv.includes('--migrate');
-// The entry, without extension: server, worker or migrate. Only the server serves the web app.
-const entryName = migrate ? 'migrate' : worker ? 'worker' : 'server';
+const sandbox = process.argv.includes('--sandbox');
+// The entry, without extension. Only the server serves the web app.
+const entryName = migrate ? 'migrate' : sandbox ? 'sandbox' : worker ? 'worker' : 'server';
 const require = createRequire(import.meta.url);
 
 const [major, minor] = process.versions.node.split('.').map(Number);
@@ -94,9 +97,10 @@ if (!dev) {
   });
 }
 
-const entry = dev
-  ? ['--import', 'tsx', path.join(root, 'apps/api/src', `${entryName}.ts`)]
-  : ['--enable-source-maps', serverBundle];
+const devEntry = sandbox
+  ? path.join(root, 'apps/sandbox/src/main.ts')
+  : path.join(root, 'apps/api/src', `${entryName}.ts`);
+const entry = dev ? ['--import', 'tsx', devEntry] : ['--enable-source-maps', serverBundle];
 const child = spawn(process.execPath, entry, { cwd: root, stdio: 'inherit', env: process.env });
 for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, () => child.kill(sig));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));

@@ -5,7 +5,7 @@ import fastifyStatic from '@fastify/static';
 import { createMailbox, sandboxDemoGrants, sandboxPlugin, type Mailbox } from '@tenpo/sandbox';
 import { buildApp } from './app';
 import { DEFAULT_WEB_DIST } from './assets';
-import type { Config } from './config';
+import { ConfigError, type Config } from './config';
 import { openDatabase } from './db/kysely';
 import { migrateToLatest, MigrationsPendingError, waitForMigrations } from './db/migrate';
 import { seedDemo, type DemoSeedGrants } from './db/seed';
@@ -15,15 +15,23 @@ import { createChannels } from './channels';
 import { createSbpsClient } from './modules/payments/sbps.client';
 import { fetchWithSandboxKey, registerSandboxGate, sandboxCookie } from './plugins/sandbox-gate';
 
-/** Sandbox mode without SMTP: mail lands in the sandbox mailbox at /sandbox/mail. */
-export const mailTransportFor = (config: Config, mailbox: Mailbox): MailTransport =>
-  config.smtpUrl
-    ? smtpTransport(config.smtpUrl)
-    : {
-        async send(mail) {
-          mailbox.deliver(mail);
-        },
-      };
+/**
+ * SMTP when SMTP_URL is set (a sandbox in its own process listens for it too); otherwise mail
+ * lands in the mailbox of the sandbox mounted at /sandbox/mail.
+ */
+export const mailTransportFor = (config: Config, mailbox: Mailbox): MailTransport => {
+  if (config.smtpUrl) return smtpTransport(config.smtpUrl);
+  // The mailbox file below is the mounted sandbox's: with the sandbox elsewhere nobody shows it.
+  if (config.sandboxUrl)
+    throw new ConfigError(
+      'Invalid configuration:\n  SMTP_URL: required when SANDBOX_URL is set (the sandbox process takes mail at smtp://<its host>:2525, SANDBOX_SMTP_PORT)',
+    );
+  return {
+    async send(mail) {
+      mailbox.deliver(mail);
+    },
+  };
+};
 
 /** Serves the built web app at /, with the API key (and map tiles) the server was started with. */
 async function mountWeb(app: FastifyInstance, config: Config): Promise<void> {

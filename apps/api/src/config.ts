@@ -230,6 +230,11 @@ export type Config = Readonly<{
    * them needs the API key; `open` on a developer's machine.
    */
   sandboxMount: 'none' | 'open' | 'api-key';
+  /**
+   * SANDBOX_URL: the emulators run as a process of their own (`npm run sandbox`), reached there
+   * (mail through SMTP_URL); null: this process mounts them at /sandbox (the one-process default).
+   */
+  sandboxUrl: string | null;
   channels: ChannelsConfig;
   secretKey: Buffer;
   apiKey: string;
@@ -622,6 +627,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     providers: e.TENPO_PROVIDERS,
     sandboxMount:
       e.TENPO_PROVIDERS === 'live' || e.SANDBOX_URL ? 'none' : production ? 'api-key' : 'open',
+    sandboxUrl:
+      e.TENPO_PROVIDERS === 'sandbox' && e.SANDBOX_URL ? e.SANDBOX_URL.replace(/\/+$/, '') : null,
     channels: deepFreeze(channels),
     secretKey: loadSecretKey(dataDir, e.TENPO_SECRET_KEY),
     apiKey: e.TENPO_API_KEY,

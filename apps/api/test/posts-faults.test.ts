@@ -82,6 +82,7 @@ function startWorker(): Promise<ChildProcess> {
       TENPO_API_KEY: API_KEY,
       PUBLIC_URL: t.config.publicUrl,
       SANDBOX_URL: sb.url,
+      SMTP_URL: sb.smtpUrl,
       LOG_LEVEL: 'info',
       JOB_POLL_MS: '50',
       JOB_LEASE_SECONDS: '2',

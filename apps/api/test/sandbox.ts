@@ -4,12 +4,14 @@ import os from 'node:os';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { PublisherKey } from '@tenpo/domain';
-import { createMailbox, sandboxPlugin } from '@tenpo/sandbox';
+import { createMailbox, listenSmtp, sandboxPlugin } from '@tenpo/sandbox';
 import { call, json } from './helpers';
 
 /** The emulators on a free port of this machine, as the product mounts them (under /sandbox). */
 export type RunningSandbox = {
   url: string;
+  /** Its mailbox's SMTP door, as Tenpo's SMTP_URL takes it (a process given SANDBOX_URL needs one). */
+  smtpUrl: string;
   app: FastifyInstance;
   /** A JSON call to the sandbox's control and fault endpoints. */
   control: (method: 'POST' | 'PATCH' | 'DELETE', p: string, body?: object) => Promise<unknown>;
@@ -33,15 +35,18 @@ export async function startSandbox(): Promise<RunningSandbox> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/sandbox`;
   const app = Fastify({ logger: false });
+  const mailbox = createMailbox(null);
   await app.register(
     async (scope) => {
-      await scope.register(sandboxPlugin, { dataDir, baseUrl: url, mailbox: createMailbox(null) });
+      await scope.register(sandboxPlugin, { dataDir, baseUrl: url, mailbox });
     },
     { prefix: '/sandbox' },
   );
   await app.listen({ port, host: '127.0.0.1' });
+  const smtp = await listenSmtp(mailbox, 0, '127.0.0.1');
   return {
     url,
+    smtpUrl: `smtp://127.0.0.1:${smtp.port}`,
     app,
     async control(method, p, body) {
       const res = await fetch(`${url}${p}`, {
@@ -52,6 +57,7 @@ export async function startSandbox(): Promise<RunningSandbox> {
       return res.json();
     },
     close: async () => {
+      await smtp.close();
       await app.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

@@ -1,10 +1,14 @@
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
 import { registerMail } from './mail/mail.routes';
 import type { Mailbox } from './mail/mailbox';
 import { registerProviders } from './providers';
-import { flushStores } from './shared/store';
+import { lockDataDir } from './shared/lock';
+import { commitStores, flushStores } from './shared/store';
 
+export { SandboxLockedError } from './shared/lock';
+export { listenSmtp, type SmtpListener } from './mail/smtp';
 export { createMailbox, type Mailbox, type SandboxMail, type OutgoingMail } from './mail/mailbox';
 export {
   sandboxDemoGrants,
@@ -32,11 +36,19 @@ export type SandboxOptions = {
  * /sandbox by the API server in the embedded default, or run on its own by main.ts.
  */
 export async function sandboxPlugin(app: FastifyInstance, opts: SandboxOptions): Promise<void> {
+  // Before any state is read: a second writer would keep a copy of its own and overwrite ours.
+  const unlock = lockDataDir(path.join(opts.dataDir, 'sandbox'));
+  app.addHook('onClose', async () => {
+    flushStores();
+    unlock();
+  });
+  // An answer leaves once the changes it reports are on disk (shared/store.ts).
+  app.addHook('onSend', async () => {
+    await commitStores();
+  });
   await app.register(formbody);
   await app.register(async (scope) => registerMail(scope, opts.mailbox), { prefix: '/mail' });
   await registerProviders(app, opts);
-  // State is written shortly after each change (shared/store.ts): all of it before a restart.
-  app.addHook('onClose', async () => flushStores());
   app.get('/', async (_req, reply) => {
     reply.type('text/html; charset=utf-8');
     return `<!doctype html><html lang="ja"><meta charset="utf-8"><title>Tenpo サンドボックス</title>
