@@ -91,6 +91,12 @@ const until = async (what: string, check: () => boolean | Promise<boolean>, ms: 
   }
 };
 
+/** Ready: an API's or a worker's readiness probe (ADR 0052) answers 200. */
+const ready = async (port: number): Promise<boolean> => {
+  const r = await fetch(`http://127.0.0.1:${port}/api/health/ready`).catch(() => null);
+  return r?.status === 200;
+};
+
 const answers = async (port: number): Promise<boolean> => {
   const r = await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => null);
   return r?.status === 200;
@@ -154,16 +160,22 @@ afterAll(async () => {
 describe.skipIf(!pgUrl)('a cold start of several processes on a new PostgreSQL database', () => {
   // The two run side by side (their own databases and folders): the second fits in the first's hold.
   it.concurrent(
-    'brings up 2 API processes and 2 workers started at once; they stay up with no pg-boss error',
+    'brings up 2 API processes, 2 workers and the sandbox started at once; they stay up with no pg-boss error',
     async ({ expect }) => {
       const url = await newDatabase();
       const ports = [await freePort(), await freePort()];
+      const probePorts = [await freePort(), await freePort()];
+      const [sandboxPort, smtpPort] = [await freePort(), await freePort()];
+      const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
+      // Every Tenpo process reaches the one sandbox process, and sends its mail there.
+      const viaSandbox = { SANDBOX_URL: sandboxUrl, SMTP_URL: `smtp://127.0.0.1:${smtpPort}` };
       // No TENPO_JOB_DRIVER: pg-boss is the default on PostgreSQL. Each process its own DATA_DIR
       // (the sandbox's files are one process's: issue 20 item 5).
       const procs: Proc[] = [
         ...ports.map((port, i) =>
           start(`api${i + 1}`, 'server.mjs', {
             ...base(url, path.join(dir, `api${i + 1}`)),
+            ...viaSandbox,
             TENPO_WORKER: 'false',
             PORT: String(port),
             HOST: '127.0.0.1',
@@ -172,11 +184,20 @@ describe.skipIf(!pgUrl)('a cold start of several processes on a new PostgreSQL d
         ...[1, 2].map((i) =>
           start(`worker${i}`, 'worker.mjs', {
             ...base(url, path.join(dir, `worker${i}`)),
+            ...viaSandbox,
             MIGRATION_WAIT_SECONDS: '120',
+            HOST: '127.0.0.1',
+            WORKER_HEALTH_PORT: String(probePorts[i - 1]),
           }),
         ),
-        // The sandbox as its own process (issue 20 item 5) joins here: started with the others,
-        // and the API processes and workers given its SANDBOX_URL.
+        // The sandbox as its own process (issue 20 item 5), started with the others.
+        start('sandbox', 'sandbox.mjs', {
+          DATA_DIR: path.join(dir, 'sandbox'),
+          SANDBOX_HOST: '127.0.0.1',
+          SANDBOX_PORT: String(sandboxPort),
+          SANDBOX_SMTP_PORT: String(smtpPort),
+          SANDBOX_PUBLIC_URL: sandboxUrl,
+        }),
       ];
       const report = () =>
         procs.map((p) => `--- ${p.name}\n${p.lines.slice(-15).join('\n')}`).join('\n');
@@ -187,17 +208,16 @@ describe.skipIf(!pgUrl)('a cold start of several processes on a new PostgreSQL d
         async () => {
           const gone = dead();
           if (gone) throw new Error(`${gone.name} exited during start\n${report()}`);
-          const up = await Promise.all(ports.map(answers));
-          const workersUp = procs
-            .filter((p) => p.name.startsWith('worker'))
-            .every((p) => p.lines.some((l) => l.includes('Tenpo worker is up')));
-          return up.every(Boolean) && workersUp;
+          const up = await Promise.all([...ports, ...probePorts].map(ready));
+          const sandboxUp = (await fetch(`${sandboxUrl}/mail?format=json`).catch(() => null))?.ok;
+          return up.every(Boolean) && sandboxUp === true;
         },
         90_000,
       );
 
       await sleep(HOLD_MS);
       expect(dead()?.name ?? null, report()).toBeNull();
+      for (const port of probePorts) expect(await ready(port), report()).toBe(true);
       for (const port of ports) {
         expect(await answers(port), report()).toBe(true);
         const login = await fetch(`http://127.0.0.1:${port}/api/login`, {
@@ -234,7 +254,7 @@ describe.skipIf(!pgUrl)('a cold start of several processes on a new PostgreSQL d
 
       for (const p of procs) p.child.kill('SIGTERM');
       const codes = await Promise.all(procs.map((p) => p.exit));
-      expect(codes, report()).toEqual([0, 0, 0, 0]);
+      expect(codes, report()).toEqual([0, 0, 0, 0, 0]);
     },
     HOLD_MS + 150_000,
   );

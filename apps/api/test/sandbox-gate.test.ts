@@ -201,6 +201,7 @@ describe('the emulators elsewhere (SANDBOX_URL)', () => {
         TENPO_SEED_DEMO: 'false',
         TENPO_WORKER: 'false',
         SANDBOX_URL: 'http://127.0.0.1:4010/sandbox',
+        SMTP_URL: 'smtp://127.0.0.1:2525',
         WEB_DIST: path.join(d, 'none'),
       }),
     );
