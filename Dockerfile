@@ -1,6 +1,7 @@
 # Tenpo's image (docs/deploy.md, ADR 0057). One image, its role chosen by the command:
 #   API (default)  node apps/api/dist/server.mjs   (TENPO_WORKER=false beside worker processes)
 #   worker         node apps/api/dist/worker.mjs
+#   sandbox        node apps/api/dist/sandbox.mjs   (staging demos: the emulators, one process)
 #   one-shot jobs  npm run migrate, npm run backup, …
 # Long-running roles run node directly, not through npm: npm passes SIGTERM to a shell that does
 # not pass it on, so the process would be killed without its drain window.
