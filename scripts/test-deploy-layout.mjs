@@ -164,7 +164,12 @@ async function main() {
 
     const install = spawnSync('npm', INSTALL, { cwd: dir, encoding: 'utf8' });
     if (install.status !== 0)
-      fail(`npm ci --omit=dev failed (${install.status}):\n${install.stdout}\n${install.stderr}`);
+      fail(
+        `npm ci --omit=dev failed (${install.status}):\n${install.stdout}\n${install.stderr}` +
+          (/ENOTCACHED/.test(install.stderr)
+            ? "\nA package is not in npm's cache: run `npm ci` here first (this test installs offline)."
+            : ''),
+      );
     step('installed');
 
     const present = DEV_ONLY.filter((p) => fs.existsSync(path.join(dir, 'node_modules', p)));
