@@ -232,6 +232,40 @@ for (const r of runs.slice(2, 4))
     `goal ≤ ${GOAL_MB} MB: ${r.name}: ${mb(r.rss).trim()} MB ${r.rss / 1024 <= GOAL_MB ? 'met' : 'NOT met'}`,
   );
 
+if (process.argv.includes('--heap')) {
+  // The API's heap by what holds it: V8's node types, and objects by constructor (self sizes).
+  const file = path.join(tmp, 'api.heapsnapshot');
+  const port = await freePort();
+  await measure('heap', [path.join(dist, 'server.mjs')], {
+    env: { ...tenpoEnv(port), TENPO_WORKER: 'false', BENCH_HEAP_SNAPSHOT: file },
+    ready: `http://127.0.0.1:${port}/api/health`,
+  });
+  const snap = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const f = snap.snapshot.meta.node_fields;
+  const types = snap.snapshot.meta.node_types[0];
+  const [ti, ni, si] = ['type', 'name', 'self_size'].map((k) => f.indexOf(k));
+  const by = new Map();
+  const strings = [];
+  let total = 0;
+  for (let i = 0; i < snap.nodes.length; i += f.length) {
+    const type = types[snap.nodes[i + ti]];
+    const size = snap.nodes[i + si];
+    const key = type === 'object' ? `object ${snap.strings[snap.nodes[i + ni]]}` : type;
+    by.set(key, (by.get(key) ?? 0) + size);
+    total += size;
+    if (type === 'string' && size > 100_000) strings.push([size, snap.strings[snap.nodes[i + ni]]]);
+  }
+  console.log(`API heap snapshot: ${bytesMb(total).trim()} MB, the largest kinds (MB):`);
+  for (const [k, v] of [...by].sort((a, b) => b[1] - a[1]).slice(0, 15))
+    console.log(`  ${k.slice(0, 50).padEnd(50)} ${bytesMb(v)}`);
+  // Strings over 100 kB: mostly the source text V8 keeps of each module it loaded.
+  strings.sort((a, b) => b[0] - a[0]);
+  const big = strings.reduce((n, [size]) => n + size, 0);
+  console.log(`  strings over 100 kB: ${strings.length}, ${bytesMb(big).trim()} MB; the largest:`);
+  for (const [size, text] of strings.slice(0, 8))
+    console.log(`  ${bytesMb(size)}  ${JSON.stringify(text.slice(0, 70))}`);
+}
+
 if (process.argv.includes('--modules')) {
   // Each package the bundle imports, alone in an idle node: heap and RSS it adds.
   const bundle = fs.readFileSync(path.join(dist, 'server.mjs'), 'utf8');

@@ -13,6 +13,8 @@ if (out && typeof globalThis.gc === 'function') {
     const spaces = Object.fromEntries(
       v8.getHeapSpaceStatistics().map((s) => [s.space_name, s.space_used_size]),
     );
+    // BENCH_HEAP_SNAPSHOT: also a heap snapshot, for bench/memory.mjs --heap.
+    if (process.env.BENCH_HEAP_SNAPSHOT) v8.writeHeapSnapshot(process.env.BENCH_HEAP_SNAPSHOT);
     fs.writeFileSync(out, `${JSON.stringify({ ...m, spaces })}\n`);
   });
 }
