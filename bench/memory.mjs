@@ -26,6 +26,8 @@ if (!fs.existsSync(path.join(dist, 'server.mjs'))) {
 const GOAL_MB = 110;
 const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 3000);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tenpo-bench-memory-'));
+// Removed however the run ends (a process that never got ready throws).
+process.on('exit', () => fs.rmSync(tmp, { recursive: true, force: true }));
 
 const freePort = () =>
   new Promise((resolve) => {
@@ -62,7 +64,10 @@ async function measure(name, args, { env = {}, ready, flags = [] } = {}) {
   const until = Date.now() + 60_000;
   for (;;) {
     if (exited) throw new Error(`${name} exited before it was ready:\n${log}`);
-    if (Date.now() > until) throw new Error(`${name} was not ready within 60 s:\n${log}`);
+    if (Date.now() > until) {
+      child.kill('SIGKILL');
+      throw new Error(`${name} was not ready within 60 s:\n${log}`);
+    }
     const ok =
       ready instanceof RegExp
         ? ready.test(log)
@@ -294,5 +299,3 @@ if (process.argv.includes('--modules')) {
         : `  ${p.padEnd(44)} ${mb(r.rss - node.rss)} ${bytesMb(r.inside.heapUsed - node.inside.heapUsed)}`,
     );
 }
-
-fs.rmSync(tmp, { recursive: true, force: true });
