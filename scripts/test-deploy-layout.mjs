@@ -40,9 +40,8 @@ const BUILT = ['apps/api/dist/server.mjs', 'apps/api/dist/worker.mjs', 'apps/web
  * (TypeScript is: npm keeps it as the optional peer of i18next, "devOptional" in the lock.)
  */
 const DEV_ONLY = ['esbuild', 'vite', 'tsx', 'vitest', 'eslint'];
-// Until the health helper's paths are merged, `/api/health` is the API's one probe.
-// ENABLE (replace) when item 6 is merged: ['/api/health/live', '/api/health/ready'].
-const API_PROBES = ['/api/health'];
+// The probes an orchestrator uses (ADR 0052).
+const API_PROBES = ['/api/health/live', '/api/health/ready'];
 
 const fail = (msg) => {
   throw new Error(msg);
@@ -197,31 +196,30 @@ async function main() {
 
     // `npm run migrate` first, as compose runs it; then the sandbox as its own process, which
     // the API and the worker reach through SANDBOX_URL and SMTP_URL.
-    // ENABLE (uncomment) when `npm run migrate` (item 2) and `npm run sandbox` (item 5) are merged:
-    // const migrate = spawnSync('npm', ['run', 'migrate'], {
-    //   cwd: dir,
-    //   env: { ...process.env, ...base },
-    //   encoding: 'utf8',
-    // });
-    // if (migrate.status !== 0) fail(`npm run migrate failed:\n${migrate.stdout}${migrate.stderr}`);
-    // step('npm run migrate: done');
-    // const sandboxPort = await freePort();
-    // const smtpPort = await freePort();
-    // const sandbox = start(
-    //   'sandbox',
-    //   ['run', 'sandbox'],
-    //   {
-    //     ...base,
-    //     SANDBOX_PORT: String(sandboxPort),
-    //     SANDBOX_SMTP_PORT: String(smtpPort),
-    //     SANDBOX_PUBLIC_URL: `http://127.0.0.1:${sandboxPort}`,
-    //   },
-    //   dir,
-    // );
-    // await waitFor200(sandbox, `http://127.0.0.1:${sandboxPort}/mail?format=json`);
-    // base.SANDBOX_URL = `http://127.0.0.1:${sandboxPort}`;
-    // base.SMTP_URL = `smtp://127.0.0.1:${smtpPort}`;
-    // step('sandbox up');
+    const migrate = spawnSync('npm', ['run', 'migrate'], {
+      cwd: dir,
+      env: { ...process.env, ...base },
+      encoding: 'utf8',
+    });
+    if (migrate.status !== 0) fail(`npm run migrate failed:\n${migrate.stdout}${migrate.stderr}`);
+    step('npm run migrate: done');
+    const sandboxPort = await freePort();
+    const smtpPort = await freePort();
+    const sandbox = start(
+      'sandbox',
+      ['run', 'sandbox'],
+      {
+        ...base,
+        SANDBOX_PORT: String(sandboxPort),
+        SANDBOX_SMTP_PORT: String(smtpPort),
+        SANDBOX_PUBLIC_URL: `http://127.0.0.1:${sandboxPort}`,
+      },
+      dir,
+    );
+    await waitFor200(sandbox, `http://127.0.0.1:${sandboxPort}/mail?format=json`);
+    base.SANDBOX_URL = `http://127.0.0.1:${sandboxPort}`;
+    base.SMTP_URL = `smtp://127.0.0.1:${smtpPort}`;
+    step('sandbox up');
 
     const apiPort = await freePort();
     const api = start(
@@ -250,9 +248,8 @@ async function main() {
       dir,
     );
     await waitForLog(worker, /Tenpo worker is up/);
-    // ENABLE (uncomment) when the workers' health port (item 6) is merged:
-    // for (const p of ['/api/health/live', '/api/health/ready'])
-    //   await waitFor200(worker, `http://127.0.0.1:${workerPort}${p}`);
+    for (const p of ['/api/health/live', '/api/health/ready'])
+      await waitFor200(worker, `http://127.0.0.1:${workerPort}${p}`);
 
     // Up, and still up a moment later (a worker that exits at once on a missing migration or a
     // missing module may log its start first).
