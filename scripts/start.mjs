@@ -100,7 +100,12 @@ if (!dev) {
 const devEntry = sandbox
   ? path.join(root, 'apps/sandbox/src/main.ts')
   : path.join(root, 'apps/api/src', `${entryName}.ts`);
-const entry = dev ? ['--import', 'tsx', devEntry] : ['--enable-source-maps', serverBundle];
+// Source maps cost an idle process about 40 MB (bench/memory.mjs, ADR 0057): only when asked for,
+// with TENPO_SOURCE_MAPS=true, so that a stack trace names the TypeScript line.
+const sourceMaps = /^(true|1|yes)$/i.test(process.env.TENPO_SOURCE_MAPS ?? '');
+const entry = dev
+  ? ['--import', 'tsx', devEntry]
+  : [...(sourceMaps ? ['--enable-source-maps'] : []), serverBundle];
 const child = spawn(process.execPath, entry, { cwd: root, stdio: 'inherit', env: process.env });
 for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, () => child.kill(sig));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
