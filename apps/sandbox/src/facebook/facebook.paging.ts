@@ -33,7 +33,8 @@ export function cursorPage<T>(
       if (k !== 'after' && k !== 'before' && typeof v === 'string') q.set(k, v);
     q.set('limit', String(limit));
     for (const [k, v] of Object.entries(extra)) q.set(k, v);
-    return `${baseUrl}${req.url.split('?')[0] ?? ''}?${q.toString()}`;
+    // The request's own path (it carries the sandbox's mount prefix) on the public origin.
+    return `${new URL(baseUrl).origin}${req.url.split('?')[0] ?? ''}?${q.toString()}`;
   };
   return {
     slice,
