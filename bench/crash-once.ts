@@ -42,6 +42,12 @@ import { scratchSchema } from './support/pg-schema';
 const STORES = Number(process.env.BENCH_STORES ?? 1000);
 const KILLS = Number(process.env.BENCH_KILLS ?? 2);
 const DEADLINE_S = Number(process.env.BENCH_DEADLINE_S ?? 300);
+/**
+ * The job lease (JOB_LEASE_SECONDS), the product's default unless set: a killed worker's jobs
+ * run again once it lapses, while the new worker is busy with others meanwhile (the posts it
+ * makes in those seconds are what bury a lost send on the shared Page).
+ */
+const LEASE_S = Number(process.env.BENCH_LEASE_S ?? 15);
 const PG_URL = process.env.BENCH_DATABASE_URL ?? null;
 const DRIVER = process.env.BENCH_JOB_DRIVER === 'pg-boss' ? 'pg-boss' : 'table';
 const WORKERS = Number(process.env.BENCH_WORKERS ?? (DRIVER === 'pg-boss' ? 2 : 1));
@@ -224,7 +230,7 @@ async function main(): Promise<void> {
   const startWorker = async (): Promise<ChildProcess> => {
     const child = spawn(process.execPath, ['--import', 'tsx', path.join('src', 'worker.ts')], {
       cwd: path.join(root, 'apps', 'api'),
-      env: { ...process.env, ...env, LOG_LEVEL: 'info', JOB_POLL_MS: '50', JOB_LEASE_SECONDS: '2' },
+      env: { ...process.env, ...env, LOG_LEVEL: 'info', JOB_LEASE_SECONDS: String(LEASE_S) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     await started(child, 'Tenpo worker is up', 'worker');
@@ -354,12 +360,14 @@ async function main(): Promise<void> {
       else held.sent++;
     }
     const others = atSandbox[key].length;
-    bad += tally.published_twice_or_more + tally.published_none;
+    // A target not published whose post is live (failed after a resend was refused, say) is
+    // as wrong as a post made twice.
+    bad += tally.published_twice_or_more + tally.published_none + held.sent;
     console.log(
       `  ${key.padEnd(19)} targets ${JSON.stringify(states)}; at the sandbox: ${others} posts on the shared ${key === 'facebook' ? 'Page' : 'location'}`,
     );
     console.log(
-      `  ${''.padEnd(19)} published: ${tally.published_once} exactly once, ${tally.published_twice_or_more} twice or more, ${tally.published_none} missing; not published: ${held.not_sent} with no post, ${held.sent} with a post (settled on a later run)`,
+      `  ${''.padEnd(19)} published: ${tally.published_once} exactly once, ${tally.published_twice_or_more} twice or more, ${tally.published_none} missing; not published: ${held.not_sent} with no post, ${held.sent} with a post`,
     );
   }
   console.log(bad === 0 ? '\nexactly once: yes' : `\nexactly once: NO (${bad} targets)`);
