@@ -114,6 +114,8 @@ async function main(): Promise<void> {
     TENPO_API_KEY: API_KEY,
     PUBLIC_URL: 'http://127.0.0.1:9',
     SANDBOX_URL: sbUrl,
+    // A worker given SANDBOX_URL needs an SMTP door; delivery sends no mail, so none listens.
+    SMTP_URL: 'smtp://127.0.0.1:9',
     TENPO_JOB_DRIVER: DRIVER,
   };
   const config = loadConfig({ ...env, LOG_LEVEL: 'silent', TENPO_WORKER: 'false' });
