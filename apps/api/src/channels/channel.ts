@@ -210,11 +210,11 @@ export interface UploadsMedia {
 }
 
 export interface ListsRecentPosts {
-  /** The account's posts made since `since`, newest first (what `settle` reads). */
-  listRecent(
-    handle: CredentialHandle,
-    opts: { since: Date; limit?: number },
-  ): Promise<PublishedPost[]>;
+  /**
+   * Every post of the account made since `since`, newest first (what `settle` reads): the
+   * provider's pages are followed back to `since`, however many other posts came after it.
+   */
+  listRecent(handle: CredentialHandle, opts: { since: Date }): Promise<PublishedPost[]>;
 }
 
 export type CalendarDay = { year: number; month: number; day: number };

@@ -67,7 +67,7 @@ export function findPublished(
 export type Settled = { outcome: 'published'; post: PublishedPost } | { outcome: 'absent' };
 
 /**
- * Settles a publish that ended `outcome_unknown` by reading the provider's recent posts,
+ * Settles a publish that ended `outcome_unknown` by reading the provider's posts since the send,
  * instead of sending it again: published (with the post found) or absent, so the caller may
  * publish once more. A failure to read leaves as the list call's ChannelError (still unknown).
  */
@@ -79,9 +79,10 @@ export async function settle(
   opts: FindOptions | string = {},
 ): Promise<Settled> {
   const lister = registry.require(handle.publisher, 'listRecent');
+  // Every post since the send, not the newest page: on an account many stores post to, the
+  // one we look for may lie hundreds of posts down (ADR 0055).
   const posts = await lister.listRecent(handle, {
     since: new Date(sentAt.getTime() - CLOCK_SKEW_MS),
-    limit: 50,
   });
   const post = findPublished(posts, draft, sentAt, opts);
   return post ? { outcome: 'published', post } : { outcome: 'absent' };

@@ -22,6 +22,7 @@ import {
   unsupported,
 } from './facebook.errors';
 import { fbPages, fbUsers, igUsers } from './facebook.fixtures';
+import { cursorPage, graphTimeParam } from './facebook.paging';
 import { accessTokenEndpoint } from './facebook.oauth';
 import type { FacebookState, FbPost, FbToken } from './facebook.state';
 
@@ -523,11 +524,21 @@ export function registerFacebookGraph(
       if (!pagesOf(t).includes(pageId as string)) throw unsupported('get', pageId as string);
       const all = s().posts.filter((p) => p.pageId === pageId && !p.deleted);
       if (all.map(settle).some(Boolean)) store.save();
+      // Newest first, paged by cursors; `since`/`until` bound the time (the feed edges' own
+      // time-based paging). Posts made in one second keep the order they were made in.
+      const since = graphTimeParam(req, 'since');
+      const until = graphTimeParam(req, 'until');
       const list = all
-        .filter((p) => (which === 'scheduled' ? !p.published && p.scheduledAt : p.published))
-        .sort((a, b) => b.createdAt - a.createdAt)
-        .slice(0, Math.min(100, Number(field(req, 'limit') ?? 25) || 25));
-      return { data: list.map((p) => postNode(req, p)) };
+        .map((p, i) => ({ p, i }))
+        .filter(({ p }) => (which === 'scheduled' ? !p.published && p.scheduledAt : p.published))
+        .filter(
+          ({ p }) =>
+            (since === null || p.createdAt >= since) && (until === null || p.createdAt <= until),
+        )
+        .sort((a, b) => b.p.createdAt - a.p.createdAt || b.i - a.i)
+        .map(({ p }) => p);
+      const { slice, paging } = cursorPage(req, rt.baseUrl, list, (p) => p.id);
+      return { data: slice.map((p) => postNode(req, p)), paging };
     };
   router.add('GET', g('(\\d+)/feed'), listPosts('feed'));
   router.add('GET', g('(\\d+)/posts'), listPosts('feed'));

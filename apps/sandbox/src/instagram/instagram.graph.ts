@@ -5,6 +5,7 @@ import { graphError, unsupported } from '../facebook/facebook.errors';
 import { igUsers } from '../facebook/facebook.fixtures';
 import type { FbToken, IgContainer } from '../facebook/facebook.state';
 import { fieldList, g, graphTime, pick, type GraphCtx } from '../facebook/facebook.graph';
+import { cursorPage } from '../facebook/facebook.paging';
 
 const DAY = 24 * 3600_000;
 
@@ -329,10 +330,14 @@ export function registerInstagramGraph(router: PathRouter, ctx: GraphCtx): void 
 
   router.add('GET', g('(\\d+)/media'), async (req, reply, [igId]) => {
     await igAuth(req, reply, igId as string, 'instagram_basic');
+    // Newest first, paged by the Graph API's cursors (25 unless `limit` says otherwise).
     const list = s()
-      .igMedia.filter((m) => m.igId === igId)
-      .sort((a, b) => b.timestamp - a.timestamp);
-    return { data: list.map((m) => mediaNode(req, m.id)) };
+      .igMedia.map((m, i) => ({ m, i }))
+      .filter(({ m }) => m.igId === igId)
+      .sort((a, b) => b.m.timestamp - a.m.timestamp || b.i - a.i)
+      .map(({ m }) => m);
+    const { slice, paging } = cursorPage(req, rt.baseUrl, list, (m) => m.id);
+    return { data: slice.map((m) => mediaNode(req, m.id)), paging };
   });
 
   const mediaNode = (req: FastifyRequest, id: string) => {

@@ -281,10 +281,30 @@ export function registerXApi(app: FastifyInstance, rt: Runtime, store: JsonStore
     const since = start ? Date.parse(start) : Number.NEGATIVE_INFINITY;
     if (Number.isNaN(since))
       throw invalidRequest('Invalid start_time', 'start_time', [String(start)]);
-    const list = s()
-      .tweets.filter((x) => x.userId === req.params.id && !x.deleted && x.createdAt >= since)
-      .sort((a, b) => b.createdAt - a.createdAt)
-      .slice(0, max);
+    // Paged as X documents (docs.x.com/x-api/fundamentals/pagination): `meta.next_token` while
+    // more remain, sent back as `pagination_token`; the token names the last tweet shown, so
+    // tweets made meanwhile (they go on top) neither shift nor repeat the pages after it.
+    const all = s()
+      .tweets.map((x, i) => ({ x, i }))
+      .filter(({ x }) => x.userId === req.params.id && !x.deleted && x.createdAt >= since)
+      .sort((a, b) => b.x.createdAt - a.x.createdAt || b.i - a.i)
+      .map(({ x }) => x);
+    const token = field(req, 'pagination_token');
+    let from = 0;
+    if (token) {
+      const [dir, id] = Buffer.from(token, 'base64url').toString().split(':');
+      const at = all.findIndex((x) => x.id === id);
+      if (!dir || !id || at < 0)
+        throw invalidRequest(
+          `The \`pagination_token\` query parameter value [${token}] is not valid`,
+          'pagination_token',
+          [token],
+        );
+      from = dir === 'n' ? at + 1 : Math.max(0, at - max);
+    }
+    const list = all.slice(from, from + max);
+    const tokenOf = (dir: 'n' | 'p', id: string | undefined) =>
+      Buffer.from(`${dir}:${id ?? ''}`).toString('base64url');
     const withTime = (field(req, 'tweet.fields') ?? '').split(',').includes('created_at');
     const withMedia = wantsAttachments(req);
     const data = list.map((tw) => ({
@@ -299,6 +319,8 @@ export function registerXApi(app: FastifyInstance, rt: Runtime, store: JsonStore
       meta: {
         result_count: data.length,
         ...(data.length ? { newest_id: data[0]?.id, oldest_id: data[data.length - 1]?.id } : {}),
+        ...(from + max < all.length ? { next_token: tokenOf('n', list[list.length - 1]?.id) } : {}),
+        ...(from > 0 && list.length ? { previous_token: tokenOf('p', list[0]?.id) } : {}),
       },
     };
   });

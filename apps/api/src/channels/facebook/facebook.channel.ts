@@ -10,6 +10,8 @@ import {
   type TokenSet,
 } from '../channel';
 import type { FacebookClient, GraphPage, GraphToken } from './facebook.client';
+import { nextCursor } from './facebook.client';
+import { LIST_PAGE_SIZE, pageBack } from '../paging';
 
 export type { PageGrant };
 
@@ -161,19 +163,29 @@ export function createFacebookCapabilities(
         access.use(h, async (g) => client.remove(postId, pageOfGrant(g).token)),
     },
     listRecent: {
-      listRecent: (h, { since, limit = 25 }) =>
+      listRecent: (h, { since }) =>
         access.use(h, async (g) => {
           const { pageId, token } = pageOfGrant(g);
-          const page = await client.list<GraphPost>(
-            `${pageId}/published_posts`,
-            {
-              fields: 'id,message,created_time,permalink_url,status_type',
-              limit: String(Math.min(100, limit)),
-              since: String(Math.floor(since.getTime() / 1000)),
+          // Every page back to `since`, by the Graph API's cursors: a Page shared by many
+          // stores may have hundreds of posts since the one we look for (ADR 0055).
+          const posts = await pageBack(
+            async (after) => {
+              const page = await client.list<GraphPost>(
+                `${pageId}/published_posts`,
+                {
+                  fields: 'id,message,created_time,permalink_url,status_type',
+                  limit: String(LIST_PAGE_SIZE),
+                  since: String(Math.floor(since.getTime() / 1000)),
+                  after: after ?? undefined,
+                },
+                token,
+              );
+              return { items: (page.data ?? []).map(postOf), next: nextCursor(page) };
             },
-            token,
+            (p) => p.createdAt,
+            since,
           );
-          return (page.data ?? []).map(postOf).filter((p) => !p.createdAt || p.createdAt >= since);
+          return posts.filter((p) => !p.createdAt || p.createdAt >= since);
         }),
     },
     pages: {

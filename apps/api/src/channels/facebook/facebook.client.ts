@@ -22,7 +22,14 @@ export type GraphPage = {
   instagram_business_account?: { id: string };
 };
 
-type Paged<T> = { data?: T[]; paging?: { next?: string; cursors?: { after?: string } } };
+export type Paged<T> = { data?: T[]; paging?: { next?: string; cursors?: { after?: string } } };
+
+/**
+ * The `after` cursor of the next page: only while `paging.next` is there (the Graph API leaves
+ * it out on the last page, and a short or even empty page is not the end by itself).
+ */
+export const nextCursor = (page: Paged<unknown>): string | null =>
+  (page.paging?.next && page.paging.cursors?.after) || null;
 
 /** The Graph API over fetch, version pinned in config (FACEBOOK_GRAPH_VERSION). */
 export function createFacebookClient(cfg: ChannelsConfig['facebook'], http: HttpDeps) {
@@ -112,8 +119,9 @@ export function createFacebookClient(cfg: ChannelsConfig['facebook'], http: Http
       ),
 
     /** A node's edge list (first page), e.g. a page's published posts or an IG user's media. */
+    /** One page of an edge; `cursorOf` gives what to pass as `after` for the next, if any. */
     list: <T>(path: string, params: Record<string, string | undefined>, token: string) =>
-      get<{ data?: T[] }>(withQuery(`${graph}/${path}`, { ...params, access_token: token })),
+      get<Paged<T>>(withQuery(`${graph}/${path}`, { ...params, access_token: token })),
 
     node: <T>(id: string, params: Record<string, string | undefined>, token: string) =>
       get<T>(withQuery(`${graph}/${id}`, { ...params, access_token: token })),

@@ -20,6 +20,7 @@ import type {
   GoogleLocationResource,
   GoogleTokenResponse,
 } from './google.client';
+import { LIST_PAGE_SIZE, pageBack } from '../paging';
 
 export type { LocationDetail };
 
@@ -228,16 +229,28 @@ export function createGoogleCapabilities(client: GoogleClient, access: GrantAcce
         }),
     },
     listRecent: {
-      listRecent: (h, { since, limit = 20 }) =>
+      listRecent: (h, { since }) =>
         access.use(h, async (g) => {
-          const page = await client.listLocalPosts(
-            g.accessToken,
-            await parentOf(g),
-            Math.min(100, limit),
+          const parent = await parentOf(g);
+          // localPosts.list takes no time filter: pages (`pageToken`) are read newest first
+          // until one ends before `since`.
+          const posts = await pageBack(
+            async (pageToken) => {
+              const page = await client.listLocalPosts(
+                g.accessToken,
+                parent,
+                LIST_PAGE_SIZE,
+                pageToken,
+              );
+              return {
+                items: (page.localPosts ?? []).map(postOf),
+                next: page.nextPageToken || null,
+              };
+            },
+            (p) => p.createdAt,
+            since,
           );
-          return (page.localPosts ?? [])
-            .map(postOf)
-            .filter((p) => !p.createdAt || p.createdAt >= since);
+          return posts.filter((p) => !p.createdAt || p.createdAt >= since);
         }),
     },
     fetchMetrics: {

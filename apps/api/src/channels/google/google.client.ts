@@ -219,10 +219,18 @@ export function createGoogleClient(cfg: ChannelsConfig['google'], http: HttpDeps
         classifyGoogle,
       ),
 
-    listLocalPosts: (accessToken: string, parent: string, pageSize: number) =>
+    listLocalPosts: (
+      accessToken: string,
+      parent: string,
+      pageSize: number,
+      pageToken: string | null = null,
+    ) =>
       requestJson<{ localPosts?: GoogleLocalPost[]; nextPageToken?: string }>(
         http,
-        withQuery(`${v4}/${parent}/localPosts`, { pageSize: String(pageSize) }),
+        withQuery(`${v4}/${parent}/localPosts`, {
+          pageSize: String(pageSize),
+          pageToken: pageToken ?? undefined,
+        }),
         { method: 'GET', headers: bearer(accessToken) },
         classifyGoogle,
       ),

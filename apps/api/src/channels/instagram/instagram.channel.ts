@@ -8,6 +8,8 @@ import {
 } from '../channel';
 import { graphDate } from '../facebook/facebook.channel';
 import type { FacebookClient } from '../facebook/facebook.client';
+import { nextCursor } from '../facebook/facebook.client';
+import { LIST_PAGE_SIZE, pageBack } from '../paging';
 
 /**
  * Instagram (API with Facebook Login, reference §3.1) has no consent screen of its own: the
@@ -125,15 +127,27 @@ export function createInstagramCapabilities(
         }),
     },
     listRecent: {
-      listRecent: (h, { since, limit = 25 }) =>
+      listRecent: (h, { since }) =>
         access.use(h, async (g) => {
           const { igUserId, token } = igOf(g);
-          const page = await client.list<IgMedia>(
-            `${igUserId}/media`,
-            { fields: 'id,caption,timestamp,permalink', limit: String(Math.min(100, limit)) },
-            token,
+          // Newest first, by the Graph API's cursors, until a page ends before `since`.
+          const posts = await pageBack(
+            async (after) => {
+              const page = await client.list<IgMedia>(
+                `${igUserId}/media`,
+                {
+                  fields: 'id,caption,timestamp,permalink',
+                  limit: String(LIST_PAGE_SIZE),
+                  after: after ?? undefined,
+                },
+                token,
+              );
+              return { items: (page.data ?? []).map(postOf), next: nextCursor(page) };
+            },
+            (p) => p.createdAt,
+            since,
           );
-          return (page.data ?? []).map(postOf).filter((p) => !p.createdAt || p.createdAt >= since);
+          return posts.filter((p) => !p.createdAt || p.createdAt >= since);
         }),
     },
   };

@@ -8,6 +8,7 @@ import {
   type TokenSet,
 } from '../channel';
 import type { XClient, XProcessing, XToken } from './x.client';
+import { LIST_PAGE_SIZE, pageBack } from '../paging';
 
 const MINUTE = 60_000;
 /** Segments of a chunked upload (X takes up to 5 MB per APPEND). */
@@ -115,18 +116,32 @@ export function createXCapabilities(
       remove: (h, postId) => access.use(h, (g) => client.deleteTweet(g.accessToken, postId)),
     },
     listRecent: {
-      listRecent: (h, { since, limit = 20 }) =>
-        access.use(h, async (g) => {
-          const page = await client.userTweets(g.accessToken, userOf(g), since, limit);
-          return (page.data ?? []).map((t) => ({
-            id: t.id,
-            text: t.text,
-            createdAt: t.created_at ? new Date(t.created_at) : null,
-            url: null,
-            // A media key is `<type>_<media id>` (3 photo, 7 video, 16 GIF).
-            mediaIds: (t.attachments?.media_keys ?? []).map((k) => k.replace(/^\d+_/, '')),
-          }));
-        }),
+      listRecent: (h, { since }) =>
+        access.use(h, async (g) =>
+          // `start_time` ends the timeline at `since`; its pages follow `next_token`.
+          pageBack(
+            async (token) => {
+              const page = await client.userTweets(
+                g.accessToken,
+                userOf(g),
+                since,
+                LIST_PAGE_SIZE,
+                token,
+              );
+              const items = (page.data ?? []).map((t) => ({
+                id: t.id,
+                text: t.text,
+                createdAt: t.created_at ? new Date(t.created_at) : null,
+                url: null,
+                // A media key is `<type>_<media id>` (3 photo, 7 video, 16 GIF).
+                mediaIds: (t.attachments?.media_keys ?? []).map((k) => k.replace(/^\d+_/, '')),
+              }));
+              return { items, next: page.meta?.next_token ?? null };
+            },
+            (p) => p.createdAt,
+            since,
+          ),
+        ),
     },
     uploadMedia: {
       uploadMedia: (h, media) =>

@@ -97,7 +97,14 @@ export function createXClient(cfg: ChannelsConfig['x'], http: HttpDeps) {
       );
     },
 
-    userTweets: (accessToken: string, userId: string, since: Date, max: number) =>
+    /** One page of the user's timeline; `meta.next_token` names the next (sent back as is). */
+    userTweets: (
+      accessToken: string,
+      userId: string,
+      since: Date,
+      max: number,
+      paginationToken: string | null = null,
+    ) =>
       requestJson<{
         data?: {
           id: string;
@@ -105,10 +112,12 @@ export function createXClient(cfg: ChannelsConfig['x'], http: HttpDeps) {
           created_at?: string;
           attachments?: { media_keys?: string[] };
         }[];
+        meta?: { next_token?: string };
       }>(
         http,
         withQuery(`${cfg.apiUrl}/2/users/${encodeURIComponent(userId)}/tweets`, {
           max_results: String(Math.max(5, Math.min(100, max))),
+          pagination_token: paginationToken ?? undefined,
           start_time: since.toISOString(),
           'tweet.fields': 'created_at,attachments',
         }),

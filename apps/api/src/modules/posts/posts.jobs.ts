@@ -342,6 +342,13 @@ export function registerPostJobs(queue: Queue, deps: PostJobDeps): void {
       // A part's send time is cleared whenever the provider refused the send, so one still set
       // is settled whatever the target's state (a retry from the screen included).
       if (part.sent_at) {
+        // The send may still be on its way: a run of this job whose lease lapsed while it
+        // waited on the provider (a worker stalled, or killed and its job handed on), or a
+        // provider still finishing a call we gave up on. Looked for before that call is surely
+        // over, its post could be missed and sent again; so not before SETTLE_AFTER_MS (longer
+        // than a call's time-out) since the send was written.
+        const quietAt = new Date(t.updated_at).getTime() + SETTLE_AFTER_MS;
+        if (now().getTime() < quietAt) return ctx.retryAt(new Date(quietAt), 'send in flight');
         let found;
         try {
           found = await settle(
@@ -369,16 +376,20 @@ export function registerPostJobs(queue: Queue, deps: PostJobDeps): void {
         return;
       }
       parts[i] = { ...part, sent_at: null, media_ids: [] };
+      const claimedParts = partsJson(parts);
+      // Compare-and-set on the sends and parts read above: of two runs of this job at once (a
+      // lease that lapsed under a stalled worker), only one claims this send.
       const claimed = await repo.updateTarget(
         t.id,
         {
           state: 'publishing',
           sent_at: null,
           attempts: t.attempts + 1,
-          parts: partsJson(parts),
+          parts: claimedParts,
           updated_at: stamp(),
         },
         ['scheduled', 'publishing', 'unknown'],
+        { attempts: t.attempts, parts: t.parts },
       );
       if (!claimed) return;
       const fresh = { ...t, state: 'publishing' as const, attempts: t.attempts + 1 };
@@ -395,7 +406,15 @@ export function registerPostJobs(queue: Queue, deps: PostJobDeps): void {
           sent_at: sentAt,
           media_ids: media.map((m) => m.providerId).filter((x): x is string => !!x),
         };
-        await repo.updateTarget(t.id, { sent_at: sentAt, parts: partsJson(parts) });
+        // Only if no other run claimed the target while the media went up (its claim moved
+        // the sends on): else that run sends, and this one stops here.
+        const ours = await repo.updateTarget(
+          t.id,
+          { sent_at: sentAt, parts: partsJson(parts), updated_at: stamp() },
+          ['publishing'],
+          { attempts: t.attempts + 1, parts: claimedParts },
+        );
+        if (!ours) return;
         post = await publisher.publish(handle, draft);
       } catch (err) {
         return failed(fresh, err, ctx, 'publish', { parts, part: i });

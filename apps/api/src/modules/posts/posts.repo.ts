@@ -144,9 +144,22 @@ const queries = (db: Db) => {
      * Changes a target; with `from`, only while it is in one of those states (a guard against a
      * second worker or a retry racing this one). True when the row changed.
      */
-    async updateTarget(id: number, patch: TargetPatch, from?: readonly string[]) {
+    /**
+     * Writes `patch` when the target is in one of `from` and, with `unchanged`, still has the
+     * sends and parts read before (a compare-and-set: of two runs of one job, one writes).
+     */
+    async updateTarget(
+      id: number,
+      patch: TargetPatch,
+      from?: readonly string[],
+      unchanged?: Pick<PostTargetRow, 'attempts' | 'parts'>,
+    ) {
       let q = db.updateTable('post_targets').set(patch).where('id', '=', id);
       if (from) q = q.where('state', 'in', from as PostTargetRow['state'][]);
+      if (unchanged) {
+        const { attempts, parts } = unchanged;
+        q = q.where('attempts', '=', attempts).where('parts', parts === null ? 'is' : '=', parts);
+      }
       const r = await q.executeTakeFirst();
       return Number(r.numUpdatedRows) === 1;
     },
