@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { pipeline } from 'node:stream/promises';
 import { createGzip, gunzipSync, gzipSync } from 'node:zlib';
 import Sqlite from 'better-sqlite3';
@@ -14,11 +13,11 @@ import { createBackup, restoreBackup, type Install } from '../src/db/tools/backu
 import { ToolError } from '../src/db/tools/sqlite-file';
 import { TarWriter } from '../src/db/tools/tar';
 import { filesOf, seedInstall, sqliteRows } from './data-install';
+import { buildBundles } from './bundle';
 
 // `npm run backup` / `restore` (ADR 0056): a backup taken while a connection keeps writing
 // restores into a new DATA_DIR with the same rows, upload bytes and secret key; a damaged archive
 // changes nothing.
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 let dir: string;
 let source: string;
 let handle: DbHandle;
@@ -203,15 +202,7 @@ describe('the data commands from the production bundle', () => {
   let bundle: string;
   beforeAll(() => {
     // Beside apps/api/dist, as deep, as in production-start.test.ts (dist-*/ is ignored).
-    out = fs.mkdtempSync(path.join(root, 'apps/api/dist-test-'));
-    const r = spawnSync(
-      process.execPath,
-      [path.join(root, 'scripts/build-server.mjs'), '--outdir', out],
-      {
-        encoding: 'utf8',
-      },
-    );
-    expect(r.status, r.stderr).toBe(0);
+    out = buildBundles();
     bundle = path.join(out, 'data.mjs');
   }, 60_000);
   afterAll(() => fs.rmSync(out, { recursive: true, force: true }));

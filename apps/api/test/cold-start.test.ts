@@ -1,12 +1,12 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { buildBundles } from './bundle';
+import { freePort } from './sandbox';
 
 // Issue 20's "Done when": started at once on a new PostgreSQL database, API processes and
 // workers all come up and stay up; 45 s later both APIs answer and no process has logged a
@@ -15,7 +15,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // It runs once per `npm test`, in `npm run test:pg` (scripts/test-pg.mjs sets TENPO_PG_SUITE),
 // not again in the unit and Node 22 runs that CI also gives TEST_DATABASE_URL: its 45 s hold.
 const pgUrl = process.env.TENPO_PG_SUITE ? process.env.TEST_DATABASE_URL : undefined;
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 /** How long the processes must stay up after they came up (the issue's 45 s). */
 const HOLD_MS = Number(process.env.COLD_START_HOLD_SECONDS ?? 45) * 1000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -38,16 +37,6 @@ const newDatabase = async (): Promise<string> => {
   u.search = '';
   return u.toString();
 };
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 
 type Proc = {
   name: string;
@@ -137,13 +126,7 @@ beforeAll(async () => {
   await admin.end();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tenpo-cold-'));
   // Beside apps/api/dist, as deep (see production-start.test.ts).
-  out = fs.mkdtempSync(path.join(root, 'apps/api/dist-test-'));
-  const r = spawnSync(
-    process.execPath,
-    [path.join(root, 'scripts/build-server.mjs'), '--outdir', out],
-    { encoding: 'utf8' },
-  );
-  expect(r.status, r.stderr).toBe(0);
+  out = buildBundles();
 }, 60_000);
 
 afterAll(async () => {

@@ -1,27 +1,20 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIVE_PROVIDERS, buildBundles } from './bundle';
+import { freePort } from './sandbox';
 
 // The drain window and the worker's probes (issue 20 §6, ADR 0052) on the compiled bundles,
 // started as processes the way `npm start` and `npm run worker` start them.
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 let dir: string;
 let out: string;
 
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tenpo-ops-'));
-  out = fs.mkdtempSync(path.join(root, 'apps/api/dist-test-'));
-  const r = spawnSync(
-    process.execPath,
-    [path.join(root, 'scripts/build-server.mjs'), '--outdir', out],
-    { encoding: 'utf8' },
-  );
-  expect(r.status, r.stderr).toBe(0);
+  out = buildBundles();
 }, 60_000);
 afterAll(() => {
   fs.rmSync(dir, { recursive: true, force: true });
@@ -30,37 +23,11 @@ afterAll(() => {
 
 /** A production configuration with live providers (what a real deployment looks like). */
 const LIVE = {
-  TENPO_PROVIDERS: 'live',
-  GOOGLE_CLIENT_ID: 'g-id',
-  GOOGLE_CLIENT_SECRET: 'g-secret',
-  FACEBOOK_APP_ID: 'fb-id',
-  FACEBOOK_APP_SECRET: 'fb-secret',
-  X_CLIENT_ID: 'x-id',
-  X_CLIENT_SECRET: 'x-secret',
+  ...LIVE_PROVIDERS,
   TENPO_SECRET_KEY: 'ef'.repeat(32),
   SMTP_URL: 'smtp://127.0.0.1:2525',
   PUBLIC_URL: 'https://tenpo.example',
-  SBPS_MERCHANT_ID: '12345',
-  SBPS_SERVICE_ID: '001',
-  SBPS_HASH_KEY: 'k'.repeat(40),
-  SBPS_BASIC_ID: '12345001',
-  SBPS_BASIC_PASSWORD: 'basic-secret',
-  SBPS_3DES_KEY: 'd'.repeat(24),
-  SBPS_3DES_IV: 'i'.repeat(8),
-  SBPS_PURCHASE_URL: 'https://fep.sps.example/f01/FepBuyInfoReceive.do',
-  SBPS_API_URL: 'https://api.sps.example/api/xmlapi.do',
-  SBPS_TOKEN_SCRIPT_URL: 'https://token.sps.example/sbpstoken/com_sbps_system_token.js',
 };
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 
 const start = (file: string, env: Record<string, string>) => {
   const child = spawn(process.execPath, [path.join(out, file)], {

@@ -1,8 +1,7 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PostView } from '@tenpo/domain';
 import { buildApp } from '../src/app';
@@ -12,13 +11,13 @@ import { openDatabase } from '../src/db/kysely';
 import { smtpTransport } from '../src/mail/mailer';
 import { API_KEY, buildTestApp, call, json, login, multipart, type TestApp } from './helpers';
 import { connectThroughConsent, consent, freePort, X_USER } from './sandbox';
+import { buildBundles, root } from './bundle';
 
 // Issue 20 item 5: the sandbox as a process of its own, the one writer of its state, which
 // Tenpo's API processes reach through SANDBOX_URL and SMTP_URL. Started from the bundle
 // scripts/build-server.mjs makes (what `npm run sandbox` runs), built here beside apps/api/dist
 // so it finds node_modules as the real one does.
 
-const root = fileURLToPath(new URL('../../..', import.meta.url));
 let bundle: string;
 let out: string;
 
@@ -148,13 +147,7 @@ const restart = async (signal: NodeJS.Signals) => {
 };
 
 beforeAll(async () => {
-  out = fs.mkdtempSync(path.join(root, 'apps/api/dist-test-'));
-  const built = spawnSync(
-    process.execPath,
-    [path.join(root, 'scripts/build-server.mjs'), '--outdir', out],
-    { encoding: 'utf8' },
-  );
-  expect(built.status, built.stderr).toBe(0);
+  out = buildBundles();
   bundle = path.join(out, 'sandbox.mjs');
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tenpo-sandbox-process-'));
   port = await freePort();
