@@ -79,6 +79,10 @@ function startWorker(): Promise<ChildProcess> {
       NODE_ENV: 'test',
       DATA_DIR: t.config.dataDir,
       DATABASE_URL: t.config.databaseUrl,
+      // The test's own engine takes over in phase 2: the same driver (pg-boss would be the
+      // default on PostgreSQL, the test app's is the table driver).
+      TENPO_JOB_DRIVER: t.config.jobs.driver,
+      WORKER_HEALTH_PORT: '0',
       TENPO_API_KEY: API_KEY,
       PUBLIC_URL: t.config.publicUrl,
       SANDBOX_URL: sb.url,
