@@ -22,7 +22,6 @@ import { sql } from 'kysely';
 import { POST_BUTTON, type PublisherKey } from '@tenpo/domain';
 import { sandboxDemoGrants } from '@tenpo/sandbox';
 import { buildApp } from '../apps/api/src/app';
-import { createChannels } from '../apps/api/src/channels';
 import { demoSeedFor } from '../apps/api/src/compose';
 import { loadConfig } from '../apps/api/src/config';
 import { openDatabase } from '../apps/api/src/db/kysely';
@@ -31,13 +30,10 @@ import { seedDemo } from '../apps/api/src/db/seed';
 import type { UserRow } from '../apps/api/src/db/types';
 import { iso, systemClock } from '../apps/api/src/lib/clock';
 import { PUBLISH_QUEUE } from '../apps/api/src/modules/posts/posts.jobs';
-import { createPostsRepo } from '../apps/api/src/modules/posts/posts.repo';
-import { createPostsService } from '../apps/api/src/modules/posts/posts.service';
-import { createPublisherRepo } from '../apps/api/src/modules/publisher/publisher.repo';
-import { createPublisherService } from '../apps/api/src/modules/publisher/publisher.service';
 import { API_KEY } from '../apps/api/test/helpers';
 import { freePort } from '../apps/api/test/sandbox';
 import { scratchSchema } from './support/pg-schema';
+import { postsServiceOf } from './support/posts-service';
 
 const STORES = Number(process.env.BENCH_STORES ?? 1000);
 const KILLS = Number(process.env.BENCH_KILLS ?? 2);
@@ -161,23 +157,7 @@ async function main(): Promise<void> {
           .execute();
     }
   });
-  const publishers = createPublisherService({
-    repo: createPublisherRepo(db),
-    channels: createChannels(config, systemClock),
-    clock: systemClock,
-    secretKey: config.secretKey,
-    publicUrl: config.publicUrl,
-    isAgencyPrefix: async () => false,
-    log: { warn: () => undefined },
-  });
-  const posts = createPostsService({
-    repo: createPostsRepo(db),
-    publishers,
-    registry: publishers.registry,
-    queue: app.queue,
-    storage: app.storage,
-    clock: systemClock,
-  });
+  const posts = postsServiceOf(app, config, db);
   const later = new Date(Date.now() + 3600_000);
   for (const [i, store] of stores.entries())
     await posts.create(

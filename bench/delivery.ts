@@ -41,7 +41,6 @@ import type { FastifyInstance } from 'fastify';
 import { POST_BUTTON, type PublisherKey } from '@tenpo/domain';
 import { sandboxDemoGrants } from '@tenpo/sandbox';
 import { buildApp } from '../apps/api/src/app';
-import { createChannels } from '../apps/api/src/channels';
 import { demoSeedFor } from '../apps/api/src/compose';
 import { loadConfig } from '../apps/api/src/config';
 import { openDatabase, type DbHandle } from '../apps/api/src/db/kysely';
@@ -49,17 +48,12 @@ import { migrateToLatest } from '../apps/api/src/db/migrate';
 import { seedDemo } from '../apps/api/src/db/seed';
 import type { UserRow } from '../apps/api/src/db/types';
 import { iso, systemClock } from '../apps/api/src/lib/clock';
-import { createPostsRepo } from '../apps/api/src/modules/posts/posts.repo';
-import {
-  createPostsService,
-  type ResolvedMedium,
-} from '../apps/api/src/modules/posts/posts.service';
+import type { ResolvedMedium } from '../apps/api/src/modules/posts/posts.service';
 import { PUBLISH_QUEUE } from '../apps/api/src/modules/posts/posts.jobs';
-import { createPublisherRepo } from '../apps/api/src/modules/publisher/publisher.repo';
-import { createPublisherService } from '../apps/api/src/modules/publisher/publisher.service';
 import { API_KEY, login } from '../apps/api/test/helpers';
 import { connectThroughConsent, consent, freePort, X_USER } from '../apps/api/test/sandbox';
 import { scratchSchema } from './support/pg-schema';
+import { postsServiceOf } from './support/posts-service';
 
 const STORES = Number(process.env.BENCH_STORES ?? 1000);
 const LONE = Number(process.env.BENCH_LONE ?? 40);
@@ -453,23 +447,7 @@ async function startWorld(name: string): Promise<World> {
     user_id: X_USER,
     decision: 'allow',
   });
-  const publishers = createPublisherService({
-    repo: createPublisherRepo(db),
-    channels: createChannels(config, systemClock),
-    clock: systemClock,
-    secretKey: config.secretKey,
-    publicUrl: config.publicUrl,
-    isAgencyPrefix: async () => false,
-    log: { warn: () => undefined },
-  });
-  const posts = createPostsService({
-    repo: createPostsRepo(db),
-    publishers,
-    registry: publishers.registry,
-    queue: app.queue,
-    storage: app.storage,
-    clock: systemClock,
-  });
+  const posts = postsServiceOf(app, config, db);
   const stored = await app.storage.put(Readable.from(photo), {
     folder: 'media/posts',
     ext: 'jpg',

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SBPS_LIVE_ENV } from './helpers';
 
 /** The repository's root. */
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -32,14 +33,5 @@ export const LIVE_PROVIDERS = {
   FACEBOOK_APP_SECRET: 'fb-secret',
   X_CLIENT_ID: 'x-id',
   X_CLIENT_SECRET: 'x-secret',
-  SBPS_MERCHANT_ID: '12345',
-  SBPS_SERVICE_ID: '001',
-  SBPS_HASH_KEY: 'k'.repeat(40),
-  SBPS_BASIC_ID: '12345001',
-  SBPS_BASIC_PASSWORD: 'basic-secret',
-  SBPS_3DES_KEY: 'd'.repeat(24),
-  SBPS_3DES_IV: 'i'.repeat(8),
-  SBPS_PURCHASE_URL: 'https://fep.sps.example/f01/FepBuyInfoReceive.do',
-  SBPS_API_URL: 'https://api.sps.example/api/xmlapi.do',
-  SBPS_TOKEN_SCRIPT_URL: 'https://token.sps.example/sbpstoken/com_sbps_system_token.js',
+  ...SBPS_LIVE_ENV,
 } as const;

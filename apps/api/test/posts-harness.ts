@@ -87,6 +87,15 @@ export async function startPostsWorld(
     isAgencyPrefix: async () => false,
     log: { warn: () => undefined },
   });
+  const { shop, token } = await shopWithX(t);
+  return { sb, t, port, shop, token, reader };
+}
+
+/**
+ * The demo shop signed in, with X connected: X is left to connect in the demo data, so the shop
+ * connects it as the browser does, through the sandbox's consent page.
+ */
+export async function shopWithX(t: TestApp): Promise<{ shop: number; token: string }> {
   const shop = (
     await t.database.db
       .selectFrom('users')
@@ -95,12 +104,11 @@ export async function startPostsWorld(
       .executeTakeFirstOrThrow()
   ).id;
   const token = await login(t.app, 'shop@tenpo.example');
-  // X is left to connect in the demo data: the shop connects it as the browser does.
   await connectThroughConsent(t.app, token, shop, 'twitter', {
     user_id: X_USER,
     decision: 'allow',
   });
-  return { sb, t, port, shop, token, reader };
+  return { shop, token };
 }
 
 /** The suites' reads and actions, on the world `get` returns when they run. */

@@ -10,8 +10,9 @@ import { ConfigError, loadConfig } from '../src/config';
 import { openDatabase } from '../src/db/kysely';
 import { smtpTransport } from '../src/mail/mailer';
 import { API_KEY, buildTestApp, call, json, login, multipart, type TestApp } from './helpers';
-import { connectThroughConsent, consent, freePort, X_USER } from './sandbox';
+import { consent, freePort, X_USER } from './sandbox';
 import { buildBundles, root } from './bundle';
+import { shopWithX } from './posts-harness';
 
 // Issue 20 item 5: the sandbox as a process of its own, the one writer of its state, which
 // Tenpo's API processes reach through SANDBOX_URL and SMTP_URL. Started from the bundle
@@ -169,18 +170,7 @@ describe('the sandbox as its own process', () => {
   it('takes Tenpo’s publish, and keeps it through kill -9, as its own API shows', async () => {
     a = await buildTestApp({ SANDBOX_URL: sb.url });
     const t = a;
-    const shop = (
-      await t.database.db
-        .selectFrom('users')
-        .select('id')
-        .where('email', '=', 'shop@tenpo.example')
-        .executeTakeFirstOrThrow()
-    ).id;
-    const token = await login(t.app, 'shop@tenpo.example');
-    await connectThroughConsent(t.app, token, shop, 'twitter', {
-      user_id: X_USER,
-      decision: 'allow',
-    });
+    const { shop, token } = await shopWithX(t);
     const text = `別プロセスのサンドボックスへ ${Date.now()}`;
     const res = await call(t.app, {
       method: 'POST',
