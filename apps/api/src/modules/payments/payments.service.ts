@@ -9,8 +9,11 @@
  *   due store (key: store + period). A charge is one row per attempt with its own 32-character
  *   order id; a worker claims the row (conditional UPDATE with a lease) before calling SBPS, so
  *   a second worker or a rerun charges nothing; SBPS refusing a known order id (99996000) is
- *   answered by an inquiry of the earlier transaction. SBPS down: the claim is released and the
- *   job retries with back-off.
+ *   answered by an inquiry of the earlier transaction (or, when SBPS names none, a new attempt).
+ *   A charge is ST01-00131 on the saved card → ST02-00101 commit → ST02-00201 sales (ADR 0058);
+ *   a rerun inquires (MG01-00101) and does only the steps left. SBPS down, or an NG that means
+ *   "not now" (credit centre, SBPS's system): the claim is released and the job retries with
+ *   back-off; a decline is final for the attempt.
  * - Declined (a notification NG or a billing NG): that attempt is final; `payment_fail` = 1 and
  *   the payment-failed mail. A new card (register/update) clears `payment_fail` and queues a new
  *   attempt (new order id) of the failed period.
