@@ -372,7 +372,7 @@ export function registerXApi(app: FastifyInstance, rt: Runtime, store: JsonStore
         Math.floor(((m.expiresAt ?? rt.now() + 86400_000) - rt.now()) / 1000),
       ),
       ...(m.kind === 'photo' && m.width
-        ? { image: { image_type: 'image/jpeg', w: m.width, h: m.height } }
+        ? { image: { image_type: m.mediaType, w: m.width, h: m.height } }
         : {}),
       ...(processing ? { processing_info: processing } : {}),
     };
