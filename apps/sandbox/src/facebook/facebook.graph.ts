@@ -561,7 +561,8 @@ export function registerFacebookGraph(
         throw graphError(400, 324, '(#324) Missing or invalid image file', 'OAuthException');
       ({ info, bytes } = got);
     } else throw graphError(400, 324, '(#324) Requires upload file', 'OAuthException');
-    if (!['jpeg', 'png', 'gif', 'webp'].includes(info.format))
+    // Graph API photo uploads: JPEG, BMP, PNG, GIF, TIFF (WebP kept: not listed, not known refused).
+    if (!['jpeg', 'bmp', 'png', 'gif', 'tiff', 'webp'].includes(info.format))
       throw graphError(400, 324, '(#324) Missing or invalid image file', 'OAuthException');
     if (info.bytes > 10 * 1024 * 1024)
       throw graphError(400, 100, '(#100) Photo file is too large (max 10 MB)', 'OAuthException');

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bearer, bodyObject, field, numericId, sleep, type Dict } from '../shared/http';
-import { probeMedia } from '../shared/media';
+import { mimeOf, probeMedia } from '../shared/media';
 import { filesOf } from '../shared/multipart';
 import type { Runtime } from '../shared/runtime';
 import type { JsonStore } from '../shared/store';
@@ -372,7 +372,7 @@ export function registerXApi(app: FastifyInstance, rt: Runtime, store: JsonStore
         Math.floor(((m.expiresAt ?? rt.now() + 86400_000) - rt.now()) / 1000),
       ),
       ...(m.kind === 'photo' && m.width
-        ? { image: { image_type: 'image/jpeg', w: m.width, h: m.height } }
+        ? { image: { image_type: m.mediaType, w: m.width, h: m.height } }
         : {}),
       ...(processing ? { processing_info: processing } : {}),
     };
@@ -441,7 +441,9 @@ export function registerXApi(app: FastifyInstance, rt: Runtime, store: JsonStore
     m.finalizedAt = rt.now();
     m.expiresAt = rt.now() + 86400_000;
     if (m.kind === 'photo') {
-      if (!['jpeg', 'png', 'webp', 'gif'].includes(info.format))
+      // MediaUploadRequestOneShot's media types (XDK): jpeg, bmp, png, webp, pjpeg, tiff (and a
+      // GIF); no HEIC.
+      if (!['jpeg', 'png', 'webp', 'gif', 'bmp', 'tiff'].includes(info.format))
         throw invalidRequest('Invalid or Unsupported media, Reason: UnsupportedMedia.', 'media', [
           id,
         ]);
@@ -542,8 +544,10 @@ export function registerXApi(app: FastifyInstance, rt: Runtime, store: JsonStore
     const bytes = chunkOf(req);
     if (!bytes) throw invalidRequest('media is required.', 'media', []);
     const info = probeMedia(bytes);
-    const mediaType =
-      info.format === 'png' ? 'image/png' : info.format === 'gif' ? 'image/gif' : 'image/jpeg';
+    // The type is read from the bytes (a HEIC stays a HEIC, and finalize refuses it).
+    const mediaType = ['png', 'gif', 'webp', 'bmp', 'tiff', 'heic'].includes(info.format)
+      ? mimeOf(info.format)
+      : 'image/jpeg';
     const m = init(t, mediaType, bytes.length, field(req, 'media_category') ?? 'tweet_image');
     append(t, m.id, 0, bytes);
     return { data: finalize(t, m.id) };

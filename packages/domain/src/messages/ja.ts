@@ -130,6 +130,13 @@ export const ja = {
   mediaExtensionMismatch: (ext: string, actual: string) =>
     `ファイルの内容（${actual}）が拡張子（.${ext}）と一致しません。`,
   mediaUnreadable: 'ファイルを読み取れませんでした。画像または動画のファイルを選択してください。',
+  // Publishing (ADR 0062): a picture made into the format a channel takes, on the server.
+  mediaConvertFailed: (label: string) =>
+    `${label}に送るための画像の変換に失敗しました。別の画像（JPEGまたはPNG）で投稿し直してください。`,
+  mediaConvertTooLarge: (label: string, max: string) =>
+    `${label}に送るための画像を${max}以下にできませんでした。解像度の小さい画像で投稿し直してください。`,
+  mediaAspectRatio: (label: string, range: string) =>
+    `${label}に投稿する画像の縦横比は${range}にしてください。`,
   postTargetsRequired: '投稿先を1つ以上選択してください。',
   postTextTooLong: (label: string, max: number) => `${label}に投稿できる本文は${max}文字までです。`,
   postTextTooLongWeighted: (label: string, max: number) =>

@@ -18,6 +18,7 @@ import type { PostMediaRow, PostTargetRow } from '../../db/types';
 import type { JobContext, Queue, RateLimit } from '../../jobs/engine';
 import { iso, type Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
+import { prepareMedia, readStored } from '../../media/convert';
 import type { MediaStorage } from '../../storage';
 import { draftFor, textFor } from './posts.draft';
 import { liveIds, partsJson, partsOf, recordedIds, splitOf, type TargetPart } from './posts.parts';
@@ -119,7 +120,12 @@ export function registerPostJobs(queue: Queue, deps: PostJobDeps): void {
   const now = () => clock.now();
   const stamp = () => iso(now());
 
-  /** Media as the channel takes them: a URL it fetches, uploaded first where it uploads. */
+  /**
+   * Media as the channel takes them (ADR 0062): each in a format the channel accepts (the
+   * original, or its JPEG rendition made once and kept in storage), then a URL it fetches, or
+   * uploaded first where it uploads. A picture that cannot be made fit fails the target with
+   * its Japanese line (`MediaPrepError`, class invalid).
+   */
   async function mediaFor(
     media: readonly PostMediaRow[],
     handle: CredentialHandle,
@@ -128,19 +134,19 @@ export function registerPostJobs(queue: Queue, deps: PostJobDeps): void {
     const out: MediaItem[] = [];
     for (const m of media) {
       const kind = m.kind === 'video' ? 'video' : 'photo';
-      const url = await storage.url(m.storage_key, { expiresInSeconds: MEDIA_URL_TTL_S });
+      const ready = await prepareMedia(storage, m, handle.publisher);
       if (!uploader) {
+        const url = await storage.url(ready.key, { expiresInSeconds: MEDIA_URL_TTL_S });
         out.push({ kind, url });
         continue;
       }
-      const chunks: Buffer[] = [];
-      for await (const c of await storage.open(m.storage_key)) chunks.push(c as Buffer);
+      const bytes = await readStored(storage, ready.key);
       try {
         out.push(
           await uploader.uploadMedia(handle, {
             kind,
-            contentType: m.mime,
-            bytes: new Uint8Array(Buffer.concat(chunks)),
+            contentType: ready.contentType,
+            bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
           }),
         );
       } catch (err) {

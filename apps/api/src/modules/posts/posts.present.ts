@@ -17,7 +17,7 @@ export const labelOf = (key: string): string => publisherByKey(key)?.label ?? ke
 /** The Japanese lines a target shows for a channel failure (by class, never the vendor's text). */
 export const failureLines = (
   key: PublisherKey,
-  err: Pick<ChannelError, 'kind'>,
+  err: Pick<ChannelError, 'kind'> & { detail?: readonly string[] },
   what: 'publish' | 'remove',
 ): string[] => {
   const label = labelOf(key);
@@ -33,7 +33,8 @@ export const failureLines = (
     case 'outcome_unknown':
       return [ja.channelOutcomeUnknown(label)];
     case 'invalid':
-      return [head, ja.channelInvalid(label)];
+      // A refusal of our own that says why (media made for the channel, ADR 0062).
+      return [head, ...(err.detail?.length ? err.detail : [ja.channelInvalid(label)])];
   }
 };
 
