@@ -296,6 +296,7 @@ export function registerPostJobs(queue: Queue, deps: PostJobDeps): void {
         throw err;
       case 'reauth':
       case 'invalid':
+      case 'blocked':
         await set({ ...notSent, state: finalState, error_kind: err.kind, error_lines: errorLines });
         return;
     }

@@ -34,6 +34,8 @@ export const failureLines = (
       return [ja.channelOutcomeUnknown(label)];
     case 'invalid':
       return [head, ja.channelInvalid(label)];
+    case 'blocked':
+      return [head, ja.channelBlocked(label)];
   }
 };
 

@@ -107,6 +107,7 @@ export function createGrantAccess(deps: GrantAccessDeps): GrantAccessService {
       const t = await channels[key].refresh({
         accessToken: open(seen.access_token),
         refreshToken: oldRefresh,
+        pageToken: seen.page_token ? open(seen.page_token) : null,
       });
       const at = iso(clock.now());
       const patch = tokenColumns(t);
