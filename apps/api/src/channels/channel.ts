@@ -175,6 +175,35 @@ export type PostButton = {
   url?: string | null;
 };
 
+/**
+ * What a provider has made so far for a publish it is still preparing (Instagram's containers:
+ * the carousel's items and the container to publish), kept on the target so that the next run
+ * resumes them instead of making new ones (ADR 0063). Nothing is posted until it is published.
+ */
+export type PublishResume = {
+  /** The container to publish, once made. */
+  containerId: string | null;
+  /** A carousel's item containers, in order. */
+  children: string[];
+  /** When the first of them was made (ISO, Tenpo's clock): containers expire after 24 h. */
+  createdAt: string;
+};
+
+/**
+ * A publish the provider is still preparing (a video container still IN_PROGRESS): nothing is
+ * posted yet, and no worker should wait minutes for it. The caller keeps `resume` and runs the
+ * publish again after `waitMs`, with `resume` in the draft.
+ */
+export class PublishPending extends Error {
+  constructor(
+    readonly resume: PublishResume,
+    readonly waitMs: number,
+  ) {
+    super('publish still being prepared by the provider');
+    this.name = 'PublishPending';
+  }
+}
+
 export type PostDraft = {
   text: string;
   /** Photos and videos by public URL: the providers fetch them from there (Google, Facebook, Instagram). */
@@ -184,6 +213,8 @@ export type PostDraft = {
   topic?: PostTopic;
   /** Optional: the button (Google); absent = LEARN_MORE to `link` when there is one. */
   button?: PostButton;
+  /** What an earlier run of this publish left at the provider to resume (PublishPending). */
+  resume?: PublishResume | null;
 };
 
 export type PublishedPost = {
