@@ -137,7 +137,7 @@ describe('X: a spent 24-hour cap is a quota until its reset (X-1)', () => {
       expect((err as ChannelError).retryAfterMs).toBeGreaterThan(23 * 3600_000);
       expect(await countOf('POST', /\/2\/tweets$/)).toBe(2);
     } finally {
-      await sb.control('PATCH', '/control/settings', { x: { tweetsPer24hPerUser: 100 } });
+      await sb.control('PATCH', '/control/settings', { x: { tweetsPer24hPerUser: 10000 } });
     }
   });
 });
