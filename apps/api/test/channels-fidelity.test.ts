@@ -7,8 +7,11 @@ import type { ChannelError } from '../src/channels/channel';
 import { credentialHandle } from '../src/channels/channel';
 import { classifyGraph, isGoneAnswer } from '../src/channels/facebook/facebook.errors';
 import { FACEBOOK_SCOPES } from '../src/channels/facebook/facebook.client';
+import { createChannels } from '../src/channels';
 import { classifyX } from '../src/channels/x/x.errors';
 import { encrypt } from '../src/lib/tokens';
+import { createPublisherRepo } from '../src/modules/publisher/publisher.repo';
+import { createPublisherService } from '../src/modules/publisher/publisher.service';
 import { failureLines } from '../src/modules/posts/posts.present';
 import type { TargetPart } from '../src/modules/posts/posts.parts';
 import { json, type TestApp } from './helpers';
@@ -138,6 +141,59 @@ describe('X: a spent 24-hour cap is a quota until its reset (X-1)', () => {
       expect(await countOf('POST', /\/2\/tweets$/)).toBe(2);
     } finally {
       await sb.control('PATCH', '/control/settings', { x: { tweetsPer24hPerUser: 10000 } });
+    }
+  });
+});
+
+describe('X: a refresh is sent once (X-2)', () => {
+  it('a refresh whose answer is lost is not sent again (X rotates refresh tokens)', async () => {
+    let sent = 0;
+    const lost = async (): Promise<Response> => {
+      sent += 1;
+      throw Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNRESET' } });
+    };
+    const channels = createChannels(t.config, t.clock, { fetch: lost, sleep: async () => {} });
+    const err = await channels.all.twitter
+      .refresh({ accessToken: 'a', refreshToken: 'r' })
+      .catch((e: unknown) => e);
+    expect(err).toMatchObject({ kind: 'outcome_unknown' });
+    expect(sent).toBe(1);
+    // Through grant access, the caller's own call was never sent: transient, not unknown.
+    const db = t.database.db;
+    const row = await db
+      .selectFrom('channel_credentials')
+      .select(['id', 'expires_at'])
+      .where('user_id', '=', shop)
+      .where('publisher_key', '=', 'twitter')
+      .executeTakeFirstOrThrow();
+    await db
+      .updateTable('channel_credentials')
+      .set({ expires_at: new Date(t.clock.now().getTime() - 1000).toISOString() })
+      .where('id', '=', row.id)
+      .execute();
+    try {
+      const service = createPublisherService({
+        repo: createPublisherRepo(db),
+        channels,
+        clock: t.clock,
+        secretKey: t.config.secretKey,
+        publicUrl: t.config.publicUrl,
+        isAgencyPrefix: async () => false,
+        log: { warn: () => undefined },
+      });
+      sent = 0;
+      const publish = await service.registry
+        .require('twitter', 'publish')
+        .publish(credentialHandle(shop, 'twitter'), { text: 'x', media: [] })
+        .catch((e: unknown) => e);
+      expect(publish).toMatchObject({ kind: 'transient', publisher: 'twitter' });
+      expect(sent).toBe(1);
+    } finally {
+      await db
+        .updateTable('channel_credentials')
+        .set({ expires_at: row.expires_at })
+        .where('id', '=', row.id)
+        .execute();
     }
   });
 });
