@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PostView } from '@tenpo/domain';
 import { ja } from '@tenpo/domain';
 import type { ChannelError } from '../src/channels/channel';
-import { credentialHandle } from '../src/channels/channel';
+import { credentialHandle, PublishPending } from '../src/channels/channel';
 import { classifyGraph, isGoneAnswer } from '../src/channels/facebook/facebook.errors';
 import { FACEBOOK_SCOPES } from '../src/channels/facebook/facebook.client';
 import { createChannels } from '../src/channels';
@@ -97,6 +97,57 @@ describe('Instagram: a slow reel is looked at later, and published once (IG-1)',
       });
     }
   }, 90_000);
+});
+
+describe('Instagram containers: EXPIRED is made anew, ERROR fails with its status', () => {
+  const ig = () => w.reader.registry.require('instagram', 'publish');
+  const h = () => credentialHandle(shop, 'instagram');
+
+  it('a kept container Instagram says EXPIRED is made again, not published', async () => {
+    await sb.control('PATCH', '/control/settings', {
+      instagram: { videoProcessingMs: 90_000 },
+      fetchMedia: false,
+      clockOffsetMs: 0,
+    });
+    try {
+      const draft = {
+        text: `期限切れ ${Date.now()}`,
+        media: [{ kind: 'video' as const, url: 'https://media.tenpo.example/reel.mp4' }],
+      };
+      const first = await ig()
+        .publish(h(), draft)
+        .catch((e: unknown) => e);
+      expect(first).toBeInstanceOf(PublishPending);
+      const kept = (first as PublishPending).resume;
+      // Instagram's clock passes the container's 24 h (Tenpo's has not moved).
+      await sb.control('PATCH', '/control/settings', { clockOffsetMs: 25 * 3600_000 });
+      const again = await ig()
+        .publish(h(), { ...draft, resume: kept })
+        .catch((e: unknown) => e);
+      expect(again).toBeInstanceOf(PublishPending);
+      expect((again as PublishPending).resume.containerId).not.toBe(kept.containerId);
+      expect(await countOf('POST', /\/\d+\/media$/)).toBe(2);
+      expect(await countOf('POST', /\/media_publish$/)).toBe(0);
+    } finally {
+      await sb.control('PATCH', '/control/settings', {
+        instagram: { videoProcessingMs: 3000 },
+        fetchMedia: true,
+        clockOffsetMs: 0,
+      });
+    }
+  });
+
+  it("a container in ERROR fails as invalid with Instagram's status text", async () => {
+    const err = await ig()
+      .publish(h(), {
+        text: `届かない動画 ${Date.now()}`,
+        media: [{ kind: 'video', url: 'http://127.0.0.1:9/missing.mp4' }],
+      })
+      .catch((e: unknown) => e);
+    expect(err).toMatchObject({ kind: 'invalid', publisher: 'instagram' });
+    expect((err as Error).message).toMatch(/ERROR: Error: .*download/);
+    expect(await countOf('POST', /\/media_publish$/)).toBe(0);
+  });
 });
 
 describe('X: a spent 24-hour cap is a quota until its reset (X-1)', () => {
