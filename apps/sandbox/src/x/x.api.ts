@@ -30,6 +30,8 @@ type Endpoint = {
   limit: (rt: Runtime) => number;
   scopes: string[];
   app24h?: (rt: Runtime) => number;
+  /** The per-user 24-hour cap (`x-user-limit-24hour-*`, POST /2/tweets). */
+  user24h?: (rt: Runtime) => number;
 };
 const ENDPOINTS: Record<string, Endpoint> = {
   createTweet: {
@@ -37,6 +39,7 @@ const ENDPOINTS: Record<string, Endpoint> = {
     limit: (rt) => rt.settings().x.tweetsPer15MinPerUser,
     scopes: ['tweet.read', 'tweet.write', 'users.read'],
     app24h: (rt) => rt.settings().x.tweetsPer24hPerApp,
+    user24h: (rt) => rt.settings().x.tweetsPer24hPerUser,
   },
   deleteTweet: {
     key: 'tweets:delete',
@@ -108,6 +111,19 @@ export function registerXApi(app: FastifyInstance, rt: Runtime, store: JsonStore
         'x-app-limit-24hour-limit': String(ep.app24h(rt)),
         'x-app-limit-24hour-remaining': String(day.remaining),
         'x-app-limit-24hour-reset': String(Math.ceil(day.resetAt / 1000)),
+      });
+      if (!day.allowed)
+        throw problem(429, 'Too Many Requests', 'Too Many Requests', 'about:blank', {}, headers);
+    }
+    if (ep.user24h && hit.allowed) {
+      // The user's own 24-hour cap (as X answers POST /2/tweets; node-twitter-api-v2 reads it
+      // as `rateLimit.userDay`): a 429 once spent, whose reset is the 24-hour one.
+      const cap = ep.user24h(rt);
+      const day = rt.hit(`x:${ep.key}:user24h:${token.userId}`, 24 * 3600_000, cap);
+      Object.assign(headers, {
+        'x-user-limit-24hour-limit': String(cap),
+        'x-user-limit-24hour-remaining': String(day.remaining),
+        'x-user-limit-24hour-reset': String(Math.ceil(day.resetAt / 1000)),
       });
       if (!day.allowed)
         throw problem(429, 'Too Many Requests', 'Too Many Requests', 'about:blank', {}, headers);

@@ -90,6 +90,8 @@ export const ja = {
   channelQuota: (label: string) =>
     `${label}の利用上限に達しました。しばらくしてから再度お試しください。`,
   channelInvalid: (label: string) => `${label}がリクエストを受け付けませんでした。`,
+  channelBlocked: (label: string) =>
+    `${label}のポリシーにより、このアカウントからの投稿が一時的に制限されています。時間をおいて内容を確認してから再度お試しください。`,
   channelOutcomeUnknown: (label: string) =>
     `${label}から応答がなく、反映されたか確認できませんでした。確認してから再度お試しください。`,
   channelNotConnected: (label: string) => `${label}が連携されていません。先に連携してください。`,

@@ -35,6 +35,8 @@ export const failureLines = (
     case 'invalid':
       // A refusal of our own that says why (media made for the channel, ADR 0062).
       return [head, ...(err.detail?.length ? err.detail : [ja.channelInvalid(label)])];
+    case 'blocked':
+      return [head, ja.channelBlocked(label)];
   }
 };
 
