@@ -13,7 +13,7 @@ import {
   type TargetJob,
 } from '../src/modules/posts/posts.jobs';
 import { createMediaStorage } from '../src/storage';
-import { call, json, type TestApp } from './helpers';
+import { call, json, multipart, type TestApp } from './helpers';
 import {
   CREATE,
   postsHelpers,
@@ -189,5 +189,39 @@ describe('a Google post under review', () => {
     const there = await atGoogle(text);
     expect(there).toHaveLength(1);
     expect(there[0]?.review).toBe('rejected');
+  });
+  it('a rejected news post, edited, then retried from /posts: a new post goes LIVE; the rejected one stays aside', async () => {
+    const stamp = Date.now();
+    const text = `秋の味覚 sandbox:reject ${stamp}`;
+    const res = await call(t.app, {
+      method: 'POST',
+      url: '/api/posts/news',
+      token: w.token,
+      ...multipart({ user_id: String(shop), content: text }),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const post = json<Created>(res).data.posts[0] as PostView;
+    await drainUntil(async () => (await stateOf(post.id))[GOOGLE] === 'failed');
+    const edited = `秋の味覚フェア ${stamp}`;
+    const edit = await call(t.app, {
+      method: 'POST',
+      url: `/api/posts/news/${post.id}`,
+      token: w.token,
+      ...multipart({ user_id: String(shop), content: edited }),
+    });
+    expect(edit.statusCode, edit.body).toBe(200);
+    const target = (await listed(post.id)).targets[0] as PostView['targets'][number];
+    expect(target.retryable).toBe(true);
+    const retry = await call(t.app, {
+      method: 'POST',
+      url: `/api/posts/${post.id}/targets/${target.id}/retry`,
+      token: w.token,
+    });
+    expect(retry.statusCode, retry.body).toBe(200);
+    await drainUntil(async () => (await stateOf(post.id))[GOOGLE] === 'published');
+    expect((await listed(post.id)).targets[0]?.errors).toEqual([]);
+    expect(await countOf('POST', CREATE[GOOGLE])).toBe(2);
+    expect((await atGoogle(text)).map((p) => p.review)).toEqual(['rejected']);
+    expect((await atGoogle(edited)).map((p) => p.review)).toEqual(['live']);
   });
 });
