@@ -9,6 +9,7 @@ import {
   PUBLISH_QUEUE,
   registerPostJobs,
   REVIEW_FIRST_WAIT_MS,
+  REVIEW_GIVE_UP_MS,
   SETTLE_AFTER_MS,
   type TargetJob,
 } from '../src/modules/posts/posts.jobs';
@@ -223,5 +224,30 @@ describe('a Google post under review', () => {
     expect(await countOf('POST', CREATE[GOOGLE])).toBe(2);
     expect((await atGoogle(text)).map((p) => p.review)).toEqual(['rejected']);
     expect((await atGoogle(edited)).map((p) => p.review)).toEqual(['live']);
+  });
+  it('a review past 24 h fails the target; a retry reads the review again and never posts twice', async () => {
+    await sb.control('PATCH', '/control/settings', { google: { postLiveAfterMs: 48 * 3600_000 } });
+    const text = `年末のご挨拶 ${Date.now()}`;
+    const post = await googlePost(text);
+    await drainUntil(async () => (await stateOf(post.id))[GOOGLE] === 'publishing');
+    t.clock.advance(REVIEW_GIVE_UP_MS + 60_000);
+    await drainUntil(async () => (await stateOf(post.id))[GOOGLE] === 'failed');
+    const target = (await listed(post.id)).targets[0] as PostView['targets'][number];
+    expect(target.errors).toEqual([
+      ja.postPublishFailed('Google'),
+      ja.postReviewTimedOut('Google'),
+    ]);
+    expect(target.retryable).toBe(true);
+    const retry = await call(t.app, {
+      method: 'POST',
+      url: `/api/posts/${post.id}/targets/${target.id}/retry`,
+      token: w.token,
+    });
+    expect(retry.statusCode, retry.body).toBe(200);
+    await drainUntil(async () => (await stateOf(post.id))[GOOGLE] === 'publishing');
+    await t.app.queue.drain();
+    expect((await stateOf(post.id))[GOOGLE]).toBe('publishing');
+    expect(await countOf('POST', CREATE[GOOGLE])).toBe(1);
+    expect(await atGoogle(text)).toHaveLength(1);
   });
 });
