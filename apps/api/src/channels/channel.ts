@@ -226,11 +226,26 @@ export type PublishedPost = {
   kind?: 'text' | 'photo' | 'video' | null;
   /** The provider's ids of the media attached, where its list says (X attachments). */
   mediaIds?: readonly string[] | null;
+  /**
+   * Where the provider reviews a post after taking it (Google local posts' `state`, ADR 0060):
+   * `processing` until its review ends, then `live` or `rejected`. Absent: no review (the post
+   * is live once the create answers).
+   */
+  review?: PostReview | null;
 };
+
+/** A moderated post's review as the provider reports it. */
+export type PostReview = 'processing' | 'live' | 'rejected';
 
 export interface Publishes {
   /** Sent once, never repeated: a time-out is `outcome_unknown`, settled by `settle()`. */
   publish(handle: CredentialHandle, draft: PostDraft): Promise<PublishedPost>;
+}
+
+/** Reads one post back (Google localPosts.get): how a post under review is followed. */
+export interface ReadsPost {
+  /** Repeatable. A post that is gone is a ChannelError of status 404. */
+  readPost(handle: CredentialHandle, postId: string): Promise<PublishedPost>;
 }
 
 export interface Removes {
@@ -411,6 +426,7 @@ export interface KeepsMediaLibrary {
 export type Capabilities = {
   publish?: Publishes;
   remove?: Removes;
+  readPost?: ReadsPost;
   update?: UpdatesPost;
   uploadMedia?: UploadsMedia;
   listRecent?: ListsRecentPosts;

@@ -717,6 +717,46 @@ describe('v4 local posts and media', () => {
     expect(read.state).toBe('REJECTED');
   });
 
+  it('keeps posts PROCESSING on get and list for the review time, then LIVE or REJECTED', async () => {
+    await app.inject({
+      method: 'PATCH',
+      url: '/sandbox/control/settings',
+      payload: { google: { postLiveAfterMs: 10 * 60_000 } },
+    });
+    const t = await googleTokens(app);
+    const make = async (summary: string) =>
+      (
+        await app.inject({
+          method: 'POST',
+          url: `${parent}/localPosts`,
+          headers: auth(t.access_token),
+          payload: { summary, topicType: 'STANDARD' },
+        })
+      ).json() as { name: string; state: string };
+    const ok = await make('週末限定のランチ');
+    const bad = await make('週末限定 sandbox:reject');
+    const read = async (name: string) =>
+      (await app.inject({ url: `${V4}/${name}`, headers: auth(t.access_token) })).json().state;
+    const listed = async () =>
+      Object.fromEntries(
+        (
+          (
+            await app.inject({ url: `${parent}/localPosts`, headers: auth(t.access_token) })
+          ).json() as { localPosts: { name: string; state: string }[] }
+        ).localPosts.map((p) => [p.name, p.state]),
+      );
+    expect([ok.state, bad.state]).toEqual(['PROCESSING', 'PROCESSING']);
+    expect([await read(ok.name), await read(bad.name)]).toEqual(['PROCESSING', 'PROCESSING']);
+    expect(await listed()).toMatchObject({ [ok.name]: 'PROCESSING', [bad.name]: 'PROCESSING' });
+    await app.inject({
+      method: 'POST',
+      url: '/sandbox/control/clock',
+      payload: { advance_seconds: 601 },
+    });
+    expect(await listed()).toMatchObject({ [ok.name]: 'LIVE', [bad.name]: 'REJECTED' });
+    expect([await read(ok.name), await read(bad.name)]).toEqual(['LIVE', 'REJECTED']);
+  });
+
   it('uploads photo bytes in three steps and serves them at googleUrl', async () => {
     const t = await googleTokens(app);
     const start = (

@@ -7,7 +7,12 @@ export type Settings = {
     /** Access-token lifetime; Google answers expires_in 3599. */
     accessTokenTtlSeconds: number;
     codeTtlSeconds: number;
-    /** A localPost stays PROCESSING at least this long, then turns LIVE on the next read. */
+    /**
+     * Google's review of a localPost: it stays PROCESSING (on create, get and list) at least this
+     * long, then turns LIVE, or REJECTED when its summary carries `sandbox:reject`, on the next
+     * read. Google documents no review time (ADR 0060); 0 ends it by the first read, as the
+     * suites expect; set minutes here to watch Tenpo follow a long review.
+     */
     postLiveAfterMs: number;
     /** Default quota of every GBP API, per API and minute. */
     queriesPerMinute: number;

@@ -174,6 +174,12 @@ export const ja = {
   postRemoveFailed: (label: string) => `${label}の投稿の削除に失敗しました。`,
   postRetryAccepted: '再送信を受け付けました。',
   postRetryNotFailed: '失敗した投稿先のみ再送信できます。',
+  // A post the channel reviews after taking it (Google local posts' state; ADR 0060). Google
+  // gives no reason for a rejection, so the line names its content policy.
+  postRejected: (label: string) =>
+    `${label}の審査で投稿が承認されませんでした。${label}のコンテンツポリシーに沿わない内容と判断されたためです（詳しい理由は${label}から提供されません）。内容を編集してから再送信してください。`,
+  postReviewTimedOut: (label: string) =>
+    `${label}の審査が24時間たっても終わりませんでした。再送信すると審査の状況をもう一度確認します。`,
   // Offers, events and news (issue 9, spec 2 §7; ADR 0030).
   topicCreated: '投稿を受け付けました。',
   topicUpdated: '投稿を更新しました。',

@@ -10,6 +10,7 @@ import {
   type LocationDetail,
   type Listing,
   type PostDraft,
+  type PostReview,
   type PublishedPost,
   type TokenSet,
 } from '../channel';
@@ -122,11 +123,29 @@ export function createGoogleChannel(client: GoogleClient, now: () => Date): Chan
   };
 }
 
+/**
+ * A LocalPost's `state` as Tenpo follows it (ADR 0060). LIVE and REJECTED end Google's review;
+ * PROCESSING and LOCAL_POST_STATE_UNSPECIFIED do not (an unspecified state is read again, never
+ * taken as live). A post with no state at all is taken as live, as before states were read.
+ */
+export const reviewOf = (state: string | undefined): PostReview => {
+  switch (state) {
+    case undefined:
+    case 'LIVE':
+      return 'live';
+    case 'REJECTED':
+      return 'rejected';
+    default:
+      return 'processing';
+  }
+};
+
 const postOf = (p: GoogleLocalPost): PublishedPost => ({
   id: p.name ?? '',
   text: p.summary ?? '',
   createdAt: p.createTime ? new Date(p.createTime) : null,
   url: p.searchUrl ?? null,
+  review: reviewOf(p.state),
 });
 
 const libraryMediaOf = (m: GoogleMediaItem): LibraryMedia => ({
@@ -207,6 +226,13 @@ export function createGoogleCapabilities(client: GoogleClient, access: GrantAcce
         access.use(h, async (g) => {
           const body = localPostOf(draft);
           return postOf(await client.createLocalPost(g.accessToken, await parentOf(g), body));
+        }),
+    },
+    readPost: {
+      readPost: (h, postId) =>
+        access.use(h, async (g) => {
+          const name = postId.includes('/') ? postId : `${await parentOf(g)}/localPosts/${postId}`;
+          return postOf(await client.getLocalPost(g.accessToken, name));
         }),
     },
     update: {

@@ -219,6 +219,18 @@ export function createGoogleClient(cfg: ChannelsConfig['google'], http: HttpDeps
         classifyGoogle,
       ),
 
+    /**
+     * v4 localPosts get: one post as Google holds it now, with its review `state`
+     * (PROCESSING, LIVE, REJECTED; ADR 0060). Repeatable.
+     */
+    getLocalPost: (accessToken: string, postName: string) =>
+      requestJson<GoogleLocalPost>(
+        http,
+        `${v4}/${postName}`,
+        { method: 'GET', headers: bearer(accessToken) },
+        classifyGoogle,
+      ),
+
     listLocalPosts: (
       accessToken: string,
       parent: string,
@@ -404,6 +416,7 @@ export type GoogleLocalPost = {
   name?: string;
   summary?: string;
   createTime?: string;
+  /** LocalPostState: LOCAL_POST_STATE_UNSPECIFIED, REJECTED, LIVE, PROCESSING. */
   state?: string;
   searchUrl?: string;
 };

@@ -57,6 +57,17 @@ const MIN_WAIT_MS = 1000;
 /** A removal whose post is still on its way waits this long between looks, for at most a day. */
 const REMOVE_WAIT_MS = 60_000;
 const REMOVE_GIVE_UP_MS = 24 * 60 * 60_000;
+/**
+ * A post the provider reviews after taking it (Google; ADR 0060) is read once at once, then
+ * again by this job rescheduled (no worker slot is held while Google reviews): after 15 s,
+ * doubling, at most 15 minutes apart, for 24 hours; then the target fails, and a retry from
+ * the screen reads the review again instead of sending a second post.
+ */
+export const REVIEW_FIRST_WAIT_MS = 15_000;
+const REVIEW_MAX_WAIT_MS = 15 * 60_000;
+export const REVIEW_GIVE_UP_MS = 24 * 60 * 60_000;
+export const reviewWaitMs = (checks: number): number =>
+  Math.min(REVIEW_MAX_WAIT_MS, REVIEW_FIRST_WAIT_MS * 2 ** Math.min(checks, 16));
 /** Media URLs handed to providers live this long (they fetch them within the publish call). */
 const MEDIA_URL_TTL_S = 24 * 3600;
 
@@ -175,12 +186,17 @@ export function registerPostJobs(queue: Queue, deps: PostJobDeps): void {
     post: PublishedPost,
     ctx: JobContext,
   ): Promise<void> {
+    if (post.review === 'processing') return underReview(t, parts, i, post, ctx);
+    if (post.review === 'rejected') return rejected(t, parts, i, post);
     parts[i] = {
       ...(parts[i] as TargetPart),
       id: post.id,
       url: post.url,
       state: 'published',
       sent_at: null,
+      review: null,
+      review_since: null,
+      review_checks: 0,
     };
     const first = parts[0] as TargetPart;
     const patch: TargetPatch = {
@@ -235,6 +251,115 @@ export function registerPostJobs(queue: Queue, deps: PostJobDeps): void {
       updated_at: stamp(),
     });
     ctx.log.info({ target: t.id, waitMs: pending.waitMs }, 'provider still preparing the post');
+  }
+
+  /**
+   * The post was taken and the provider is still reviewing it (Google PROCESSING): its id is
+   * recorded (never sent again), the target stays publishing, and this job reads it again
+   * later with back-off. Past the bound it fails; a retry then reads the review again.
+   */
+  async function underReview(
+    t: PostTargetRow,
+    parts: TargetPart[],
+    i: number,
+    post: PublishedPost,
+    ctx: JobContext,
+  ): Promise<void> {
+    const part = parts[i] as TargetPart;
+    const since = part.id === post.id && part.review_since ? part.review_since : stamp();
+    const checks = part.id === post.id ? (part.review_checks ?? 0) : 0;
+    const key = t.publisher_key as PublisherKey;
+    const base = {
+      ...part,
+      id: post.id,
+      url: post.url,
+      sent_at: null,
+      review: 'processing' as const,
+    };
+    if (now().getTime() - new Date(since).getTime() >= REVIEW_GIVE_UP_MS) {
+      parts[i] = { ...base, review_since: null, review_checks: 0 };
+      await repo.updateTarget(t.id, {
+        parts: partsJson(parts),
+        state: 'failed',
+        sent_at: null,
+        error_kind: 'transient',
+        error_lines: lines([
+          ja.postPublishFailed(labelOf(key)),
+          ja.postReviewTimedOut(labelOf(key)),
+        ]),
+        updated_at: stamp(),
+      });
+      return;
+    }
+    parts[i] = { ...base, review_since: since, review_checks: checks + 1 };
+    await repo.updateTarget(t.id, {
+      parts: partsJson(parts),
+      state: 'publishing',
+      sent_at: null,
+      updated_at: stamp(),
+    });
+    ctx.retryAt(new Date(now().getTime() + reviewWaitMs(checks)), 'provider review');
+  }
+
+  /**
+   * The provider refused the post after taking it (Google REJECTED): the target fails with the
+   * reason (Google gives none in its API: the lines name its content policy). The post stays
+   * recorded on the part, so a retry (after an edit) sends a new one and never settles as it.
+   */
+  async function rejected(
+    t: PostTargetRow,
+    parts: TargetPart[],
+    i: number,
+    post: PublishedPost,
+  ): Promise<void> {
+    const key = t.publisher_key as PublisherKey;
+    parts[i] = {
+      ...(parts[i] as TargetPart),
+      id: post.id,
+      url: post.url,
+      sent_at: null,
+      review: 'rejected',
+      review_since: null,
+      review_checks: 0,
+    };
+    await repo.updateTarget(t.id, {
+      parts: partsJson(parts),
+      state: 'failed',
+      sent_at: null,
+      error_kind: 'invalid',
+      error_lines: lines([ja.postPublishFailed(labelOf(key)), ja.postRejected(labelOf(key))]),
+      updated_at: stamp(),
+    });
+  }
+
+  /**
+   * A post under review, read again (Google localPosts.get). A read that fails leaves the
+   * review as it was (the post exists; only its state is unknown): the next read is scheduled
+   * as usual. A post gone from the provider (deleted there) fails the target, and a retry
+   * sends it anew.
+   */
+  async function readReview(
+    t: PostTargetRow,
+    handle: CredentialHandle,
+    part: TargetPart,
+    ctx: JobContext,
+  ): Promise<PublishedPost | 'gone'> {
+    const still: PublishedPost = {
+      id: part.id as string,
+      text: '',
+      createdAt: null,
+      url: part.url,
+      review: 'processing',
+    };
+    try {
+      return await registry
+        .require(handle.publisher, 'readPost')
+        .readPost(handle, part.id as string);
+    } catch (err) {
+      if (err instanceof ChannelError && err.status === 404) return 'gone';
+      ctx.log.warn({ err, target: t.id }, 'reading a post under review failed');
+      return still;
+    }
   }
 
   /**
@@ -376,6 +501,30 @@ export function registerPostJobs(queue: Queue, deps: PostJobDeps): void {
         return;
       }
       const part = parts[i] as TargetPart;
+      // Taken by the provider and under its review: read, never sent again.
+      if (part.review === 'processing' && part.id) {
+        const read = await readReview(t, handle, part, ctx);
+        if (read === 'gone') {
+          parts[i] = {
+            ...part,
+            id: null,
+            url: null,
+            review: null,
+            review_since: null,
+            review_checks: 0,
+            past_ids: [...(part.past_ids ?? []), part.id],
+          };
+          await repo.updateTarget(t.id, {
+            parts: partsJson(parts),
+            state: 'failed',
+            error_kind: 'invalid',
+            error_lines: lines(failureLines(key, { kind: 'invalid' }, 'publish')),
+            updated_at: stamp(),
+          });
+          return;
+        }
+        return partPublished(t, parts, i, read, ctx);
+      }
       const text = spec.withText ? textFor(b.post, key, spec.media.length) : '';
       const kind =
         spec.media.length === 0
@@ -425,7 +574,21 @@ export function registerPostJobs(queue: Queue, deps: PostJobDeps): void {
         });
         return;
       }
-      parts[i] = { ...part, sent_at: null, media_ids: [] };
+      // A part refused after its review (rejected) is sent anew: its old post is kept aside,
+      // never to be settled as this send.
+      parts[i] = part.id
+        ? {
+            ...part,
+            id: null,
+            url: null,
+            review: null,
+            review_since: null,
+            review_checks: 0,
+            past_ids: [...(part.past_ids ?? []), part.id],
+            sent_at: null,
+            media_ids: [],
+          }
+        : { ...part, sent_at: null, media_ids: [] };
       const claimedParts = partsJson(parts);
       // Compare-and-set on the sends and parts read above: of two runs of this job at once (a
       // lease that lapsed under a stalled worker), only one claims this send.
@@ -469,6 +632,17 @@ export function registerPostJobs(queue: Queue, deps: PostJobDeps): void {
       } catch (err) {
         if (err instanceof PublishPending) return stillPreparing(t, parts, i, err, ctx);
         return failed(fresh, err, ctx, 'publish', { parts, part: i });
+      }
+      // Taken, and under the provider's review (Google answers PROCESSING): one read at once
+      // catches a review that is already over; a longer one is followed by the job rescheduled.
+      if (post.review === 'processing') {
+        const read = await readReview(
+          fresh,
+          handle,
+          { ...(parts[i] as TargetPart), id: post.id },
+          ctx,
+        );
+        if (read !== 'gone') post = { ...post, review: read.review, url: read.url ?? post.url };
       }
       // Outside the try: a failure to record a post that went out must not count as a refusal
       // (the engine runs the job again, and the part is settled, not sent twice).

@@ -25,6 +25,18 @@ export type TargetPart = {
    * the next send resumes it instead of making it again. Absent on parts written before.
    */
   resume?: PublishResume | null;
+  /**
+   * The provider's review of the post `id` names, where it reviews posts after taking them
+   * (Google; ADR 0060): `processing` while it is read again until it ends, `rejected` once
+   * refused (the part stays pending: a retry sends it anew). Absent on other channels.
+   */
+  review?: 'processing' | 'rejected' | null;
+  /** When the current review watch began (the 24 h bound counts from it); null after a give-up. */
+  review_since?: string | null;
+  /** Reads of the review so far in this watch (the next wait doubles with each). */
+  review_checks?: number;
+  /** Posts made for this part before and refused (rejected): never settled as this send. */
+  past_ids?: string[];
 };
 
 const pending = (): TargetPart => ({
@@ -87,5 +99,7 @@ export const liveIds = (parts: readonly TargetPart[]): string[] =>
   parts.filter((p) => p.state === 'published' && p.id).map((p) => p.id as string);
 
 /** Every id recorded as ours (live or removed): settling never takes one of them again. */
-export const recordedIds = (parts: readonly TargetPart[]): string[] =>
-  parts.filter((p) => p.id).map((p) => p.id as string);
+export const recordedIds = (parts: readonly TargetPart[]): string[] => [
+  ...parts.filter((p) => p.id).map((p) => p.id as string),
+  ...parts.flatMap((p) => p.past_ids ?? []),
+];

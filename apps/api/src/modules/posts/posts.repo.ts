@@ -132,7 +132,10 @@ const queries = (db: Db) => {
       for (const r of rows) {
         if (r.external_id) ids.add(r.external_id);
         if (r.parts)
-          for (const p of JSON.parse(r.parts) as { id: string | null }[]) if (p.id) ids.add(p.id);
+          for (const p of JSON.parse(r.parts) as { id: string | null; past_ids?: string[] }[]) {
+            if (p.id) ids.add(p.id);
+            for (const x of p.past_ids ?? []) ids.add(x);
+          }
       }
       return [...ids];
     },
