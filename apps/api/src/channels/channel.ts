@@ -23,6 +23,22 @@ export type FailureKind =
   | 'quota'
   | 'outcome_unknown';
 
+/**
+ * One field a provider refused: its path as the provider spells it and its (English) reason;
+ * Google's v4 ValidationError also gives an ErrorCode number and the refused value, v1's
+ * ErrorInfo a reason constant (ADR 0061). Screens name the field, never show `description`.
+ */
+export type FieldViolation = {
+  field: string;
+  description: string;
+  /** Google v4 ErrorCode (e.g. 1000 photo fetch failed). */
+  code?: number;
+  /** The value the provider refused, when it says. */
+  value?: string;
+  /** Google v1 google.rpc.ErrorInfo.reason (UPPER_SNAKE_CASE). */
+  reason?: string;
+};
+
 export class ChannelError extends Error {
   constructor(
     readonly kind: FailureKind,
@@ -32,7 +48,7 @@ export class ChannelError extends Error {
     /** The channel the failure came from, once a caller's handle named it. */
     readonly publisher: PublisherKey | null = null,
     /** The fields the provider refused (its field violations), when it named them. */
-    readonly fields: readonly { field: string; description: string }[] = [],
+    readonly fields: readonly FieldViolation[] = [],
   ) {
     super(message);
     this.name = 'ChannelError';

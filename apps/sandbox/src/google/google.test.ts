@@ -16,6 +16,7 @@ import {
   fakeJpeg,
 } from '../shared/testing';
 import { s256 } from '../shared/oauth';
+import { quotaExceeded, v4ValidationError } from './google.errors';
 
 const SHOP_ACCOUNT = '104772635510001234567';
 const SHIBUYA = '4821390157204861230';
@@ -1055,5 +1056,57 @@ describe('seeded demo grants', () => {
       headers: auth(shopToken),
     });
     expect(kept.json()).toEqual({ title: '渋谷 改装中' });
+  });
+});
+
+describe('error answers as Google gives them (fixtures/google-errors, ADR 0061)', () => {
+  const FIXTURES = path.join(
+    import.meta.dirname,
+    '..',
+    '..',
+    '..',
+    '..',
+    'fixtures',
+    'google-errors',
+  );
+  const fixture = (name: string) =>
+    JSON.parse(fs.readFileSync(path.join(FIXTURES, `${name}.json`), 'utf8')) as {
+      status: number;
+      body: unknown;
+    };
+
+  it('answers a list without readMask with the recorded BadRequest body', async () => {
+    const t = await googleTokens(app);
+    const res = await app.inject({
+      url: `${BI}/accounts/${SHOP_ACCOUNT}/locations`,
+      headers: auth(t.access_token),
+    });
+    const f = fixture('v1-bad-request-read-mask');
+    expect(res.statusCode).toBe(f.status);
+    expect(res.json()).toEqual(f.body);
+  });
+
+  it('builds the v4 ValidationError bodies exactly as recorded (field and value optional)', () => {
+    const photo = v4ValidationError([{ code: 1000, message: 'Fetching image failed.' }]);
+    expect([photo.status, photo.body]).toEqual([
+      fixture('v4-validation-photo-fetch').status,
+      fixture('v4-validation-photo-fetch').body,
+    ]);
+    const address = v4ValidationError([
+      { code: 2, field: 'address.postal_code', message: 'address.postal_code is required' },
+    ]);
+    expect(address.body).toEqual(fixture('v4-validation-address-required').body);
+  });
+
+  it('builds the quota answer with ErrorInfo and RetryInfo as recorded', () => {
+    const q = quotaExceeded(
+      'mybusinessbusinessinformation.googleapis.com',
+      'Edits per minute per profile',
+      'Edits per minute per profile',
+      10,
+      42,
+    );
+    const f = fixture('v1-quota-error-info');
+    expect([q.status, q.body]).toEqual([f.status, f.body]);
   });
 });

@@ -90,6 +90,9 @@ export const ja = {
   channelQuota: (label: string) =>
     `${label}の利用上限に達しました。しばらくしてから再度お試しください。`,
   channelInvalid: (label: string) => `${label}がリクエストを受け付けませんでした。`,
+  /** The fields a channel named in its refusal, by the form's names (ADR 0061). */
+  channelInvalidFields: (label: string, fields: string) =>
+    `${label}が受け付けなかった項目: ${fields}`,
   channelOutcomeUnknown: (label: string) =>
     `${label}から応答がなく、反映されたか確認できませんでした。確認してから再度お試しください。`,
   channelNotConnected: (label: string) => `${label}が連携されていません。先に連携してください。`,

@@ -7,6 +7,7 @@ import {
   type PublisherKey,
 } from '@tenpo/domain';
 import type { ChannelError } from '../../channels/channel';
+import { googleFieldLabels } from '../../channels/google/google.fields';
 import type { PostTargetRow } from '../../db/types';
 import type { MediaStorage } from '../../storage';
 import type { TargetPart } from './posts.parts';
@@ -17,7 +18,7 @@ export const labelOf = (key: string): string => publisherByKey(key)?.label ?? ke
 /** The Japanese lines a target shows for a channel failure (by class, never the vendor's text). */
 export const failureLines = (
   key: PublisherKey,
-  err: Pick<ChannelError, 'kind'>,
+  err: Pick<ChannelError, 'kind'> & Partial<Pick<ChannelError, 'fields'>>,
   what: 'publish' | 'remove',
 ): string[] => {
   const label = labelOf(key);
@@ -32,8 +33,16 @@ export const failureLines = (
       return [head, ja.channelRetry(label)];
     case 'outcome_unknown':
       return [ja.channelOutcomeUnknown(label)];
-    case 'invalid':
-      return [head, ja.channelInvalid(label)];
+    case 'invalid': {
+      // Google names the refused fields (ADR 0061): the post form's names of them, never its text.
+      const fields =
+        key === 'google_my_business' ? googleFieldLabels(err.fields ?? [], 'post') : [];
+      return [
+        head,
+        ja.channelInvalid(label),
+        ...(fields.length ? [ja.channelInvalidFields(label, fields.join('、'))] : []),
+      ];
+    }
   }
 };
 

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import {
   PAYMENT_OPTIONS,
   PUBLISHER_STATUS,
-  storeInfoLabels,
   WEEK_DAYS,
   type BasicInformation,
   type BusinessDetails,
@@ -22,6 +21,7 @@ import {
   type Listing,
   type LocationPatch,
 } from '../../channels/channel';
+import { googleFieldLabels } from '../../channels/google/google.fields';
 import type { UserRow } from '../../db/types';
 import type { Queue } from '../../jobs/engine';
 import { iso, type Clock } from '../../lib/clock';
@@ -60,37 +60,11 @@ const LIVE: readonly number[] = [
   PUBLISHER_STATUS.submitted,
 ];
 
-/** Google's field paths (its violations use snake_case) named as the form names them. */
-const GOOGLE_FIELD_LABELS: [RegExp, string][] = [
-  [/^title/, storeInfoLabels.name],
-  [
-    /^(storefront_address|storefrontAddress)\.(postal_code|postalCode)/,
-    storeInfoLabels.postal_code,
-  ],
-  [
-    /^(storefront_address|storefrontAddress)\.(administrative_area|administrativeArea)/,
-    storeInfoLabels.prefecture,
-  ],
-  [/^(storefront_address|storefrontAddress)\.locality/, storeInfoLabels.locality],
-  [/^(storefront_address|storefrontAddress)/, storeInfoLabels.address1],
-  [/^(phone_numbers|phoneNumbers)/, storeInfoLabels.main_phone],
-  [
-    /^categories\.(additional_categories|additionalCategories)/,
-    storeInfoLabels.additional_categories,
-  ],
-  [/^categories/, storeInfoLabels.primary_category],
-  [/^(website_uri|websiteUri)/, storeInfoLabels.website_url],
-  [/^(regular_hours|regularHours)/, storeInfoLabels.hours],
-  [/^profile/, storeInfoLabels.description],
-];
-const labelOfGoogleField = (f: string): string =>
-  GOOGLE_FIELD_LABELS.find(([re]) => re.test(f))?.[1] ?? f;
-
 /** What a refusal keeps: the sentence the screen shows and the form fields it names. */
 type Refusal = { message: string; fields: string[] };
 
 const refusalOf = (err: ChannelError): Refusal => {
-  const fields = [...new Set(err.fields.map((v) => labelOfGoogleField(v.field)))];
+  const fields = googleFieldLabels(err.fields, 'listing');
   return {
     fields,
     message:
