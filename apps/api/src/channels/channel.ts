@@ -316,10 +316,27 @@ export interface EditsLocation {
     handle: CredentialHandle,
     patch: LocationPatch,
     updateMask?: string,
+    /** `validateOnly`: the provider checks the edit (and refuses it as it would) but keeps nothing. */
+    opts?: { validateOnly?: boolean },
   ): Promise<LocationDetail>;
   /** The chosen listing's editable fields as the provider holds them now. */
   readListing(handle: CredentialHandle): Promise<Listing>;
+  /**
+   * What the provider shows instead of the store's listing (Google's getGoogleUpdated,
+   * ADR 0061): its version, the fields it changed and those it holds pending. Absent on a
+   * channel that takes edits as sent.
+   */
+  providerVersion?(handle: CredentialHandle): Promise<ListingProviderVersion>;
 }
+
+/** The provider's own version of a listing, beside the store's (providers.md §1.4). */
+export type ListingProviderVersion = {
+  listing: Listing;
+  /** Top-level field paths (camelCase) the provider changed: it shows its value, not ours. */
+  changed: string[];
+  /** Top-level field paths with edits the provider holds for review (not yet shown). */
+  pending: string[];
+};
 
 /** The location picker of a listing channel (connect flow). */
 export interface PicksLocation {

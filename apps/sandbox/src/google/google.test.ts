@@ -1110,3 +1110,103 @@ describe('error answers as Google gives them (fixtures/google-errors, ADR 0061)'
     expect([q.status, q.body]).toEqual([f.status, f.body]);
   });
 });
+
+describe("Google's review of a listing: held edits and its own values (ADR 0061)", () => {
+  const patch = (token: string, mask: string, body: object, validateOnly = false) =>
+    app.inject({
+      method: 'PATCH',
+      url: `${BI}/locations/${SHIBUYA}?updateMask=${mask}${validateOnly ? '&validateOnly=true' : ''}`,
+      headers: auth(token),
+      payload: body,
+    });
+  const updated = async (token: string) =>
+    (
+      await app.inject({
+        url: `${BI}/locations/${SHIBUYA}:getGoogleUpdated?readMask=title,websiteUri,metadata`,
+        headers: auth(token),
+      })
+    ).json() as {
+      location: { title?: string; websiteUri?: string; metadata?: Record<string, unknown> };
+      diffMask?: string;
+      pendingMask?: string;
+    };
+  const metadata = async (token: string) =>
+    (
+      await app.inject({
+        url: `${BI}/locations/${SHIBUYA}?readMask=metadata`,
+        headers: auth(token),
+      })
+    ).json().metadata as Record<string, unknown>;
+
+  it('with no review, getGoogleUpdated is the location itself with no masks', async () => {
+    const t = await googleTokens(app);
+    const u = await updated(t.access_token);
+    expect(u.diffMask).toBeUndefined();
+    expect(u.pendingMask).toBeUndefined();
+    expect(u.location.title).toBe('カフェ テンポ 渋谷店');
+    const m = await metadata(t.access_token);
+    expect(m.hasGoogleUpdated).toBeUndefined();
+    expect(m.hasPendingEdits).toBeUndefined();
+  });
+
+  it('an override: Google shows its value, names it in diffMask and sets hasGoogleUpdated', async () => {
+    const t = await googleTokens(app);
+    const set = await app.inject({
+      method: 'POST',
+      url: '/sandbox/control/google/listing-review',
+      payload: { location_id: SHIBUYA, override: { title: 'Cafe Tenpo Shibuya' } },
+    });
+    expect(set.statusCode, set.body).toBe(200);
+    expect((await patch(t.access_token, 'title', { title: 'テンポ 渋谷' })).statusCode).toBe(200);
+    const u = await updated(t.access_token);
+    expect(u.diffMask).toBe('title');
+    expect(u.location.title).toBe('Cafe Tenpo Shibuya');
+    expect(await metadata(t.access_token)).toMatchObject({ hasGoogleUpdated: true });
+    // The merchant's own version is what get answers.
+    const own = await app.inject({
+      url: `${BI}/locations/${SHIBUYA}?readMask=title`,
+      headers: auth(t.access_token),
+    });
+    expect(own.json().title).toBe('テンポ 渋谷');
+    // Accepting Google's value (sending it) ends the difference.
+    await patch(t.access_token, 'title', { title: 'Cafe Tenpo Shibuya' });
+    expect((await updated(t.access_token)).diffMask).toBeUndefined();
+  });
+
+  it('held edits: pendingMask names them and Maps shows the old value until released', async () => {
+    const t = await googleTokens(app);
+    await app.inject({
+      method: 'POST',
+      url: '/sandbox/control/google/listing-review',
+      payload: { location_id: SHIBUYA, hold_pending: true },
+    });
+    // A check (validateOnly) holds nothing.
+    await patch(t.access_token, 'websiteUri', { websiteUri: 'https://a.example/' }, true);
+    expect((await updated(t.access_token)).pendingMask).toBeUndefined();
+    await patch(t.access_token, 'websiteUri', { websiteUri: 'https://new.example/' });
+    const u = await updated(t.access_token);
+    expect(u.pendingMask).toBe('websiteUri');
+    expect(u.location.websiteUri).not.toBe('https://new.example/');
+    expect(await metadata(t.access_token)).toMatchObject({ hasPendingEdits: true });
+    await app.inject({
+      method: 'POST',
+      url: '/sandbox/control/google/listing-review',
+      payload: { location_id: SHIBUYA, release: true },
+    });
+    const after = await updated(t.access_token);
+    expect(after.pendingMask).toBeUndefined();
+    expect(after.location.websiteUri).toBe('https://new.example/');
+  });
+
+  it('refuses phoneNumbers without a primary phone, as the schema requires it', async () => {
+    const t = await googleTokens(app);
+    const res = await patch(t.access_token, 'phoneNumbers', {
+      phoneNumbers: { additionalPhones: [] },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.details[0].fieldViolations).toContainEqual({
+      field: 'phone_numbers.primary_phone',
+      description: 'primary_phone is required',
+    });
+  });
+});

@@ -1,4 +1,4 @@
-import { storeInfoLabels } from '@tenpo/domain';
+import { storeInfoLabels, type StoreInfoField } from '@tenpo/domain';
 import type { FieldViolation } from '../channel';
 
 /**
@@ -8,30 +8,37 @@ import type { FieldViolation } from '../channel';
  * (developers.google.com/my-business/reference/rest/Shared.Types/ErrorCode: 1000–1099 photos,
  * 1100–1199 address and lat/lng, 1200–1299 categories).
  */
-const LISTING: [RegExp, string][] = [
-  [/^title/, storeInfoLabels.name],
-  [
-    /^(storefront_address|storefrontAddress|address)\.(postal_code|postalCode)/,
-    storeInfoLabels.postal_code,
-  ],
+const LISTING_KEYS: [RegExp, StoreInfoField | 'temporarily_closed'][] = [
+  [/^title/, 'name'],
+  [/^(storefront_address|storefrontAddress|address)\.(postal_code|postalCode)/, 'postal_code'],
   [
     /^(storefront_address|storefrontAddress|address)\.(administrative_area|administrativeArea)/,
-    storeInfoLabels.prefecture,
+    'prefecture',
   ],
-  [/^(storefront_address|storefrontAddress|address)\.locality/, storeInfoLabels.locality],
-  [/^(storefront_address|storefrontAddress|address)/, storeInfoLabels.address1],
-  [/^(phone_numbers|phoneNumbers)/, storeInfoLabels.main_phone],
-  [
-    /^categories\.(additional_categories|additionalCategories)/,
-    storeInfoLabels.additional_categories,
-  ],
-  [/^categories/, storeInfoLabels.primary_category],
-  [/^(website_uri|websiteUri)/, storeInfoLabels.website_url],
-  [/^(regular_hours|regularHours)/, storeInfoLabels.hours],
-  [/^profile/, storeInfoLabels.description],
-  [/^(open_info|openInfo)/, '臨時休業'],
-  [/^latlng/, `${storeInfoLabels.latitude}・${storeInfoLabels.longitude}`],
+  [/^(storefront_address|storefrontAddress|address)\.locality/, 'locality'],
+  [/^(storefront_address|storefrontAddress|address)/, 'address1'],
+  [/^(phone_numbers|phoneNumbers)/, 'main_phone'],
+  [/^categories\.(additional_categories|additionalCategories)/, 'additional_categories'],
+  [/^categories/, 'primary_category'],
+  [/^(website_uri|websiteUri)/, 'website_url'],
+  [/^(regular_hours|regularHours)/, 'hours'],
+  [/^profile/, 'description'],
+  [/^(open_info|openInfo)/, 'temporarily_closed'],
+  [/^latlng/, 'latitude'],
 ];
+const labelOfKey = (k: StoreInfoField | 'temporarily_closed'): string =>
+  k === 'temporarily_closed' ? '臨時休業' : storeInfoLabels[k];
+const LISTING: [RegExp, string][] = LISTING_KEYS.map(([re, k]) => [re, labelOfKey(k)]);
+
+/** The /basic-information form field a Google path belongs to (its key in the save request). */
+export function listingFormKey(v: FieldViolation): StoreInfoField | 'temporarily_closed' | null {
+  const path = v.field.replace(/\[\d+\]/g, '');
+  const hit = path ? LISTING_KEYS.find(([re]) => re.test(path))?.[1] : undefined;
+  if (hit) return hit;
+  if (v.code !== undefined && v.code >= 1100 && v.code <= 1199) return 'address1';
+  if (v.code !== undefined && v.code >= 1200 && v.code <= 1299) return 'primary_category';
+  return null;
+}
 
 /** A v4 local post's fields, as the post form names them (post-rules.ts FIELD, ja.ts topics). */
 const POST: [RegExp, string][] = [
