@@ -449,9 +449,11 @@ export function registerGoogleBusiness(
     const loc = ownedLocation(caller, id as string);
     const mask = parseMask(field(req, 'updateMask') ?? field(req, 'update_mask'), 'update_mask');
     const body = bodyObject(req);
+    const validateOnly = field(req, 'validateOnly') === 'true';
+    // Counted apart, so a test can tell a check from an edit at the far end.
+    if (validateOnly) rt.calls.record(`VALIDATE v1/locations/${loc.id}`);
     const violations = validateEdit(body, mask, loc.location);
     if (violations.length) throw badRequest(violations);
-    const validateOnly = field(req, 'validateOnly') === 'true';
     const next = structuredClone(loc.location);
     for (const p of mask) setPath(next, p, getPath(body, p));
     // Category display names are output only: Google fills them from the catalogue.
@@ -466,11 +468,7 @@ export function registerGoogleBusiness(
     if (cats?.primaryCategory) cats.primaryCategory = withName(cats.primaryCategory);
     if (Array.isArray(cats?.additionalCategories))
       cats.additionalCategories = cats.additionalCategories.map(withName);
-    if (validateOnly) {
-      // Counted apart, so a test can tell a check from an edit at the far end.
-      rt.calls.record(`VALIDATE v1/locations/${loc.id}`);
-      return withReviewMetadata(next, reviewOf(loc.id));
-    }
+    if (validateOnly) return withReviewMetadata(next, reviewOf(loc.id));
     const limit = rt.settings().google.editsPerMinutePerProfile;
     const hit = rt.hit(`google:edits:${loc.id}`, 60_000, limit);
     if (!hit.allowed)
