@@ -12,7 +12,9 @@ import {
  * merged (then test/payments-sandbox.test.ts runs the same flows against it). The A01-1 form and
  * the A02-1 hash are the real client's (pure); the XML API calls act on an in-memory merchant:
  * customers by cust_code, transactions by order id (a second authorisation of an order id is
- * refused with 99996000 and the earlier tracking id, as the contract says of the sandbox).
+ * refused with 99996000 and the earlier tracking id, as the contract says of the sandbox, or
+ * without it: `duplicateWithoutTracking`). Charges go authorise (ST01-00131) → commit
+ * (ST02-00101) → sales (ST02-00201); sales of an uncommitted authorisation is refused.
  *
  * Tokens: `tok-<brand letter>-<last four>` registers a card; `tok-decline-…` registers a card
  * every charge of which is declined (10122000); `tok-used` answers 10107040; `tok-bad` 10127000.
@@ -23,7 +25,7 @@ export type FakeTransaction = {
   orderId: string;
   custCode: string;
   amount: number;
-  status: 'authorised' | 'sold' | 'declined';
+  status: 'authorised' | 'committed' | 'sold' | 'declined';
 };
 
 export type FakeSbps = SbpsClient & {
@@ -36,6 +38,14 @@ export type FakeSbps = SbpsClient & {
   loseNextAuthorisation: boolean;
   /** Milliseconds an authorisation takes (so that two workers overlap). */
   latencyMs: number;
+  /** A refused duplicate order id names no earlier tracking id (as real NG answers carry none). */
+  duplicateWithoutTracking: boolean;
+  /** The next commit goes through at SBPS, but its answer is lost (the process dies). */
+  loseNextCommit: boolean;
+  /** The next sale goes through at SBPS, but its answer is lost. */
+  loseNextSales: boolean;
+  /** The next authorisation is answered with this NG code (e.g. 10121000, the credit centre). */
+  nextAuthorisationNg: string | null;
   sold: () => FakeTransaction[];
 };
 
@@ -62,6 +72,10 @@ export function createFakeSbps(config: Config, clock: Clock): FakeSbps {
     down: false,
     loseNextAuthorisation: false,
     latencyMs: 0,
+    duplicateWithoutTracking: false,
+    loseNextCommit: false,
+    loseNextSales: false,
+    nextAuthorisationNg: null,
     sold: () => fake.transactions.filter((t) => t.status === 'sold'),
     provider: real.provider,
     purchaseForm: (i) => real.purchaseForm(i),
@@ -99,11 +113,22 @@ export function createFakeSbps(config: Config, clock: Clock): FakeSbps {
     },
 
     async authorize(input) {
-      fake.calls.push('ST01-00111');
+      fake.calls.push('ST01-00131');
       if (fake.latencyMs) await new Promise((r) => setTimeout(r, fake.latencyMs));
       if (fake.down) throw new SbpsUnavailable('SBPS down');
-      const earlier = fake.transactions.find((t) => t.orderId === input.orderId);
-      if (earlier) return ng('99996000', { trackingId: earlier.trackingId });
+      if (fake.nextAuthorisationNg) {
+        const code = fake.nextAuthorisationNg;
+        fake.nextAuthorisationNg = null;
+        return ng(code);
+      }
+      const earlier = fake.transactions.find(
+        (t) => t.orderId === input.orderId && t.status !== 'declined',
+      );
+      if (earlier)
+        return ng(
+          '99996000',
+          fake.duplicateWithoutTracking ? {} : { trackingId: earlier.trackingId },
+        );
       const c = fake.customers.get(input.custCode);
       if (!c) return ng('99995000');
       seq += 1;
@@ -124,12 +149,30 @@ export function createFakeSbps(config: Config, clock: Clock): FakeSbps {
       return ok({ trackingId: t.trackingId, spsTransactionId: t.spsTransactionId });
     },
 
+    async commit(input) {
+      fake.calls.push('ST02-00101');
+      if (fake.down) throw new SbpsUnavailable('SBPS down');
+      const t = fake.transactions.find((x) => x.trackingId === input.trackingId);
+      if (!t || t.status !== 'authorised') return ng('99903000');
+      t.status = 'committed';
+      if (fake.loseNextCommit) {
+        fake.loseNextCommit = false;
+        throw new SbpsUnavailable('SBPS time-out');
+      }
+      return ok({ processDate: '20261126141500' });
+    },
+
     async sales(input) {
       fake.calls.push('ST02-00201');
       if (fake.down) throw new SbpsUnavailable('SBPS down');
       const t = fake.transactions.find((x) => x.trackingId === input.trackingId);
-      if (!t || t.status !== 'authorised') return ng('99903000');
+      // SBPS sells a committed authorisation only (ADR 0058).
+      if (!t || t.status !== 'committed') return ng('10110999');
       t.status = 'sold';
+      if (fake.loseNextSales) {
+        fake.loseNextSales = false;
+        throw new SbpsUnavailable('SBPS time-out');
+      }
       return ok({ trackingId: t.trackingId });
     },
 
@@ -141,8 +184,8 @@ export function createFakeSbps(config: Config, clock: Clock): FakeSbps {
       return ok({
         trackingId: t.trackingId,
         payMethodInfo: {
-          commit_status: t.status === 'sold' ? '1' : '0',
-          payment_status: '1',
+          commit_status: t.status === 'authorised' ? '0' : '1',
+          payment_status: t.status === 'sold' ? '2' : '1',
         },
       });
     },

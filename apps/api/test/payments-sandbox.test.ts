@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLE } from '@tenpo/domain';
 import { DAY } from '../src/lib/clock';
 import { createSbpsClient } from '../src/modules/payments/sbps.client';
+import { chargeKeyOf } from '../src/modules/payments/payments.service';
 import { buildTestApp, call, json, login, type TestApp } from './helpers';
 import { freePort, startSandbox, type RunningSandbox } from './sandbox';
 
@@ -423,6 +424,52 @@ describe('payments against the SBPS sandbox', () => {
       .executeTakeFirstOrThrow();
     expect(settled.state).toBe('paid');
     expect(settled.tracking_id).toMatch(/^\d{14}$/);
+  });
+
+  it('a card declined at billing: the real-shaped NG ends as payment_fail, one attempt at SBPS, no retries', async () => {
+    const token = await session('shop@tenpo.example');
+    const pair = await tokenFor('4000000000000002');
+    const reg = await call(t.app, {
+      method: 'POST',
+      url: '/api/payment/credit-card/register',
+      token,
+      payload: { token: pair.token, tokenKey: pair.tokenKey, user_id: ids.shop },
+    });
+    expect(reg.statusCode, reg.body).toBe(200);
+    const due = await toShopsNextCharge();
+    await t.app.payments.service.enqueueDue();
+    await t.app.queue.drain();
+    const row = await t.database.db
+      .selectFrom('payment_charges')
+      .select(['state', 'order_id', 'error_code', 'attempt'])
+      .where('user_id', '=', ids.shop as number)
+      .where('period', '=', due)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ state: 'failed', error_code: '10122000', attempt: 1 });
+    const u = await t.database.db
+      .selectFrom('users')
+      .select('payment_fail')
+      .where('id', '=', ids.shop as number)
+      .executeTakeFirstOrThrow();
+    expect(u.payment_fail).toBe(1);
+    const job = await t.database.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where(
+        'idempotency_key',
+        '=',
+        chargeKeyOf({ userId: ids.shop as number, period: due, attempt: 1 }),
+      )
+      .executeTakeFirstOrThrow();
+    expect(job.attempts).toBe(1);
+    expect(job.status).not.toBe('queued');
+    // Hours later, and the daily run again: still one attempt at SBPS for that order id.
+    await advance(DAY / 4);
+    await t.app.payments.service.enqueueDue();
+    await t.app.queue.drain();
+    expect(
+      (await payments()).filter((p) => p.order_id === row.order_id).map((p) => p.status),
+    ).toEqual(['declined']);
   });
 
   it('payfail@’s declining card, then a new card: the failed period is charged once', async () => {

@@ -434,6 +434,18 @@ describe('the first payment on the hosted page', () => {
     expect(wrongAmount.body).toBe('NG,tampered');
     // A result SBPS never signed (another key): refused on its hash alone.
     expect((await notify(a02(form, { ok: true }, 'x'.repeat(40)))).body).toBe('NG,tampered');
+    // Signed with our key, but for another store's customer code than this order's (ADR 0058).
+    const otherStore = await notify(
+      a02(
+        {
+          fields: form.fields.map((f) =>
+            f.name === 'cust_code' ? { ...f, value: 'tenpo-demo-shop' } : f,
+          ),
+        },
+        { ok: true },
+      ),
+    );
+    expect(otherStore.body).toBe('NG,tampered');
     expect((await user(ids.trial as number)).role).toBe(ROLE.freeTrial);
 
     expect((await notify(good)).body).toBe('OK,');
@@ -448,9 +460,11 @@ describe('the first payment on the hosted page', () => {
       'unknown',
       'tampered',
       'tampered',
+      'tampered',
       'accepted',
       'replay',
     ]);
+    expect(rows.find((r) => r.reason === 'cust_code')?.verdict).toBe('tampered');
     // Settled once: one receipt.
     await t.app.queue.drain();
     expect(t.mailbox.list({ to: 'trial@tenpo.example' })).toHaveLength(1);
@@ -586,7 +600,7 @@ describe('monthly billing', () => {
     expect([a.outcome, b.outcome]).toContain('paid');
     for (const o of [a.outcome, b.outcome]) expect(['busy', 'paid']).toContain(o);
     // One authorisation went to SBPS: the other worker never got as far as calling it.
-    expect(sbps.calls.slice(calls).filter((c) => c === 'ST01-00111')).toHaveLength(1);
+    expect(sbps.calls.slice(calls).filter((c) => c === 'ST01-00131')).toHaveLength(1);
     const sold = sbps.sold().filter((x) => x.custCode === 'tenpo-demo-shop');
     expect(sold).toHaveLength(2); // last month's and this one
     expect(sbps.transactions.filter((x) => x.orderId === sold[1]?.orderId)).toHaveLength(1);
@@ -631,8 +645,82 @@ describe('monthly billing', () => {
     const mine = sbps.transactions.filter((x) => x.orderId === row?.order_id);
     expect(mine).toHaveLength(1);
     expect(mine[0]?.status).toBe('sold');
-    expect(sbps.calls.slice(-3)).toEqual(['ST01-00111', 'MG01-00101', 'ST02-00201']);
+    expect(sbps.calls.slice(-4)).toEqual(['ST01-00131', 'MG01-00101', 'ST02-00101', 'ST02-00201']);
     expect((await charges(ids.shop as number)).find((c) => c.period === due)?.state).toBe('paid');
+  });
+
+  it('a sale whose answer was lost: the rerun inquires, reads payment_status 2 as sold and settles it paid', async () => {
+    const due = await shopDue();
+    moveTo(due);
+    sbps.loseNextSales = true;
+    await runBilling();
+    const row = (await charges(ids.shop as number)).find((c) => c.period === due);
+    expect(row?.state).toBe('pending');
+    t.clock.advance(HOUR);
+    await t.app.queue.drain();
+    // Sold at SBPS (payment_status 2): paid, never "refunded"/failed; nothing sent again.
+    expect(sbps.calls.slice(-1)).toEqual(['MG01-00101']);
+    expect((await charges(ids.shop as number)).find((c) => c.period === due)).toMatchObject({
+      state: 'paid',
+      error_code: null,
+    });
+    expect((await user(ids.shop as number)).payment_fail).toBe(0);
+  });
+
+  it('a commit whose answer was lost: the rerun inquires (committed) and sells without a second commit', async () => {
+    const due = await shopDue();
+    moveTo(due);
+    sbps.loseNextCommit = true;
+    await runBilling();
+    expect((await charges(ids.shop as number)).find((c) => c.period === due)?.state).toBe(
+      'pending',
+    );
+    t.clock.advance(HOUR);
+    await t.app.queue.drain();
+    expect(sbps.calls.slice(-2)).toEqual(['MG01-00101', 'ST02-00201']);
+    const row = (await charges(ids.shop as number)).find((c) => c.period === due);
+    expect(row?.state).toBe('paid');
+    expect(sbps.sold().filter((x) => x.orderId === row?.order_id)).toHaveLength(1);
+  });
+
+  it('a duplicate order id refused without a tracking id: that attempt closes quietly, a new order id pays', async () => {
+    const id = ids.shop as number;
+    const due = await shopDue();
+    moveTo(due);
+    sbps.loseNextAuthorisation = true;
+    sbps.duplicateWithoutTracking = true;
+    try {
+      await runBilling();
+      t.clock.advance(HOUR);
+      await t.app.queue.drain();
+    } finally {
+      sbps.duplicateWithoutTracking = false;
+    }
+    const rows = (await charges(id)).filter((c) => c.period === due);
+    expect(rows.map((r) => [r.attempt, r.state, r.error_code])).toEqual([
+      [1, 'failed', '99996000'],
+      [2, 'paid', null],
+    ]);
+    // The lost authorisation is never committed or sold; the store is not told its card failed.
+    expect(sbps.transactions.find((x) => x.orderId === rows[0]?.order_id)?.status).toBe(
+      'authorised',
+    );
+    expect(sbps.sold().filter((x) => x.orderId === rows[1]?.order_id)).toHaveLength(1);
+    expect((await user(id)).payment_fail).toBe(0);
+  });
+
+  it('a credit-centre error (type 21) is retried later, not a decline', async () => {
+    const id = ids.shop as number;
+    const due = await shopDue();
+    moveTo(due);
+    sbps.nextAuthorisationNg = '10121000';
+    await runBilling();
+    const row = (await charges(id)).find((c) => c.period === due);
+    expect(row).toMatchObject({ state: 'pending', error_code: null });
+    expect((await user(id)).payment_fail).toBe(0);
+    t.clock.advance(HOUR);
+    await t.app.queue.drain();
+    expect((await charges(id)).find((c) => c.period === due)?.state).toBe('paid');
   });
 
   it('a declined charge is final: payment_fail, the mail; a new card clears it and a new attempt pays', async () => {
@@ -649,6 +737,17 @@ describe('monthly billing', () => {
     const failed = (await charges(id)).find((c) => c.period === due);
     expect(failed).toMatchObject({ state: 'failed', error_code: '10122000', attempt: 1 });
     expect((await user(id)).payment_fail).toBe(1);
+    // No retry storm: the job finished on its first run, one authorisation, no commit or sale.
+    const job = await t.database.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('idempotency_key', '=', chargeKeyOf({ userId: id, period: due, attempt: 1 }))
+      .executeTakeFirstOrThrow();
+    expect(job).toMatchObject({ attempts: 1 });
+    expect(job.status).not.toBe('queued');
+    t.clock.advance(HOUR);
+    await t.app.queue.drain();
+    expect(sbps.transactions.filter((x) => x.orderId === failed?.order_id)).toHaveLength(1);
     await t.app.queue.drain();
     const mails = t.mailbox.list({ to: 'shop@tenpo.example' });
     expect(mails.some((m) => m.subject === '【Tenpo】お支払いを完了できませんでした')).toBe(true);

@@ -11,6 +11,8 @@ import type { FacebookPage, Location, PublisherKey, PublisherStatus } from '@ten
  *   call will not help.
  * - rate_limited: too many calls in a short window; `retryAfterMs` says when, if known.
  * - quota: a budget for a long window is spent (Instagram's posts per 24 h, X's usage cap).
+ * - blocked: the provider blocks this account from posting for a while for its policies
+ *   (Graph 368); not retried automatically, the user sees why (ADR 0063).
  * - outcome_unknown: a call that is not safe to repeat (publish, upload, create) was sent and
  *   no answer came back (time-out, connection cut): it may or may not have taken effect. It is
  *   never retried automatically; the caller settles it by reading the provider (settle.ts).
@@ -21,6 +23,7 @@ export type FailureKind =
   | 'invalid'
   | 'rate_limited'
   | 'quota'
+  | 'blocked'
   | 'outcome_unknown';
 
 /**
@@ -102,8 +105,15 @@ export interface Channel {
   readonly refreshMarginMs: number;
   connectUrl(req: ConnectRequest): string;
   exchangeCode(code: string, redirectUri: string, codeVerifier: string): Promise<TokenSet>;
-  /** A fresh access token; `refreshToken` in the result is null when the old one stays. */
-  refresh(tokens: { accessToken: string; refreshToken: string | null }): Promise<TokenSet>;
+  /**
+   * A fresh access token; `refreshToken` in the result is null when the old one stays.
+   * `pageToken` is the chosen page's token where the grant has one (Facebook, Instagram).
+   */
+  refresh(tokens: {
+    accessToken: string;
+    refreshToken: string | null;
+    pageToken?: string | null;
+  }): Promise<TokenSet>;
   /** Ends the grant at the provider, best effort (disconnect goes on locally regardless). */
   revoke(tokens: { accessToken: string; refreshToken: string | null }): Promise<void>;
 }
@@ -181,6 +191,35 @@ export type PostButton = {
   url?: string | null;
 };
 
+/**
+ * What a provider has made so far for a publish it is still preparing (Instagram's containers:
+ * the carousel's items and the container to publish), kept on the target so that the next run
+ * resumes them instead of making new ones (ADR 0063). Nothing is posted until it is published.
+ */
+export type PublishResume = {
+  /** The container to publish, once made. */
+  containerId: string | null;
+  /** A carousel's item containers, in order. */
+  children: string[];
+  /** When the first of them was made (ISO, Tenpo's clock): containers expire after 24 h. */
+  createdAt: string;
+};
+
+/**
+ * A publish the provider is still preparing (a video container still IN_PROGRESS): nothing is
+ * posted yet, and no worker should wait minutes for it. The caller keeps `resume` and runs the
+ * publish again after `waitMs`, with `resume` in the draft.
+ */
+export class PublishPending extends Error {
+  constructor(
+    readonly resume: PublishResume,
+    readonly waitMs: number,
+  ) {
+    super('publish still being prepared by the provider');
+    this.name = 'PublishPending';
+  }
+}
+
 export type PostDraft = {
   text: string;
   /** Photos and videos by public URL: the providers fetch them from there (Google, Facebook, Instagram). */
@@ -190,6 +229,8 @@ export type PostDraft = {
   topic?: PostTopic;
   /** Optional: the button (Google); absent = LEARN_MORE to `link` when there is one. */
   button?: PostButton;
+  /** What an earlier run of this publish left at the provider to resume (PublishPending). */
+  resume?: PublishResume | null;
 };
 
 export type PublishedPost = {

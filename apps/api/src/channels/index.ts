@@ -87,7 +87,7 @@ export function createChannels(
       registryOf(all, {
         google_my_business: createGoogleCapabilities(googleClient, access),
         facebook: createFacebookCapabilities(facebookClient, access),
-        instagram: createInstagramCapabilities(facebookClient, access, http.sleep),
+        instagram: createInstagramCapabilities(facebookClient, access, http.sleep, now),
         twitter: createXCapabilities(xClient, access, http.sleep),
       }),
   };

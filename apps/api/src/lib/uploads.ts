@@ -92,7 +92,7 @@ const IMAGE_KINDS: { ext: string; type: string; test: (b: Buffer) => boolean }[]
 const isoBrand = (b: Buffer): string | null =>
   b.subarray(4, 8).toString('latin1') === 'ftyp' ? b.subarray(8, 12).toString('latin1') : null;
 
-/** What a post may carry (ADR 0026): photos the channels take, and MP4/MOV video. No WebP. */
+/** What a post may carry (ADR 0026, 0062): photos the spec lists, and MP4/MOV video. No WebP. */
 const MEDIA_KINDS: { ext: string; type: string; test: (b: Buffer) => boolean }[] = [
   ...IMAGE_KINDS.filter((k) => k.ext !== 'webp'),
   { ext: 'bmp', type: 'image/bmp', test: (b) => b.subarray(0, 2).toString('latin1') === 'BM' },
@@ -100,6 +100,12 @@ const MEDIA_KINDS: { ext: string; type: string; test: (b: Buffer) => boolean }[]
     ext: 'tiff',
     type: 'image/tiff',
     test: (b) => ['II*\0', 'MM\0*'].includes(b.subarray(0, 4).toString('latin1')),
+  },
+  // iPhone photos: made into JPEG for the channels that take no HEIC when sent (ADR 0062).
+  {
+    ext: 'heic',
+    type: 'image/heic',
+    test: (b) => /^(hei[cxms]|hev[cxms]|mif1|msf1)$/.test(isoBrand(b) ?? ''),
   },
   { ext: 'mov', type: 'video/quicktime', test: (b) => isoBrand(b) === 'qt  ' },
   {

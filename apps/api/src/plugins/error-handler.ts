@@ -39,6 +39,8 @@ export function channelAppError(err: ChannelError): AppError {
       return new AppError(503, 'channel_unavailable', ja.channelRetry(label));
     case 'outcome_unknown':
       return new AppError(504, 'channel_outcome_unknown', ja.channelOutcomeUnknown(label));
+    case 'blocked':
+      return new AppError(502, 'channel_blocked', ja.channelBlocked(label));
     default:
       return new AppError(502, 'channel_invalid', ja.channelInvalid(label));
   }

@@ -4,7 +4,16 @@ import { Transform, type Readable } from 'node:stream';
 /** What a stored object is: its key (`<folder>/<random>.<ext>`) and its size in bytes. */
 export type StoredObject = { key: string; size: number };
 export type MediaStat = { size: number; contentType: string };
-export type PutOptions = { folder: string; ext: string; contentType: string };
+export type PutOptions = {
+  folder: string;
+  ext: string;
+  contentType: string;
+  /**
+   * A key of the caller's instead of a new random one (a rendition derived from another
+   * object's key, ADR 0062): an object already there is replaced whole.
+   */
+  key?: string;
+};
 
 /**
  * Where media live (ADR 0021): local disk by default, S3-compatible object storage at scale.
@@ -50,7 +59,12 @@ export const assertMediaKey = (key: string): string => {
 };
 
 /** 144 random bits: a key cannot be guessed, which is what keeps an unsigned public URL private enough. */
-export const newMediaKey = ({ folder, ext }: Pick<PutOptions, 'folder' | 'ext'>): string => {
+export const newMediaKey = ({
+  folder,
+  ext,
+  key,
+}: Pick<PutOptions, 'folder' | 'ext' | 'key'>): string => {
+  if (key !== undefined) return assertMediaKey(key);
   if (!FOLDER.test(folder)) throw new Error(`not a media folder: ${JSON.stringify(folder)}`);
   if (!EXT.test(ext)) throw new Error(`not a media extension: ${JSON.stringify(ext)}`);
   return `${folder}/${randomBytes(18).toString('base64url')}.${ext}`;

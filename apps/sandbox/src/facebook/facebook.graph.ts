@@ -561,7 +561,8 @@ export function registerFacebookGraph(
         throw graphError(400, 324, '(#324) Missing or invalid image file', 'OAuthException');
       ({ info, bytes } = got);
     } else throw graphError(400, 324, '(#324) Requires upload file', 'OAuthException');
-    if (!['jpeg', 'png', 'gif', 'webp'].includes(info.format))
+    // Graph API photo uploads: JPEG, BMP, PNG, GIF, TIFF (WebP kept: not listed, not known refused).
+    if (!['jpeg', 'bmp', 'png', 'gif', 'tiff', 'webp'].includes(info.format))
       throw graphError(400, 324, '(#324) Missing or invalid image file', 'OAuthException');
     if (info.bytes > 10 * 1024 * 1024)
       throw graphError(400, 100, '(#100) Photo file is too large (max 10 MB)', 'OAuthException');
@@ -608,9 +609,9 @@ export function registerFacebookGraph(
   });
 
   router.add('POST', g('(\\d+)/videos'), async (req, reply, [pageId]) => {
-    const t = await publisher(req, reply, pageId as string);
-    if (!t.scopes.includes('publish_video'))
-      throw graphError(400, 200, '(#200) Requires publish_video permission', 'OAuthException');
+    // pages_manage_posts (checked by `publisher`) is all a Page video needs: the Video API
+    // publishing guide lists pages_show_list, pages_read_engagement, pages_manage_posts.
+    await publisher(req, reply, pageId as string);
     const url = field(req, 'file_url');
     const file = filesOf(req.body).source;
     let info: MediaInfo | undefined;
@@ -722,6 +723,7 @@ export function registerFacebookGraph(
           publishing_phase: { status: ready ? 'complete' : 'not_started' },
         },
         permalink_url: `/${v.pageId}/videos/${v.id}/`,
+        post_id: v.postId,
       },
       fieldList(req),
       ['created_time', 'description'],

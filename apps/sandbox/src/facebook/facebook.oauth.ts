@@ -187,14 +187,23 @@ export function accessTokenEndpoint(rt: Runtime, store: JsonStore<FacebookState>
         token: randomToken('EAAT', 120),
         long: true,
         issuedAt: rt.now(),
-        expiresAt: short.kind === 'page' ? 0 : rt.now() + settings.longTokenTtlSeconds * 1000,
+        expiresAt:
+          short.kind === 'page'
+            ? 0
+            : // A long-lived token exchanged again is not extended (the documented exchange
+              // is from a short-lived token; UNCONFIRMED how Graph answers, ADR 0063).
+              short.long && settings.reexchangeKeepsExpiry
+              ? short.expiresAt
+              : rt.now() + settings.longTokenTtlSeconds * 1000,
       };
       s.tokens.push(long);
       store.save();
       return {
         access_token: long.token,
         token_type: 'bearer',
-        ...(long.expiresAt ? { expires_in: settings.longTokenTtlSeconds } : {}),
+        ...(long.expiresAt
+          ? { expires_in: Math.max(0, Math.round((long.expiresAt - rt.now()) / 1000)) }
+          : {}),
       };
     }
     const codeValue = field(req, 'code');

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { sandboxDemoGrants } from '../index';
@@ -543,5 +545,98 @@ describe('seeded demo grant', () => {
     expect((await app.inject({ url: `${G}/me?access_token=${user}` })).json().error.code).toBe(190);
     await app.inject({ method: 'POST', url: '/sandbox/control/reset', payload: {} });
     expect((await app.inject({ url: `${G}/me?access_token=${user}` })).statusCode).toBe(200);
+  });
+});
+
+/** Recorded Graph error answers (fixtures/meta-graph-errors; Tenpo's client test reads them too). */
+const graphFixture = (name: string) =>
+  JSON.parse(
+    fs.readFileSync(
+      path.join(import.meta.dirname, '..', '..', '..', '..', 'fixtures', 'meta-graph-errors', name),
+      'utf8',
+    ),
+  ) as { error: Record<string, unknown> };
+
+describe('Facebook as Meta documents it (ADR 0063)', () => {
+  const exchange = (token: string) =>
+    app.inject({
+      url: `${G}/oauth/access_token?${form({ grant_type: 'fb_exchange_token', client_id: CLIENT.id, client_secret: CLIENT.secret, fb_exchange_token: token })}`,
+    });
+  const expiryOf = async (token: string) =>
+    (
+      await app.inject({
+        url: `${G}/debug_token?${form({ input_token: token, access_token: `${CLIENT.id}|${CLIENT.secret}` })}`,
+      })
+    ).json().data.expires_at as number;
+
+  it('a long-lived token exchanged again keeps its expiry; its page token never expires', async () => {
+    const long = await facebookUserToken(app);
+    const first = await expiryOf(long);
+    expect(first).toBeGreaterThan(0);
+    await app.inject({
+      method: 'PATCH',
+      url: '/sandbox/control/settings',
+      payload: { clockOffsetMs: 10 * 86_400_000 },
+    });
+    const again = await exchange(long);
+    expect(again.statusCode).toBe(200);
+    expect(await expiryOf(again.json().access_token)).toBe(first);
+    expect(again.json().expires_in).toBeLessThanOrEqual(5183944 - 10 * 86400 + 1);
+    expect(await expiryOf(await pageToken(app, long, SHIBUYA_PAGE))).toBe(0);
+    // Behind the setting, the old behaviour: a fresh 60 days.
+    await app.inject({
+      method: 'PATCH',
+      url: '/sandbox/control/settings',
+      payload: { facebook: { reexchangeKeepsExpiry: false } },
+    });
+    expect(await expiryOf((await exchange(long)).json().access_token)).toBeGreaterThan(first);
+  });
+
+  it('a page video needs pages_manage_posts only, and names its feed post', async () => {
+    const scopes = ['pages_show_list', 'pages_read_engagement', 'pages_manage_posts'];
+    const page = await pageToken(app, await facebookUserToken(app, { scopes }), SHIBUYA_PAGE);
+    await app.inject({
+      method: 'PATCH',
+      url: '/sandbox/control/settings',
+      payload: { fetchMedia: false },
+    });
+    const res = await app.inject({
+      method: 'POST',
+      url: `${G}/${SHIBUYA_PAGE}/videos`,
+      headers: FORM,
+      payload: form({
+        file_url: 'https://media.tenpo.example/shop.mp4',
+        description: '動画',
+        access_token: page,
+      }),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const video = (
+      await app.inject({
+        url: `${G}/${res.json().id}?fields=post_id,permalink_url&access_token=${page}`,
+      })
+    ).json();
+    expect(video.post_id).toMatch(new RegExp(`^${SHIBUYA_PAGE}_\\d+$`));
+  });
+
+  it('a DELETE of a post that is gone answers as recorded (100/33, GraphMethodException)', async () => {
+    const page = await pageToken(app, await facebookUserToken(app), SHIBUYA_PAGE);
+    const id = (
+      await app.inject({
+        method: 'POST',
+        url: `${G}/${SHIBUYA_PAGE}/feed`,
+        headers: FORM,
+        payload: form({ message: '二度消す', access_token: page }),
+      })
+    ).json().id as string;
+    await app.inject({ method: 'DELETE', url: `${G}/${id}?access_token=${page}` });
+    const again = await app.inject({ method: 'DELETE', url: `${G}/${id}?access_token=${page}` });
+    const recorded = graphFixture('delete-gone-100-33.json').error;
+    expect(again.json().error).toMatchObject({
+      code: recorded.code,
+      error_subcode: recorded.error_subcode,
+      type: recorded.type,
+    });
+    expect(again.json().error.message).toMatch(/^Unsupported delete request\. Object with ID '/);
   });
 });

@@ -1,5 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { basicAuth, sleep } from '../shared/http';
+import { basicAuth, numericId, sleep } from '../shared/http';
 import {
   apiHash,
   decodeM,
@@ -11,7 +12,7 @@ import {
   parseJstStamp,
   toSjis,
 } from './sbps.codec';
-import { cardOutcome, COMPANY_CODES, ERR, luhnOk, cardBrand, maskCard } from './sbps.constants';
+import { cardOutcome, COMPANY_CODES, ERR, maskCard } from './sbps.constants';
 import {
   charge,
   expired,
@@ -43,13 +44,20 @@ const ENC_REQUEST = new Set([
   'dealings_type',
   'divide_times',
 ]);
-/** Response elements encrypted when the request said `encrypted_flg=1`. */
+/**
+ * Response elements encrypted when the request said `encrypted_flg=1`, MG01-00101's statuses
+ * included (sbpayment.rb InquireAuthorizationResponse::DECRYPT_PARAMETERS).
+ */
 const ENC_RESPONSE = new Set([
   'cc_number',
   'cc_expiration',
   'cardbrand_code',
   'cc_company_code',
   'recognized_no',
+  'commit_status',
+  'payment_status',
+  'dealings_type',
+  'divide_times',
 ]);
 
 /** Elements each request must carry with a value, besides the common ones. */
@@ -58,15 +66,10 @@ const REQUIRED: Record<string, readonly string[]> = {
   'MG02-00132-101': ['cust_code', 'pay_option_manage.token', 'pay_option_manage.token_key'],
   'MG02-00104-101': ['cust_code'],
   'MG02-00103-101': ['cust_code'],
-  'ST01-00111-101': ['cust_code', 'order_id', 'amount'],
-  'ST01-00131-101': [
-    'cust_code',
-    'order_id',
-    'amount',
-    'pay_option_manage.token',
-    'pay_option_manage.token_key',
-  ],
-  'ST02-00201-101': ['tracking_id'],
+  // A token pair, or none (the customer's saved card).
+  'ST01-00131-101': ['cust_code', 'order_id', 'amount'],
+  'ST02-00101-101': ['tracking_id', 'processing_datetime'],
+  'ST02-00201-101': ['tracking_id', 'processing_datetime'],
   'ST02-00303-101': ['tracking_id'],
   'MG01-00101-101': ['tracking_id'],
 };
@@ -82,6 +85,7 @@ type ApiRequest = {
 };
 
 const get = (r: ApiRequest, path: string): string => r.values.get(path) ?? '';
+const custInfo = (r: ApiRequest): boolean => get(r, 'sps_cust_info_return_flg') === '1';
 
 class ApiNg extends Error {
   constructor(
@@ -140,12 +144,16 @@ export function registerApi(app: FastifyInstance, ctx: SbpsContext): void {
     reply: FastifyReply,
     id: string,
     encrypted: boolean,
+    custInfo: boolean,
     out: {
       ok: boolean;
       code?: string;
       trackingId?: string;
       info?: XmlPairs;
       spsTransactionId?: string;
+      processDate?: string;
+      /** MG01-00101's top-level `res_status`. */
+      status?: string;
     },
   ): FastifyReply => {
     const now = jstStamp(rt.now());
@@ -160,14 +168,38 @@ export function registerApi(app: FastifyInstance, ctx: SbpsContext): void {
               ? encrypt3des(v, key, iv)
               : v,
       ]);
+    // A real NG answer is res_result, res_err_code and res_date only: no id attribute, no
+    // transaction id, no process date (fixtures/sbps-exchanges/NG-ST01-00111.response.xml). A
+    // refused duplicate order id also names the earlier tracking id (contract §2; UNCONFIRMED).
+    if (!out.ok) {
+      const ng: [string, string][] = [['res_result', 'NG']];
+      if (out.trackingId) ng.push(['res_tracking_id', out.trackingId]);
+      ng.push(['res_err_code', out.code ?? ERR.system], ['res_date', now]);
+      const xml = writeXml('sps-api-response', {}, ng);
+      return reply.code(200).type('text/xml; charset=Shift_JIS').send(toSjis(xml));
+    }
+    // In the recorded answers' order (fixtures/sbps-exchanges/*.response.xml).
     const body: [string, XmlPairs[number][1]][] = [
-      ['res_result', out.ok ? 'OK' : 'NG'],
+      ['res_result', 'OK'],
       ['res_sps_transaction_id', out.spsTransactionId ?? newSpsTransactionId()],
-      ['res_process_date', now],
     ];
+    if (out.status !== undefined) body.push(['res_status', out.status]);
     if (out.trackingId) body.push(['res_tracking_id', out.trackingId]);
     if (out.info) body.push(['res_pay_method_info', protect(out.info)]);
-    body.push(['res_err_code', out.ok ? '' : (out.code ?? ERR.system)], ['res_date', now]);
+    // `sps_cust_info_return_flg=1`: SBPS's own customer and payment numbers (recorded answers).
+    if (custInfo)
+      body.push([
+        'res_sps_info',
+        [
+          ['res_sps_cust_no', numericId(12)],
+          ['res_sps_payment_no', '001'],
+        ],
+      ]);
+    body.push(
+      ['res_process_date', out.processDate ?? now],
+      ['res_err_code', ''],
+      ['res_date', now],
+    );
     const xml = writeXml('sps-api-response', { id }, body);
     return reply.code(200).type('text/xml; charset=Shift_JIS').send(toSjis(xml));
   };
@@ -209,7 +241,7 @@ export function registerApi(app: FastifyInstance, ctx: SbpsContext): void {
     return tx;
   };
 
-  type Out = Parameters<typeof respond>[3];
+  type Out = Parameters<typeof respond>[4];
   const handlers: Record<string, (r: ApiRequest) => Out> = {
     'MG02-00131-101': (r) => register(r, 'create'),
     'MG02-00132-101': (r) => register(r, 'update'),
@@ -237,11 +269,24 @@ export function registerApi(app: FastifyInstance, ctx: SbpsContext): void {
       store.save();
       return { ok: true };
     },
-    'ST01-00111-101': (r) => authorise(r, 'card'),
-    'ST01-00131-101': (r) => authorise(r, 'token'),
+    // ST01-00111 (authorise with card data) is not served: removed from SBPS's API (vogle's
+    // README; ADR 0058). It answers as any request id SBPS does not know.
+    'ST01-00131-101': (r) => authorise(r),
+    'ST02-00101-101': (r) => {
+      const tx = txOf(r);
+      if (tx.status !== 'authorised' || tx.committedAt !== undefined) throw new ApiNg(ERR.customer);
+      const at = rt.now();
+      tx.committedAt = at;
+      tx.commitDate = jstStamp(at);
+      tx.updatedAt = at;
+      store.save();
+      return { ok: true, processDate: tx.commitDate };
+    },
     'ST02-00201-101': (r) => {
       const tx = txOf(r);
       if (tx.status !== 'authorised') throw new ApiNg(ERR.customer);
+      // Sales take a committed authorisation only (ADR 0058).
+      if (tx.committedAt === undefined) throw new ApiNg(ERR.notCommitted);
       const amount = get(r, 'pay_option_manage.amount');
       if (amount !== '') {
         const n = Number(amount);
@@ -249,9 +294,10 @@ export function registerApi(app: FastifyInstance, ctx: SbpsContext): void {
         tx.amount = n;
       }
       tx.status = 'sold';
+      tx.soldAt = rt.now();
       tx.updatedAt = rt.now();
       store.save();
-      return { ok: true, trackingId: tx.trackingId };
+      return { ok: true };
     },
     'ST02-00303-101': (r) => {
       const tx = txOf(r);
@@ -263,16 +309,38 @@ export function registerApi(app: FastifyInstance, ctx: SbpsContext): void {
     },
     'MG01-00101-101': (r) => {
       const tx = txOf(r);
+      // vogle PaymentStatus (1 authorised, 2 sold, 3 cancelled, 4 refunded) and CommitStatus
+      // (0 none, 1 committed); a cancel leaves commit_status as it was (recorded: refund.yml).
+      const sold = tx.soldAt !== undefined || (tx.channel === 'link' && tx.status !== 'authorised');
+      const paymentStatus =
+        tx.status === 'authorised'
+          ? '1'
+          : tx.status === 'sold'
+            ? '2'
+            : tx.status === 'refunded' && sold
+              ? '4'
+              : '3';
+      const committed = tx.committedAt !== undefined || sold;
       return {
+        // The inquiry's own transaction id and no tracking id, as recorded (MG01-00101).
         ok: true,
-        trackingId: tx.trackingId,
-        spsTransactionId: tx.spsTransactionId,
+        status: '0',
         info: [
-          ...cardInfo(tx.card),
+          [
+            'res_pay_method_info_detail',
+            [
+              ['cc_number', tx.card.masked],
+              ['cc_expiration', tx.card.expiration],
+              ['dealings_type', '10'],
+              ['divide_times', ''],
+              ['bonus_details_times', ''],
+            ],
+          ],
           ['cc_company_code', COMPANY_CODES[tx.card.brand]],
+          ['cardbrand_code', tx.card.brand],
           ['recognized_no', tx.recognizedNo],
-          ['commit_status', tx.status === 'authorised' ? '0' : '1'],
-          ['payment_status', tx.status === 'refunded' ? '2' : '1'],
+          ['commit_status', committed ? '1' : '0'],
+          ['payment_status', paymentStatus],
         ],
       };
     },
@@ -293,10 +361,16 @@ export function registerApi(app: FastifyInstance, ctx: SbpsContext): void {
       get(r, 'pay_method_info.resrv2'),
       get(r, 'pay_method_info.resrv3'),
     ]);
-    return { ok: true, info: [['cardbrand_code', card.brand]] };
+    return {
+      ok: true,
+      info: [
+        ['cardbrand_code', card.brand],
+        ['res_payinfo_key', randomBytes(16).toString('hex')],
+      ],
+    };
   }
 
-  function authorise(r: ApiRequest, via: 'card' | 'token'): Out {
+  function authorise(r: ApiRequest): Out {
     const m = get(r, 'merchant_id');
     const s = get(r, 'service_id');
     const custCode = get(r, 'cust_code');
@@ -308,20 +382,16 @@ export function registerApi(app: FastifyInstance, ctx: SbpsContext): void {
     // A retry of a charge that went through finds it again instead of charging twice.
     const earlier = orderHolder(ctx, m, s, orderId);
     if (earlier) throw new ApiNg(ERR.duplicateOrder, earlier.trackingId);
+    const token = get(r, 'pay_option_manage.token');
+    const tokenKey = get(r, 'pay_option_manage.token_key');
+    if ((token === '') !== (tokenKey === '')) throw new ApiNg(ERR.missing);
+    // With a token pair: that card. Without: the customer's saved card (vogle BySavedCard).
     let card: SbpsCard;
-    if (via === 'token') card = takeToken(r);
+    if (token) card = takeToken(r);
     else {
-      const number = get(r, 'pay_method_info.cc_number');
-      if (number) {
-        const exp = get(r, 'pay_method_info.cc_expiration');
-        if (!/^\d{14,16}$/.test(number) || !luhnOk(number) || !/^\d{4}(0[1-9]|1[0-2])$/.test(exp))
-          throw new ApiNg(ERR.wrongCard);
-        card = { number, expiration: exp, brand: cardBrand(number) };
-      } else {
-        const c = findCustomer(ctx, m, s, custCode);
-        if (!c) throw new ApiNg(ERR.customer);
-        card = c.card;
-      }
+      const c = findCustomer(ctx, m, s, custCode);
+      if (!c) throw new ApiNg(ERR.customer);
+      card = c.card;
     }
     const tx = charge(ctx, {
       merchantId: m,
@@ -408,7 +478,7 @@ export function registerApi(app: FastifyInstance, ctx: SbpsContext): void {
 
     const rootId = /<sps-api-request[^>]*\bid\s*=\s*["']([^"']*)["']/.exec(text)?.[1] ?? '';
     if (!parsed)
-      return respond(reply, rootId, false, { ok: false, code: early?.code ?? ERR.missing });
+      return respond(reply, rootId, false, false, { ok: false, code: early?.code ?? ERR.missing });
     const r = parsed;
     try {
       if (
@@ -428,10 +498,10 @@ export function registerApi(app: FastifyInstance, ctx: SbpsContext): void {
       const limitText = get(r, 'limit_second');
       const limit = /^\d{1,4}$/.test(limitText) ? Number(limitText) : 600;
       if (at === null || rt.now() > at + limit * 1000) throw new ApiNg(ERR.expired);
-      return respond(reply, r.id, r.encrypted, handler(r));
+      return respond(reply, r.id, r.encrypted, custInfo(r), handler(r));
     } catch (e) {
       if (!(e instanceof ApiNg)) throw e;
-      return respond(reply, r.id, r.encrypted, {
+      return respond(reply, r.id, r.encrypted, false, {
         ok: false,
         code: e.code,
         ...(e.trackingId ? { trackingId: e.trackingId } : {}),

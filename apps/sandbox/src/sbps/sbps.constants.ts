@@ -35,6 +35,12 @@ export const ERR = {
   declined: '10122000',
   wrongCard: '10127000',
   merchantRefused: '99990001',
+  /**
+   * Sales (ST02-00201) of an authorisation that was not committed (ST02-00101). SBPS's own code
+   * for this is not public: 10110999 is a credit-method NG recorded from real SBPS (ADR 0058,
+   * UNCONFIRMED as to its meaning).
+   */
+  notCommitted: '10110999',
   system: '99990000',
 } as const;
 

@@ -345,7 +345,8 @@ export function registerLink(app: FastifyInstance, ctx: SbpsContext): void {
         res_err_code: err,
         res_date: jstStamp(rt.now()),
       };
-      values.sps_hashcode = linkHash(A02_ORDER, values, merchant.hashKey);
+      // Upper-case hex, as the real A02-1 (sbpayment.rb purchase_report_spec: BE33A23E…).
+      values.sps_hashcode = linkHash(A02_ORDER, values, merchant.hashKey).toUpperCase();
       return A02_ORDER.map((k) => [k, values[k] ?? '']);
     };
 

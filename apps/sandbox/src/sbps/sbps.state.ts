@@ -44,6 +44,14 @@ export type SbpsTransaction = {
   card: { brand: CardBrand; masked: string; expiration: string };
   recognizedNo: string;
   errCode: string;
+  /**
+   * ST02-00101 (確定): when, and the `res_process_date` it answered. Sales (ST02-00201) takes a
+   * committed authorisation only. Absent on older state and on the hosted page's sales.
+   */
+  committedAt?: number;
+  commitDate?: string;
+  /** When it was sold (ST02-00201, or the hosted page): a later ST02-00303 is a refund. */
+  soldAt?: number;
   createdAt: number;
   updatedAt: number;
 };

@@ -8,7 +8,9 @@ import { buildSandbox } from '../shared/testing';
 import { apiHash, decrypt3des, encrypt3des, jstStamp, linkHash } from './sbps.codec';
 import { A01_ORDER, A02_ORDER } from './sbps.link';
 import vm from 'node:vm';
-import { parseXml, writeXml } from './sbps.xml';
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseXml, writeXml, type XmlElement } from './sbps.xml';
 
 const M = SBPS_SANDBOX_MERCHANT;
 const S = '/sandbox/sbps';
@@ -235,8 +237,9 @@ const reference = (custCode: string) =>
     ['pay_option_manage', [['cardbrand_return_flg', '1']]],
     ...tail(),
   ]);
+/** ST01-00131 on the customer's saved card: `cust_code`, no token, `cust_manage_flg` 0. */
 const storedCharge = (custCode: string, orderId: string, amount = '6980') =>
-  api('ST01-00111-101', [
+  api('ST01-00131-101', [
     ...head(custCode),
     ['order_id', orderId],
     ['item_id', 'plan-standard'],
@@ -251,9 +254,6 @@ const storedCharge = (custCode: string, orderId: string, amount = '6980') =>
     [
       'pay_method_info',
       [
-        ['cc_number', ''],
-        ['cc_expiration', ''],
-        ['security_code', ''],
         ['dealings_type', '10'],
         ['divide_times', ''],
       ],
@@ -273,7 +273,7 @@ const byTracking = (id: string, trackingId: string, extra: Pairs = []) =>
     ['service_id', M.serviceId],
     ['sps_transaction_id', ''],
     ['tracking_id', trackingId],
-    ['processing_datetime', ''],
+    ['processing_datetime', nowStamp()],
     ...extra,
     ['request_date', nowStamp()],
     ['limit_second', '600'],
@@ -601,20 +601,18 @@ describe('SBPS XML API', () => {
     expect(
       decrypt3des(ref.get('res_pay_method_info.cardbrand_code'), M.tripleDesKey, M.tripleDesIv),
     ).toBe('V');
-    // An encrypted raw card on ST01-00111: the wrong-expiry test card is refused 10127000.
-    const plainCard: Pairs = [
-      ['cc_number', '4000000000000069'],
-      ['cc_expiration', '203012'],
-      ['security_code', '123'],
+    // An encrypted dealings_type on ST01-00131 (the saved card) is read; the inquiry's
+    // commit_status and payment_status come back encrypted too.
+    const plainMethod: Pairs = [
       ['dealings_type', '10'],
       ['divide_times', ''],
     ];
-    const wireCard: Pairs = plainCard.map(([k, v]) => [
-      k,
-      encrypt3des(v as string, M.tripleDesKey, M.tripleDesIv),
-    ]);
-    const body = (card: Pairs): Pairs => [
-      ...head('tenpo-9'),
+    const wireMethod: Pairs = [
+      ['dealings_type', encrypt3des('10', M.tripleDesKey, M.tripleDesIv)],
+      ['divide_times', ''],
+    ];
+    const body = (method: Pairs): Pairs => [
+      ...head('tenpo-demo-shop'),
       ['order_id', 'ORDER-ENC-1'],
       ['item_id', 'plan-standard'],
       ['item_name', ''],
@@ -625,7 +623,7 @@ describe('SBPS XML API', () => {
       ['free3', ''],
       ['order_rowno', ''],
       ['sps_cust_info_return_flg', '1'],
-      ['pay_method_info', card],
+      ['pay_method_info', method],
       [
         'pay_option_manage',
         [
@@ -635,8 +633,41 @@ describe('SBPS XML API', () => {
       ],
       ...tail(nowStamp(), '1'),
     ];
-    const wrong = await api('ST01-00111-101', body(plainCard), { wire: body(wireCard) });
-    expect(wrong.get('res_err_code')).toBe('10127000');
+    const auth = await api('ST01-00131-101', body(plainMethod), { wire: body(wireMethod) });
+    expect(auth.get('res_result')).toBe('OK');
+    const look = await byTracking('MG01-00101-101', auth.get('res_tracking_id'), [
+      ['response_info_type', '2'],
+      ['pay_option_manage', [['cardbrand_return_flg', '1']]],
+      ['encrypted_flg', '1'],
+    ]);
+    const dec = (path: string) => decrypt3des(look.get(path), M.tripleDesKey, M.tripleDesIv);
+    expect(look.get('res_pay_method_info.payment_status')).not.toBe('1');
+    expect(dec('res_pay_method_info.commit_status')).toBe('0');
+    expect(dec('res_pay_method_info.payment_status')).toBe('1');
+  });
+
+  it('refuses ST01-00111 (authorise with card data), removed from SBPS’s API', async () => {
+    const res = await api('ST01-00111-101', [
+      ...head('tenpo-demo-shop'),
+      ['order_id', 'ORDER-LEGACY-1'],
+      ['item_id', 'plan-standard'],
+      ['amount', '6980'],
+      ['sps_cust_info_return_flg', '1'],
+      [
+        'pay_method_info',
+        [
+          ['cc_number', '4111111111111111'],
+          ['cc_expiration', '203012'],
+          ['security_code', '123'],
+          ['dealings_type', '10'],
+        ],
+      ],
+      ['pay_option_manage', [['cust_manage_flg', '0']]],
+      ...tail(),
+    ]);
+    expect(res.get('res_result')).toBe('NG');
+    expect(res.get('res_err_code')).toBe('99907000');
+    expect(await payments('ORDER-LEGACY-1')).toEqual([]);
   });
 
   it('refuses a bad hash, an expired request, an unknown merchant and a missing element', async () => {
@@ -720,20 +751,32 @@ describe('SBPS XML API', () => {
         ['pay_option_manage', [['cardbrand_return_flg', '1']]],
         ['encrypted_flg', '0'],
       ]);
-    expect((await inquire()).get('res_pay_method_info.commit_status')).toBe('0');
-    expect(
-      (await byTracking('ST02-00201-101', tracking, [['pay_option_manage', [['amount', '']]]])).get(
-        'res_result',
-      ),
-    ).toBe('OK');
-    expect((await inquire()).get('res_pay_method_info.commit_status')).toBe('1');
-    expect(
-      (await byTracking('ST02-00201-101', tracking, [['pay_option_manage', [['amount', '']]]])).get(
-        'res_err_code',
-      ),
-    ).toBe('99995000');
+    const statuses = async () => {
+      const r = await inquire();
+      return [
+        r.get('res_pay_method_info.commit_status'),
+        r.get('res_pay_method_info.payment_status'),
+      ];
+    };
+    const sell = () =>
+      byTracking('ST02-00201-101', tracking, [['pay_option_manage', [['amount', '']]]]);
+    expect(await statuses()).toEqual(['0', '1']);
+    // Sales of an uncommitted authorisation are refused, the real NG way (no id, no tx id).
+    const early = await sell();
+    expect(early.get('res_err_code')).toBe('10110999');
+    expect(early.text).toMatch(/<sps-api-response>/);
+    expect(early.text).not.toContain('res_sps_transaction_id');
+    expect(await statuses()).toEqual(['0', '1']);
+    const commit = await byTracking('ST02-00101-101', tracking);
+    expect(commit.get('res_result')).toBe('OK');
+    expect(commit.get('res_process_date')).toMatch(/^\d{14}$/);
+    expect(await statuses()).toEqual(['1', '1']);
+    expect((await byTracking('ST02-00101-101', tracking)).get('res_result')).toBe('NG');
+    expect((await sell()).get('res_result')).toBe('OK');
+    expect(await statuses()).toEqual(['1', '2']);
+    expect((await sell()).get('res_err_code')).toBe('99995000');
     expect((await byTracking('ST02-00303-101', tracking)).get('res_result')).toBe('OK');
-    expect((await inquire()).get('res_pay_method_info.payment_status')).toBe('2');
+    expect(await statuses()).toEqual(['1', '4']);
     expect((await payments('ORDER-TOKEN-1')).map((p) => p.status)).toEqual(['refunded']);
   });
 
@@ -767,7 +810,7 @@ describe('SBPS XML API', () => {
   it('carries a Japanese item_name as Base64 Shift_JIS and hashes its plaintext', async () => {
     await clockAt(REQUEST_AT);
     const plain = (name: string): Pairs => [
-      ...head('tenpo-42'),
+      ...head('tenpo-demo-shop'),
       ['order_id', 'ORDER0000000000000000000000000002'],
       ['item_id', 'plan-standard'],
       ['item_name', name],
@@ -781,9 +824,6 @@ describe('SBPS XML API', () => {
       [
         'pay_method_info',
         [
-          ['cc_number', '4111111111111111'],
-          ['cc_expiration', '203012'],
-          ['security_code', ''],
           ['dealings_type', '10'],
           ['divide_times', ''],
         ],
@@ -799,13 +839,13 @@ describe('SBPS XML API', () => {
       ['request_date', REQUEST_DATE],
       ['limit_second', '600'],
     ];
-    // The hand hash above has no card number: hash over these values independently instead.
+    // Hashed over these values independently.
     expect(b64sjis(JA_ITEM)).toBe('g2WDk4N8IINYg16Dk4NfgVuDaCAxMYyOlao=');
-    const res = await api('ST01-00111-101', plain(JA_ITEM), { wire: plain(b64sjis(JA_ITEM)) });
+    const res = await api('ST01-00131-101', plain(JA_ITEM), { wire: plain(b64sjis(JA_ITEM)) });
     expect(res.get('res_result')).toBe('OK');
     expect((await payments('ORDER0000000000000000000000000002'))[0]?.item_name).toBe(JA_ITEM);
     // Hashing the Base64 instead of the plaintext is a bad hash.
-    const wrong = await api('ST01-00111-101', plain(b64sjis(JA_ITEM)), {
+    const wrong = await api('ST01-00131-101', plain(b64sjis(JA_ITEM)), {
       wire: plain(b64sjis(JA_ITEM)),
     });
     expect(wrong.get('res_err_code')).toBe('99909000');
@@ -886,7 +926,7 @@ const NEW_VISA = {
   save_card: '1',
 };
 
-/** Verifies a set of A02-1/A03-1 fields with an independent SHA-1. */
+/** Verifies a set of A02-1/A03-1 fields with an independent SHA-1, upper-case hex as SBPS's. */
 const a02Valid = (f: Record<string, string>): boolean =>
   createHash('sha1')
     .update(
@@ -895,7 +935,8 @@ const a02Valid = (f: Record<string, string>): boolean =>
         .join('') + KEY,
       'utf8',
     )
-    .digest('hex') === f.sps_hashcode;
+    .digest('hex')
+    .toUpperCase() === f.sps_hashcode;
 
 describe('SBPS hosted purchase page (A01-1 → A02-1 → A03-1)', () => {
   beforeEach(startReceiver);
@@ -919,6 +960,13 @@ describe('SBPS hosted purchase page (A01-1 → A02-1 → A03-1)', () => {
     expect(n.fields.item_name).toBe(JA_ITEM);
     expect(n.fields.res_result).toBe('OK');
     expect(a02Valid(n.fields)).toBe(true);
+    // The recorded real A02-1's fields, and its upper-case hash (fixtures/sbps-exchanges).
+    const recordedA02 = recorded('A02-1.notification.form')
+      .toString('latin1')
+      .split('&')
+      .map((pair) => pair.split('=')[0] as string);
+    expect(Object.keys(n.fields).sort()).toEqual(recordedA02.sort());
+    expect(n.fields.sps_hashcode).toMatch(/^[0-9A-F]{40}$/);
     expect((await payments('ORDER-LINK-OK')).map((p) => p.status)).toEqual(['sold']);
     // save_card kept the new card for the customer, shown as the registered card next time.
     const next = await buy(linkFields({ order_id: 'ORDER-LINK-OK-2' }));
@@ -1128,5 +1176,141 @@ describe('SBPS faults, state and controls', () => {
     expect(M.hashKey).toHaveLength(40);
     expect(Buffer.from(M.tripleDesKey)).toHaveLength(24);
     expect(Buffer.from(M.tripleDesIv)).toHaveLength(8);
+  });
+});
+
+// ---- recorded real exchanges (fixtures/sbps-exchanges/README.md) -------------------------------
+
+const FIX = path.join(__dirname, '../../../../fixtures/sbps-exchanges');
+function recorded(name: string): Buffer {
+  return fs.readFileSync(path.join(FIX, name));
+}
+const M_NAMES = new Set(['item_name', 'dtl_item_name', 'resrv1', 'resrv2', 'resrv3', 'free1']);
+
+/** A recorded request as [plain, wire] pairs, with the values `over` names replaced (plaintext). */
+function recordedRequest(
+  name: string,
+  over: Record<string, string>,
+): { id: string; plain: Pairs; wire: Pairs } {
+  const root = parseXml(recorded(`${name}.request.xml`).toString('utf8'));
+  const walk = (els: XmlElement[], plain: boolean): Pairs =>
+    els
+      .filter((e) => e.name !== 'sps_hashcode')
+      .map((e): [string, string | Pairs] => {
+        if (e.children.length) return [e.name, walk(e.children, plain)];
+        if (e.name in over) {
+          const v = over[e.name] as string;
+          return [e.name, !plain && M_NAMES.has(e.name) ? b64sjis(v) : v];
+        }
+        return [
+          e.name,
+          plain && M_NAMES.has(e.name) && e.text
+            ? iconv.decode(Buffer.from(e.text, 'base64'), 'Shift_JIS')
+            : e.text,
+        ];
+      });
+  return {
+    id: root.attrs.id ?? '',
+    plain: walk(root.children, true),
+    wire: walk(root.children, false),
+  };
+}
+
+/** The element-name tree of an answer: top-level names in order, and res_pay_method_info's. */
+function shape(xml: string): { top: string[]; info: string[] } {
+  const doc = parseXml(xml);
+  return {
+    top: doc.children.map((c) => c.name),
+    info:
+      doc.children.find((c) => c.name === 'res_pay_method_info')?.children.map((c) => c.name) ?? [],
+  };
+}
+
+async function replay(name: string, over: Record<string, string>) {
+  const r = recordedRequest(name, {
+    merchant_id: M.merchantId,
+    service_id: M.serviceId,
+    request_date: nowStamp(),
+    ...over,
+  });
+  const res = await api(r.id, r.plain, { wire: r.wire });
+  const want = recorded(`${name}.response.xml`).toString('utf8');
+  return { res, got: shape(res.text), want: shape(want), wantDoc: parseXml(want) };
+}
+
+describe('SBPS XML API against recorded real exchanges', () => {
+  it('answers each recorded request with the recorded answer’s shape', async () => {
+    const t1 = (await token()).tokenResponse;
+    const create = await replay('MG02-00131', {
+      cust_code: 'tenpo-rec-1',
+      token: t1.token,
+      token_key: t1.tokenKey,
+    });
+    expect(create.res.get('res_result')).toBe('OK');
+    expect(create.got).toEqual(create.want);
+
+    const t2 = (await token('5555555555554444')).tokenResponse;
+    const update = await replay('MG02-00132', {
+      cust_code: 'tenpo-rec-1',
+      token: t2.token,
+      token_key: t2.tokenKey,
+    });
+    expect(update.res.get('res_result')).toBe('OK');
+    expect(update.got).toEqual(update.want);
+
+    const ref = await replay('MG02-00104', { cust_code: 'tenpo-rec-1' });
+    expect(ref.res.get('res_pay_method_info.cc_number')).toBe('************4444');
+    expect(ref.got).toEqual(ref.want);
+
+    const t3 = (await token()).tokenResponse;
+    const auth = await replay('ST01-00131', {
+      cust_code: 'tenpo-rec-2',
+      order_id: 'ORDER-REC-1',
+      token: t3.token,
+      token_key: t3.tokenKey,
+    });
+    expect(auth.res.get('res_result')).toBe('OK');
+    expect(auth.got).toEqual(auth.want);
+    const tx = {
+      tracking_id: auth.res.get('res_tracking_id'),
+      sps_transaction_id: auth.res.get('res_sps_transaction_id'),
+      processing_datetime: nowStamp(),
+    };
+
+    const inquiry = await replay('MG01-00101', tx);
+    expect(inquiry.got).toEqual(inquiry.want);
+    expect(inquiry.res.get('res_pay_method_info.commit_status')).toBe('0');
+
+    // Sales before the commit: refused. The recorded order is commit, then sales.
+    expect((await replay('ST02-00201', tx)).res.get('res_err_code')).toBe('10110999');
+    const commit = await replay('ST02-00101', tx);
+    expect(commit.res.get('res_result')).toBe('OK');
+    expect(commit.got).toEqual(commit.want);
+    const sales = await replay('ST02-00201', {
+      ...tx,
+      processing_datetime: commit.res.get('res_process_date'),
+    });
+    expect(sales.res.get('res_result')).toBe('OK');
+    expect(sales.got).toEqual(sales.want);
+    expect((await payments('ORDER-REC-1')).map((p) => p.status)).toEqual(['sold']);
+
+    const del = await replay('MG02-00103', { cust_code: 'tenpo-rec-1' });
+    expect(del.got).toEqual(del.want);
+  });
+
+  it('answers NG the recorded way: no id, no transaction id, no process date', async () => {
+    // The recorded NG is an ST01-00111 (now refused as a whole); the answer's shape is the same.
+    const ng = await replay('NG-ST01-00111', {
+      cust_code: 'tenpo-demo-shop',
+      order_id: 'ORDER-REC-NG',
+    });
+    expect(ng.res.get('res_result')).toBe('NG');
+    expect(ng.got).toEqual(ng.want);
+    expect(ng.res.text).toMatch(/<sps-api-response>/);
+    expect(ng.wantDoc.attrs.id).toBeUndefined();
+    // A declined saved card answers the same shape.
+    const declined = await storedCharge('tenpo-demo-payfail', 'ORDER-REC-NG-2');
+    expect(declined.get('res_err_code')).toBe('10122000');
+    expect(shape(declined.text)).toEqual(ng.want);
   });
 });

@@ -2,7 +2,17 @@
  * What the providers look at in a media file: its format, pixel size and (for MP4/MOV) its
  * duration, read from the headers only.
  */
-export type MediaFormat = 'jpeg' | 'png' | 'gif' | 'webp' | 'heic' | 'mp4' | 'mov' | 'unknown';
+export type MediaFormat =
+  | 'jpeg'
+  | 'png'
+  | 'gif'
+  | 'webp'
+  | 'bmp'
+  | 'tiff'
+  | 'heic'
+  | 'mp4'
+  | 'mov'
+  | 'unknown';
 export type MediaInfo = {
   format: MediaFormat;
   bytes: number;
@@ -18,6 +28,8 @@ export const mimeOf = (f: MediaFormat): string =>
     png: 'image/png',
     gif: 'image/gif',
     webp: 'image/webp',
+    bmp: 'image/bmp',
+    tiff: 'image/tiff',
     heic: 'image/heic',
     mp4: 'video/mp4',
     mov: 'video/quicktime',
@@ -77,9 +89,30 @@ export function probeMedia(buf: Buffer): MediaInfo {
     info.format = 'webp';
     return info;
   }
+  if (buf.length >= 26 && buf.toString('ascii', 0, 2) === 'BM') {
+    // BITMAPCOREHEADER (12 bytes: 16-bit sizes) or a later info header; negative height = top-down.
+    info.format = 'bmp';
+    const header = buf.readUInt32LE(14);
+    info.width = header === 12 ? buf.readUInt16LE(18) : Math.abs(buf.readInt32LE(18));
+    info.height = header === 12 ? buf.readUInt16LE(20) : Math.abs(buf.readInt32LE(22));
+    return info;
+  }
+  const tiffMagic = buf.toString('latin1', 0, 4);
+  if (tiffMagic === 'II*\0' || tiffMagic === 'MM\0*') {
+    info.format = 'tiff';
+    return info;
+  }
   if (buf.length >= 12 && buf.toString('ascii', 4, 8) === 'ftyp') {
     const brand = buf.toString('ascii', 8, 12);
-    if (/^(heic|heix|mif1|msf1|hevc)$/.test(brand)) info.format = 'heic';
+    // An HEIF still says so in its major brand or, after a generic one, its compatible brands.
+    const size = Math.min(buf.readUInt32BE(0), buf.length);
+    const brands = [brand];
+    for (let at = 16; at + 4 <= size; at += 4) brands.push(buf.toString('ascii', at, at + 4));
+    if (
+      brands.some((b) => /^(heic|heix|heim|heis|hevc|hevx)$/.test(b)) ||
+      /^(mif1|msf1)$/.test(brand)
+    )
+      info.format = 'heic';
     else info.format = brand === 'qt  ' ? 'mov' : 'mp4';
     if (isVideo(info.format)) Object.assign(info, readMovie(buf));
     return info;

@@ -22,6 +22,12 @@ export type Settings = {
     /** User/app tokens per rolling hour (throttled with code 17 / 4). */
     userCallsPerHour: number;
     videoProcessingMs: number;
+    /**
+     * Exchanging a token that is long-lived already gives a token that keeps the original's
+     * expiry (Meta documents the exchange for short-lived tokens only; ADR 0063). Off: a
+     * fresh 60 days, as before.
+     */
+    reexchangeKeepsExpiry: boolean;
   };
   instagram: {
     /** Posts per rolling 24 h through media_publish (the spec's 25; Meta has said 25, 50, 100). */
@@ -35,6 +41,13 @@ export type Settings = {
     tweetsPer15MinPerUser: number;
     deletesPer15MinPerUser: number;
     tweetsPer24hPerApp: number;
+    /**
+     * POST /2/tweets per user per 24 h, answered in `x-user-limit-24hour-*` and a 429 once
+     * spent. The current table names no user day cap (10,000 per app); the 2023 Basic tier had
+     * 100/24 h per user (providers.md §4.5 [CONFLICT]): by default as high as the app's, tests
+     * lower it.
+     */
+    tweetsPer24hPerUser: number;
     videoProcessingMs: number;
   };
   sbps: {
@@ -65,6 +78,7 @@ export const defaultSettings = (): Settings => ({
     pageCallsPerHour: 4800,
     userCallsPerHour: 200 * 50,
     videoProcessingMs: 2000,
+    reexchangeKeepsExpiry: true,
   },
   instagram: { quotaTotal: 25, imageProcessingMs: 0, videoProcessingMs: 3000 },
   x: {
@@ -73,6 +87,7 @@ export const defaultSettings = (): Settings => ({
     tweetsPer15MinPerUser: 100,
     deletesPer15MinPerUser: 50,
     tweetsPer24hPerApp: 10000,
+    tweetsPer24hPerUser: 10000,
     videoProcessingMs: 2000,
   },
   sbps: { tokenTtlSeconds: 600, pageconTimeoutMs: 10_000 },

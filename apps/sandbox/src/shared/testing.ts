@@ -94,7 +94,6 @@ export async function facebookUserToken(
     'pages_show_list',
     'pages_read_engagement',
     'pages_manage_posts',
-    'publish_video',
     'instagram_basic',
     'instagram_content_publish',
     'business_management',

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bearer, bodyObject, field, numericId, sleep, type Dict } from '../shared/http';
-import { probeMedia } from '../shared/media';
+import { mimeOf, probeMedia } from '../shared/media';
 import { filesOf } from '../shared/multipart';
 import type { Runtime } from '../shared/runtime';
 import type { JsonStore } from '../shared/store';
@@ -30,6 +30,8 @@ type Endpoint = {
   limit: (rt: Runtime) => number;
   scopes: string[];
   app24h?: (rt: Runtime) => number;
+  /** The per-user 24-hour cap (`x-user-limit-24hour-*`, POST /2/tweets). */
+  user24h?: (rt: Runtime) => number;
 };
 const ENDPOINTS: Record<string, Endpoint> = {
   createTweet: {
@@ -37,6 +39,7 @@ const ENDPOINTS: Record<string, Endpoint> = {
     limit: (rt) => rt.settings().x.tweetsPer15MinPerUser,
     scopes: ['tweet.read', 'tweet.write', 'users.read'],
     app24h: (rt) => rt.settings().x.tweetsPer24hPerApp,
+    user24h: (rt) => rt.settings().x.tweetsPer24hPerUser,
   },
   deleteTweet: {
     key: 'tweets:delete',
@@ -108,6 +111,19 @@ export function registerXApi(app: FastifyInstance, rt: Runtime, store: JsonStore
         'x-app-limit-24hour-limit': String(ep.app24h(rt)),
         'x-app-limit-24hour-remaining': String(day.remaining),
         'x-app-limit-24hour-reset': String(Math.ceil(day.resetAt / 1000)),
+      });
+      if (!day.allowed)
+        throw problem(429, 'Too Many Requests', 'Too Many Requests', 'about:blank', {}, headers);
+    }
+    if (ep.user24h && hit.allowed) {
+      // The user's own 24-hour cap (as X answers POST /2/tweets; node-twitter-api-v2 reads it
+      // as `rateLimit.userDay`): a 429 once spent, whose reset is the 24-hour one.
+      const cap = ep.user24h(rt);
+      const day = rt.hit(`x:${ep.key}:user24h:${token.userId}`, 24 * 3600_000, cap);
+      Object.assign(headers, {
+        'x-user-limit-24hour-limit': String(cap),
+        'x-user-limit-24hour-remaining': String(day.remaining),
+        'x-user-limit-24hour-reset': String(Math.ceil(day.resetAt / 1000)),
       });
       if (!day.allowed)
         throw problem(429, 'Too Many Requests', 'Too Many Requests', 'about:blank', {}, headers);
@@ -372,7 +388,7 @@ export function registerXApi(app: FastifyInstance, rt: Runtime, store: JsonStore
         Math.floor(((m.expiresAt ?? rt.now() + 86400_000) - rt.now()) / 1000),
       ),
       ...(m.kind === 'photo' && m.width
-        ? { image: { image_type: 'image/jpeg', w: m.width, h: m.height } }
+        ? { image: { image_type: m.mediaType, w: m.width, h: m.height } }
         : {}),
       ...(processing ? { processing_info: processing } : {}),
     };
@@ -441,7 +457,9 @@ export function registerXApi(app: FastifyInstance, rt: Runtime, store: JsonStore
     m.finalizedAt = rt.now();
     m.expiresAt = rt.now() + 86400_000;
     if (m.kind === 'photo') {
-      if (!['jpeg', 'png', 'webp', 'gif'].includes(info.format))
+      // MediaUploadRequestOneShot's media types (XDK): jpeg, bmp, png, webp, pjpeg, tiff (and a
+      // GIF); no HEIC.
+      if (!['jpeg', 'png', 'webp', 'gif', 'bmp', 'tiff'].includes(info.format))
         throw invalidRequest('Invalid or Unsupported media, Reason: UnsupportedMedia.', 'media', [
           id,
         ]);
@@ -542,8 +560,10 @@ export function registerXApi(app: FastifyInstance, rt: Runtime, store: JsonStore
     const bytes = chunkOf(req);
     if (!bytes) throw invalidRequest('media is required.', 'media', []);
     const info = probeMedia(bytes);
-    const mediaType =
-      info.format === 'png' ? 'image/png' : info.format === 'gif' ? 'image/gif' : 'image/jpeg';
+    // The type is read from the bytes (a HEIC stays a HEIC, and finalize refuses it).
+    const mediaType = ['png', 'gif', 'webp', 'bmp', 'tiff', 'heic'].includes(info.format)
+      ? mimeOf(info.format)
+      : 'image/jpeg';
     const m = init(t, mediaType, bytes.length, field(req, 'media_category') ?? 'tweet_image');
     append(t, m.id, 0, bytes);
     return { data: finalize(t, m.id) };

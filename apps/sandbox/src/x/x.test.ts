@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import {
@@ -480,5 +482,49 @@ describe('X posts and media', () => {
       (await app.inject({ url: `${API}/tweets/${id}`, headers: auth(t.access_token) })).json().data
         .text,
     ).toBe('残る');
+  });
+});
+
+describe("X's 24-hour caps (ADR 0063)", () => {
+  const FIX = path.join(import.meta.dirname, '..', '..', '..', '..', 'fixtures', 'x-rate-limits');
+  const names = Object.keys(
+    JSON.parse(fs.readFileSync(path.join(FIX, 'headers-15min-and-24h.json'), 'utf8')) as object,
+  );
+
+  it('answers POST /2/tweets with the headers node-twitter-api-v2 reads, and a 429 once the user has spent the day', async () => {
+    await app.inject({
+      method: 'PATCH',
+      url: '/sandbox/control/settings',
+      payload: { x: { tweetsPer24hPerUser: 2 } },
+    });
+    const t = await xTokens(app);
+    const post = (text: string) =>
+      app.inject({
+        method: 'POST',
+        url: `${API}/tweets`,
+        headers: auth(t.access_token),
+        payload: { text },
+      });
+    const ok = await post('a');
+    expect(ok.statusCode).toBe(201);
+    for (const name of names) expect(ok.headers[name], name).toMatch(/^\d+$/);
+    expect(ok.headers['x-user-limit-24hour-remaining']).toBe('1');
+    expect((await post('b')).statusCode).toBe(201);
+    const spent = JSON.parse(
+      fs.readFileSync(path.join(FIX, '429-user-24h-spent.json'), 'utf8'),
+    ) as {
+      status: number;
+      body: unknown;
+    };
+    const over = await post('c');
+    expect(over.statusCode).toBe(spent.status);
+    expect(over.json()).toEqual(spent.body);
+    expect(over.headers['x-user-limit-24hour-remaining']).toBe('0');
+    const reset = Number(over.headers['x-user-limit-24hour-reset']);
+    // The day's reset, not the 15-minute window's.
+    expect(reset * 1000 - Date.now()).toBeGreaterThan(23 * 3600_000);
+    expect(Number(over.headers['x-rate-limit-reset']) * 1000 - Date.now()).toBeLessThan(
+      16 * 60_000,
+    );
   });
 });

@@ -102,6 +102,8 @@ export const ja = {
   /** The fields a channel named in its refusal, by the form's names (ADR 0061). */
   channelInvalidFields: (label: string, fields: string) =>
     `${label}が受け付けなかった項目: ${fields}`,
+  channelBlocked: (label: string) =>
+    `${label}のポリシーにより、このアカウントからの投稿が一時的に制限されています。時間をおいて内容を確認してから再度お試しください。`,
   channelOutcomeUnknown: (label: string) =>
     `${label}から応答がなく、反映されたか確認できませんでした。確認してから再度お試しください。`,
   channelNotConnected: (label: string) => `${label}が連携されていません。先に連携してください。`,
@@ -142,6 +144,13 @@ export const ja = {
   mediaExtensionMismatch: (ext: string, actual: string) =>
     `ファイルの内容（${actual}）が拡張子（.${ext}）と一致しません。`,
   mediaUnreadable: 'ファイルを読み取れませんでした。画像または動画のファイルを選択してください。',
+  // Publishing (ADR 0062): a picture made into the format a channel takes, on the server.
+  mediaConvertFailed: (label: string) =>
+    `${label}に送るための画像の変換に失敗しました。別の画像（JPEGまたはPNG）で投稿し直してください。`,
+  mediaConvertTooLarge: (label: string, max: string) =>
+    `${label}に送るための画像を${max}以下にできませんでした。解像度の小さい画像で投稿し直してください。`,
+  mediaAspectRatio: (label: string, range: string) =>
+    `${label}に投稿する画像の縦横比は${range}にしてください。`,
   postTargetsRequired: '投稿先を1つ以上選択してください。',
   postTextTooLong: (label: string, max: number) => `${label}に投稿できる本文は${max}文字までです。`,
   postTextTooLongWeighted: (label: string, max: number) =>

@@ -24,6 +24,11 @@ export const graphDate = (t: string | undefined): Date | null => {
 
 const DAY = 24 * 60 * 60_000;
 
+/** A post's link: facebook.com resolves a post id (`{page}_{post}`) to its permalink. */
+export const fbPostUrl = (postId: string): string => `https://www.facebook.com/${postId}`;
+/** Graph gives some permalinks as paths (a video's `/{page}/videos/{id}/`). */
+const absoluteFb = (u: string): string => (u.startsWith('/') ? `https://www.facebook.com${u}` : u);
+
 const pageOf = (p: GraphPage): PageGrant => ({
   id: p.id,
   name: p.name,
@@ -56,7 +61,21 @@ export function createFacebookChannel(client: FacebookClient, now: () => Date): 
       const me = await client.me(long.access_token);
       return tokenSet(long, me.id);
     },
-    refresh: async ({ accessToken }) => tokenSet(await client.longLived(accessToken), null),
+    /**
+     * A page token got from a long-lived user token does not expire (get-long-lived guide):
+     * it is what every post uses, so while Graph says it is valid and never expires
+     * (`debug_token` expires_at 0) the grant is kept as it is, however old the user token, and
+     * no more refreshes are due (ADR 0063). Otherwise (no page chosen yet, or the page token
+     * refused) the user token is exchanged again, as before.
+     */
+    async refresh({ accessToken, pageToken }) {
+      if (pageToken) {
+        const d = (await client.debugToken(pageToken)).data;
+        if (d?.is_valid && d.expires_at === 0)
+          return { ...tokenSet({ access_token: accessToken }, null), expiresAt: null };
+      }
+      return tokenSet(await client.longLived(accessToken), null);
+    },
     revoke: ({ accessToken }) => client.revoke(accessToken),
   };
 }
@@ -95,7 +114,7 @@ export function createFacebookCapabilities(
     id: p.id,
     text: p.message ?? '',
     createdAt: graphDate(p.created_time),
-    url: p.permalink_url ?? null,
+    url: p.permalink_url ? absoluteFb(p.permalink_url) : fbPostUrl(p.id),
     kind: (p.status_type ? KIND_OF_STATUS[p.status_type] : undefined) ?? null,
   });
   return {
@@ -107,6 +126,7 @@ export function createFacebookCapabilities(
           const video = draft.media.find((m) => m.kind === 'video');
           const message = draft.text || undefined;
           let id: string;
+          let url: string | null = null;
           if (video && photos.length === 0) {
             // A video post: Facebook fetches the file from its public URL (§2.3). The page post
             // of a video is `{page-id}_{video-id}`, which is what the feed lists.
@@ -115,7 +135,16 @@ export function createFacebookCapabilities(
               { file_url: video.url, description: message },
               token,
             );
-            id = `${pageId}_${r.id}`;
+            // The feed post of the video, as Graph names it (the `{page}_{video}` shape is not
+            // documented); the video is live already, so a failed read must not fail the publish.
+            const v = await client
+              .node<{
+                post_id?: string;
+                permalink_url?: string;
+              }>(r.id, { fields: 'post_id,permalink_url' }, token)
+              .catch(() => ({}) as { post_id?: string; permalink_url?: string });
+            id = v.post_id ?? `${pageId}_${r.id}`;
+            url = v.permalink_url ? absoluteFb(v.permalink_url) : null;
           } else if (video) {
             throw new ChannelError('invalid', 'facebook: photos and a video cannot share a post');
           } else if (photos.length === 1 && photos[0]) {
@@ -155,7 +184,7 @@ export function createFacebookCapabilities(
             );
             id = r.id;
           }
-          return { id, text: draft.text, createdAt: null, url: null };
+          return { id, text: draft.text, createdAt: null, url: url ?? fbPostUrl(id) };
         }),
     },
     remove: {

@@ -1,13 +1,15 @@
 import type { ChannelsConfig } from '../../config';
 import { form, requestJson, withQuery, type HttpDeps } from '../http';
-import { classifyGraph } from './facebook.errors';
+import { classifyGraph, isGoneAnswer } from './facebook.errors';
 
-/** Pages and Instagram publishing, as the posting issue will need them (reference §2.2, §3.1). */
+/**
+ * Pages and Instagram publishing (reference §2.2, §3.1). Page videos need only the three
+ * `pages_*` permissions (Video API publishing guide), so `publish_video` is not asked (ADR 0063).
+ */
 export const FACEBOOK_SCOPES = [
   'pages_show_list',
   'pages_read_engagement',
   'pages_manage_posts',
-  'publish_video',
   'business_management',
   'instagram_basic',
   'instagram_content_publish',
@@ -126,14 +128,33 @@ export function createFacebookClient(cfg: ChannelsConfig['facebook'], http: Http
     node: <T>(id: string, params: Record<string, string | undefined>, token: string) =>
       get<T>(withQuery(`${graph}/${id}`, { ...params, access_token: token })),
 
+    /** Deletes a node; one Graph says does not exist (100/33) counts as removed. */
     async remove(id: string, token: string): Promise<void> {
-      await requestJson(
-        http,
-        withQuery(`${graph}/${id}`, { access_token: token }),
-        { method: 'DELETE' },
-        classifyGraph,
-      );
+      let gone = false;
+      try {
+        await requestJson(
+          http,
+          withQuery(`${graph}/${id}`, { access_token: token }),
+          { method: 'DELETE' },
+          (status, body, headers) => {
+            gone = isGoneAnswer(body);
+            return classifyGraph(status, body, headers);
+          },
+        );
+      } catch (err) {
+        if (gone) return;
+        throw err;
+      }
     },
+
+    /** What Graph knows of a token (`expires_at` 0: it does not expire), read with the app token. */
+    debugToken: (token: string) =>
+      get<{ data?: { is_valid?: boolean; expires_at?: number; type?: string } }>(
+        withQuery(`${graph}/debug_token`, {
+          input_token: token,
+          access_token: `${cfg.appId}|${cfg.appSecret}`,
+        }),
+      ),
 
     /** De-authorizes the app for the user (DELETE /me/permissions). */
     async revoke(userToken: string): Promise<void> {

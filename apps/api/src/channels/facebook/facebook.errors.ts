@@ -50,8 +50,20 @@ export function classifyGraph(status: number, body: unknown, headers: Headers): 
   // so no wait is taken from them: the caller waits its own quota time.
   if (code === 9 && e.error_subcode === 2207042)
     return new ChannelError('quota', text, null, status);
+  // Temporarily blocked for policy violations (error-handling guide: 368, "wait and retry"):
+  // its own class, so the user reads why instead of "the request was refused".
+  if (code === 368) return new ChannelError('blocked', text, null, status);
   if (THROTTLED.has(code)) return new ChannelError('rate_limited', text, regainMs(headers), status);
   if (code === 1 || code === 2 || e.is_transient || status >= 500)
     return new ChannelError('transient', text, null, status);
   return new ChannelError('invalid', text, null, status);
 }
+
+/**
+ * Graph's answer for an object that does not exist or is not visible (`100`/`33`, or the older
+ * bare `33`): on a DELETE, the post is already gone (fixtures/meta-graph-errors).
+ */
+export const isGoneAnswer = (body: unknown): boolean => {
+  const e = ((body ?? {}) as GraphError).error ?? {};
+  return (e.code === 100 && e.error_subcode === 33) || e.code === 33;
+};

@@ -55,6 +55,12 @@ const userOf = (g: Grant): string => {
 };
 
 /**
+ * A post's link on X. `https://x.com/i/web/status/{id}` opens any post without its author's
+ * @username (which the grant may not name), and redirects to `x.com/{username}/status/{id}`.
+ */
+export const xPostUrl = (id: string): string => `https://x.com/i/web/status/${id}`;
+
+/**
  * X's capabilities (providers.md §4.2–4.3): tweets create, delete and the user's timeline
  * (with the media each carries), one-shot image upload and the chunked upload of videos and
  * GIFs. Create and upload are sent once only.
@@ -109,7 +115,7 @@ export function createXCapabilities(
             ...(draft.text ? { text: draft.text } : {}),
             ...(ids.length ? { media: { media_ids: ids } } : {}),
           });
-          return { id: r.data.id, text: r.data.text, createdAt: null, url: null };
+          return { id: r.data.id, text: r.data.text, createdAt: null, url: xPostUrl(r.data.id) };
         }),
     },
     remove: {
@@ -132,7 +138,7 @@ export function createXCapabilities(
                 id: t.id,
                 text: t.text,
                 createdAt: t.created_at ? new Date(t.created_at) : null,
-                url: null,
+                url: xPostUrl(t.id),
                 // A media key is `<type>_<media id>` (3 photo, 7 video, 16 GIF).
                 mediaIds: (t.attachments?.media_keys ?? []).map((k) => k.replace(/^\d+_/, '')),
               }));

@@ -20,7 +20,8 @@ export type XToken = {
 export function createXClient(cfg: ChannelsConfig['x'], http: HttpDeps) {
   const classify = classifyX(http.now);
   const basic = `Basic ${Buffer.from(`${cfg.clientId}:${cfg.clientSecret}`).toString('base64')}`;
-  // Token endpoint calls: a refresh may be repeated, a code exchange may not (single-use code).
+  // Token endpoint calls: neither a code exchange (single-use code) nor a refresh (X rotates
+  // refresh tokens: once the first call reached X, the old one is refused) is sent twice.
   const post = <T>(path: string, params: Record<string, string | undefined>, repeatable: boolean) =>
     requestJson<T>(
       http,
@@ -61,7 +62,7 @@ export function createXClient(cfg: ChannelsConfig['x'], http: HttpDeps) {
       post<XToken>(
         '/2/oauth2/token',
         { grant_type: 'refresh_token', refresh_token: refreshToken },
-        true,
+        false,
       ),
     async revoke(token: string, hint: 'access_token' | 'refresh_token'): Promise<void> {
       await post('/2/oauth2/revoke', { token, token_type_hint: hint }, true);

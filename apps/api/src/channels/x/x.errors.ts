@@ -25,8 +25,17 @@ export function classifyX(now: () => number) {
     }
     if (status === 401) return new ChannelError('reauth', text, null, status);
     if (status === 429) {
-      const reset = Number(headers.get('x-rate-limit-reset') ?? '');
-      const wait = Number.isFinite(reset) && reset > 0 ? Math.max(0, reset * 1000 - now()) : null;
+      const waitUntil = (name: string): number | null => {
+        const reset = Number(headers.get(name) ?? '');
+        return Number.isFinite(reset) && reset > 0 ? Math.max(0, reset * 1000 - now()) : null;
+      };
+      // A spent 24-hour cap (the user's, or the app's: docs.x.com rate limits; read by
+      // node-twitter-api-v2 as `userDay` / `day`) is a budget: it comes back at its own reset,
+      // not at the 15-minute window's.
+      for (const cap of ['x-user-limit-24hour', 'x-app-limit-24hour'])
+        if (headers.get(`${cap}-remaining`) === '0')
+          return new ChannelError('quota', text, waitUntil(`${cap}-reset`), status);
+      const wait = waitUntil('x-rate-limit-reset');
       // The monthly usage cap is a budget, not a window: nothing comes back within minutes.
       if ((b.type ?? '').endsWith('/usage-capped'))
         return new ChannelError('quota', text, wait, status);

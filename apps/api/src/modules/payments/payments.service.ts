@@ -9,8 +9,11 @@
  *   due store (key: store + period). A charge is one row per attempt with its own 32-character
  *   order id; a worker claims the row (conditional UPDATE with a lease) before calling SBPS, so
  *   a second worker or a rerun charges nothing; SBPS refusing a known order id (99996000) is
- *   answered by an inquiry of the earlier transaction. SBPS down: the claim is released and the
- *   job retries with back-off.
+ *   answered by an inquiry of the earlier transaction (or, when SBPS names none, a new attempt).
+ *   A charge is ST01-00131 on the saved card → ST02-00101 commit → ST02-00201 sales (ADR 0058);
+ *   a rerun inquires (MG01-00101) and does only the steps left. SBPS down, or an NG that means
+ *   "not now" (credit centre, SBPS's system): the claim is released and the job retries with
+ *   back-off; a decline is final for the attempt.
  * - Declined (a notification NG or a billing NG): that attempt is final; `payment_fail` = 1 and
  *   the payment-failed mail. A new card (register/update) clears `payment_fail` and queues a new
  *   attempt (new order id) of the failed period.
@@ -48,7 +51,15 @@ import { paymentFailedMail, paymentReceiptMail } from '../../mail/templates';
 import type { AuditActor, AuditLog } from '../audit/audit.repo';
 import type { PaymentsQueries, PaymentsRepo } from './payments.repo';
 import { newOrderId, nextBillingDay } from './payments.rules';
-import { isCardError, SBPS_ERR, SbpsUnavailable, type SbpsClient } from './sbps.client';
+import {
+  COMMIT_STATUS,
+  isCardError,
+  isTransientError,
+  PAYMENT_STATUS,
+  SBPS_ERR,
+  SbpsUnavailable,
+  type SbpsClient,
+} from './sbps.client';
 
 export const CHARGE_QUEUE = 'payments.charge';
 /** One charge attempt: `{ userId, period, attempt }`. */
@@ -290,8 +301,12 @@ export function createPaymentsService(deps: {
   const providerDown = () => new AppError(503, 'payment_provider_down', paymentJa.providerDown);
 
   /**
-   * Brings an authorised transaction to sold (ST02 sales unless an inquiry says it is sold
-   * already) and settles the charge. Anything SBPS does not answer throws SbpsUnavailable.
+   * Brings an authorised transaction to sold and settles the charge: commit (ST02-00101), then
+   * sales (ST02-00201) naming the commit's process date (ADR 0058). `inquireFirst`: a rerun
+   * (the process died, or an answer was lost) asks MG01-00101 where the transaction stands and
+   * does only the steps left: sold → paid; committed → sales; authorised → commit and sales;
+   * cancelled / refunded → failed. A sold transaction is never settled as failed. An answer
+   * SBPS does not give, or an NG that means "not now", throws SbpsUnavailable.
    */
   const finishAuthorised = async (
     charge: PaymentChargeRow,
@@ -299,39 +314,95 @@ export function createPaymentsService(deps: {
     t: { trackingId: string; spsTransactionId: string },
     inquireFirst: boolean,
   ): Promise<ChargeOutcome> => {
+    let committed = false;
     if (inquireFirst) {
       const s = await sbps.inquire(t);
-      // A refused duplicate told us the tracking id only: the inquiry names the transaction.
-      if (s.spsTransactionId) t = { ...t, spsTransactionId: s.spsTransactionId };
       if (s.result !== 'OK')
         throw new SbpsUnavailable(`SBPS inquiry of ${charge.order_id}: ${s.errCode}`);
       const info = s.payMethodInfo ?? {};
-      if (info.payment_status === '2') {
-        await settleFailed(charge, {
-          errorCode: 'refunded',
-          trackingId: t.trackingId,
-          owner,
-          reason: '前回の決済は返金済み',
-        });
-        return 'failed';
-      }
-      if (info.commit_status === '1') {
+      const paymentStatus = info.payment_status ?? '';
+      const commitStatus = info.commit_status ?? '';
+      if (paymentStatus === PAYMENT_STATUS.sold) {
         await settlePaid(charge, { trackingId: t.trackingId, owner, reason: '月額の決済' });
         return 'paid';
       }
+      if (
+        paymentStatus === PAYMENT_STATUS.cancelled ||
+        paymentStatus === PAYMENT_STATUS.refunded ||
+        commitStatus === COMMIT_STATUS.committedCancel ||
+        commitStatus === COMMIT_STATUS.uncommittedCancel
+      ) {
+        await settleFailed(charge, {
+          errorCode: paymentStatus === PAYMENT_STATUS.refunded ? 'refunded' : 'cancelled',
+          trackingId: t.trackingId,
+          owner,
+          reason: '前回の決済は取消済み',
+        });
+        return 'failed';
+      }
+      if (paymentStatus !== PAYMENT_STATUS.authorised)
+        throw new SbpsUnavailable(
+          `SBPS inquiry of ${charge.order_id}: payment_status "${paymentStatus}"`,
+        );
+      committed = commitStatus === COMMIT_STATUS.committed;
     }
-    const sold = await sbps.sales({ ...t, amount: charge.amount });
-    if (sold.result !== 'OK') {
+    const refused = async (step: string, code: string): Promise<ChargeOutcome> => {
+      if (isTransientError(code))
+        throw new SbpsUnavailable(`SBPS ${step} of ${charge.order_id}: ${code}`);
       await settleFailed(charge, {
-        errorCode: sold.errCode,
+        errorCode: code,
         trackingId: t.trackingId,
         owner,
-        reason: '売上確定の失敗',
+        reason: step === 'commit' ? '決済の確定の失敗' : '売上確定の失敗',
       });
       return 'failed';
+    };
+    // Resumed after a commit whose process date was lost: sales names today (as vogle does).
+    let processingDatetime: string | undefined;
+    if (!committed) {
+      if (!sbps.commit) throw new Error('SBPS client without commit (ST02-00101)');
+      const c = await sbps.commit(t);
+      if (c.result !== 'OK') return refused('commit', c.errCode);
+      processingDatetime = c.processDate || undefined;
     }
+    const sold = await sbps.sales({ ...t, amount: charge.amount, processingDatetime });
+    if (sold.result !== 'OK') return refused('sales', sold.errCode);
     await settlePaid(charge, { trackingId: t.trackingId, owner, reason: '月額の決済' });
     return 'paid';
+  };
+
+  /**
+   * SBPS refused a known order id (99996000) without naming the earlier transaction: that
+   * authorisation (from a run whose answer was lost) cannot be found, is never committed and
+   * lapses. This attempt is closed without flagging the store, and the period is tried again as
+   * a new attempt with a new order id.
+   */
+  const abandonDuplicate = async (charge: PaymentChargeRow, owner: string) => {
+    const stamp = now();
+    const won = await repo.transaction(async (q, trx) => {
+      const ok = await q.settle(charge.id, 'failed', {
+        error_code: SBPS_ERR.duplicateOrder,
+        now: stamp,
+        owner,
+      });
+      if (ok)
+        await record(
+          trx,
+          null,
+          charge.user_id,
+          `注文番号の重複、新しい注文番号で再試行（注文番号 ${charge.order_id}）`,
+          null,
+          null,
+        );
+      return ok;
+    });
+    if (!won) return;
+    const job: ChargeJob = {
+      userId: charge.user_id,
+      period: charge.period,
+      attempt: charge.attempt + 1,
+    };
+    await queue.enqueue(CHARGE_QUEUE, job, { key: chargeKeyOf(job) });
   };
 
   return {
@@ -583,6 +654,9 @@ export function createPaymentsService(deps: {
         !['OK', 'NG'].includes(fields.res_result ?? '')
       )
         [verdict, reason] = ['tampered', 'fields'];
+      else if ((await repo.account(charge.user_id))?.cust_code !== fields.cust_code)
+        // Signed, but for another customer than the store this order is for (ADR 0058).
+        [verdict, reason] = ['tampered', 'cust_code'];
       else if (charge.state === 'paid' || charge.state === 'failed')
         [verdict, reason] = ['replay', 'settled'];
       else {
@@ -711,6 +785,13 @@ export function createPaymentsService(deps: {
           itemName: paymentJa.plans[claimed.plan as PlanId] ?? 'Tenpo',
           amount: claimed.amount,
         });
+        if (r.result === 'NG' && r.errCode === SBPS_ERR.duplicateOrder && !r.trackingId) {
+          await abandonDuplicate(claimed, owner);
+          return { outcome: 'skipped' };
+        }
+        // "Not now" (the credit centre, SBPS's system): the claim goes back, the job retries.
+        if (r.result === 'NG' && isTransientError(r.errCode))
+          throw new SbpsUnavailable(`SBPS authorisation of ${claimed.order_id}: ${r.errCode}`);
         if (r.result === 'OK' || (r.errCode === SBPS_ERR.duplicateOrder && r.trackingId)) {
           const t = {
             trackingId: r.trackingId ?? '',

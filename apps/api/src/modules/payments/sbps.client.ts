@@ -28,8 +28,45 @@ export const SBPS_ERR = {
   token: '10107040',
 } as const;
 
+/**
+ * An error code is method (3) + type (2) + item (3). Types 20–36 of the credit method are the
+ * card's (softbankjs errors/ja.js: 20 不正カードフィルタ, 22 取扱不可, 23 使用不可, 24 暗証番号不正,
+ * 25 利用限度回数超過, 26 取扱不可, 27 カード番号/有効期限不正, 28 取引内容取扱不可 …), except 21
+ * クレジットセンターエラー, which is the card network's trouble: a decline is final for the
+ * attempt, 21 is tried again later.
+ */
+const errType = (code: string): number | null =>
+  /^\d{8}$/.test(code) ? Number(code.slice(3, 5)) : null;
+
 /** A declined card or a wrong number/expiry: the card is the problem, not the request. */
-export const isCardError = (code: string): boolean => /^101(22|27)/.test(code);
+export const isCardError = (code: string): boolean => {
+  const t = errType(code);
+  return code.startsWith('101') && t !== null && t >= 20 && t <= 36 && t !== 21;
+};
+
+/**
+ * An NG that says "not now" rather than "no": the credit centre (type 21) or SBPS's own system
+ * error (common method 999, type 90 — 9999 0xxx). Billing retries these with back-off.
+ */
+export const isTransientError = (code: string): boolean =>
+  /^10121\d{3}$/.test(code) || /^99990\d{3}$/.test(code);
+
+/**
+ * MG01-00101's statuses (vogle PaymentStatus / CommitStatus; recorded in
+ * fixtures/sbps-exchanges/MG01-00101.response.xml after a commit: commit 1, payment 1).
+ */
+export const PAYMENT_STATUS = {
+  authorised: '1',
+  sold: '2',
+  cancelled: '3',
+  refunded: '4',
+} as const;
+export const COMMIT_STATUS = {
+  none: '0',
+  committed: '1',
+  committedCancel: '2',
+  uncommittedCancel: '3',
+} as const;
 
 export type SbpsResult = Pick<ApiResponse, 'result' | 'errCode'> & Partial<ApiResponse>;
 
@@ -67,7 +104,10 @@ export interface SbpsClient {
   referenceCard(custCode: string): Promise<SbpsResult & { card?: CardInfo }>;
   /** MG02-00103. */
   removeCard(custCode: string): Promise<SbpsResult>;
-  /** ST01-00111: authorise on the stored card of `custCode`. */
+  /**
+   * ST01-00131: authorise on the stored card of `custCode` (no token, `cust_manage_flg` 0;
+   * ADR 0058: ST01-00111, the card-data authorisation, is not used).
+   */
   authorize(input: {
     custCode: string;
     orderId: string;
@@ -75,13 +115,25 @@ export interface SbpsClient {
     itemName: string;
     amount: number;
   }): Promise<SbpsResult>;
-  /** ST02-00201: sales (capture) of an authorisation. */
+  /**
+   * ST02-00101: commit (確定) an authorisation; its `processDate` is what sales names. Optional
+   * in the interface so older fakes still type-check; the service requires it.
+   */
+  commit?(input: { spsTransactionId: string; trackingId: string }): Promise<SbpsResult>;
+  /**
+   * ST02-00201: sales (売上) of a committed authorisation, `processingDatetime` the commit's
+   * `res_process_date` (now when it is not known: a resumed charge).
+   */
   sales(input: {
     spsTransactionId: string;
     trackingId: string;
     amount: number;
+    processingDatetime?: string;
   }): Promise<SbpsResult>;
-  /** MG01-00101: where a transaction stands (commit_status 1 sold; payment_status 2 refunded). */
+  /**
+   * MG01-00101: where a transaction stands, `commit_status` / `payment_status` decrypted in
+   * `payMethodInfo` (PAYMENT_STATUS, COMMIT_STATUS).
+   */
   inquire(input: { spsTransactionId: string; trackingId: string }): Promise<SbpsResult>;
 }
 
@@ -223,7 +275,7 @@ export function createSbpsClient(
       ]),
 
     authorize: (input) =>
-      call('ST01-00111-101', [
+      call('ST01-00131-101', [
         ...merchant,
         ['cust_code', input.custCode],
         ['order_id', input.orderId],
@@ -239,9 +291,6 @@ export function createSbpsClient(
         [
           'pay_method_info',
           [
-            ['cc_number', ''],
-            ['cc_expiration', ''],
-            ['security_code', ''],
             // One payment in full (SBPS's dealings type 10).
             ['dealings_type', '10'],
             ['divide_times', ''],
@@ -258,12 +307,21 @@ export function createSbpsClient(
         ...stamp(),
       ]),
 
+    commit: (input) =>
+      call('ST02-00101-101', [
+        ...merchant,
+        ['sps_transaction_id', input.spsTransactionId],
+        ['tracking_id', input.trackingId],
+        ['processing_datetime', sbpsDate(clock.now())],
+        ...stamp(),
+      ]),
+
     sales: (input) =>
       call('ST02-00201-101', [
         ...merchant,
         ['sps_transaction_id', input.spsTransactionId],
         ['tracking_id', input.trackingId],
-        ['processing_datetime', sbpsDate(clock.now())],
+        ['processing_datetime', input.processingDatetime || sbpsDate(clock.now())],
         ['pay_option_manage', [['amount', String(input.amount)]]],
         ...stamp(),
       ]),

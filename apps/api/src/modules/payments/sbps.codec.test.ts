@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import iconv from 'iconv-lite';
 import { loadConfig } from '../../config';
-import { createSbpsClient } from './sbps.client';
+import { apiHash, type XmlElement } from './sbps.codec';
+import { createSbpsClient, isCardError, isTransientError } from './sbps.client';
 import {
   desDecrypt,
   desEncrypt,
@@ -159,11 +160,14 @@ describe('SBPS codec', () => {
     );
     const xml = iconv.decode(req?.body ?? Buffer.alloc(0), 'Shift_JIS');
     expect(xml).toMatch(
-      /^<\?xml version="1.0" encoding="Shift_JIS"\?><sps-api-request id="ST01-00111-101">/,
+      /^<\?xml version="1.0" encoding="Shift_JIS"\?><sps-api-request id="ST01-00131-101">/,
     );
+    // The saved card by cust_code: no token, no card data, not stored again (cust_manage_flg 0).
+    expect(xml).not.toContain('<token>');
+    expect(xml).not.toContain('<cc_number>');
+    expect(xml).toContain('<cust_manage_flg>0</cust_manage_flg>');
     expect(xml).toContain('<item_name>g1iDXoOTg1+BW4No</item_name>');
     expect(xml).toContain('<dealings_type>TllSq381x+E=</dealings_type>');
-    expect(xml).toContain('<cc_number></cc_number>');
     expect(xml).toContain('<sps_hashcode>58b95dcd53673a6c22d1239dcf3e37878f52ca9d</sps_hashcode>');
   });
 
@@ -222,6 +226,17 @@ describe('SBPS codec', () => {
     expect(() => parseApiResponse(Buffer.from('<html>502</html>'), false, KEYS)).toThrow();
   });
 
+  it('classifies error codes: card types 20–36 decline, 21 and system errors are transient', () => {
+    for (const c of ['10120000', '10122000', '10127000', '10128000', '10136000'])
+      expect([c, isCardError(c)]).toEqual([c, true]);
+    for (const c of ['10121000', '10137000', '10105202', '99995000', '99996000', '10107040'])
+      expect([c, isCardError(c)]).toEqual([c, false]);
+    expect(isTransientError('10121000')).toBe(true);
+    expect(isTransientError('99990000')).toBe(true);
+    expect(isTransientError('10122000')).toBe(false);
+    expect(isTransientError('99996000')).toBe(false);
+  });
+
   it('a 5xx, a network error or a time-out is SbpsUnavailable', async () => {
     const down = createSbpsClient(
       cfg,
@@ -234,5 +249,131 @@ describe('SBPS codec', () => {
     }) as unknown as typeof fetch);
     await expect(gone.removeCard('x')).rejects.toMatchObject({ name: 'Error' });
     await expect(gone.removeCard('x')).rejects.toThrow(/fetch failed/);
+  });
+});
+
+/**
+ * Recorded real SBPS exchanges (fixtures/sbps-exchanges/README.md: sbpayment.rb's VCR cassettes,
+ * stbfep.sps-system.com, 2017; the A02-1 from its purchase_report_spec).
+ */
+const FIX = path.join(__dirname, '../../../../../fixtures/sbps-exchanges');
+const recorded = (name: string) => fs.readFileSync(path.join(FIX, name));
+/** The recording's merchant 30132/002 and its public test hash key (Basic auth of the cassettes). */
+const RECORDED_HASH_KEY = '8435dbd48f2249807ec216c3d5ecab714264cc4a';
+
+describe('SBPS codec against recorded real exchanges', () => {
+  it('reads the recorded NG answer, which has no id, transaction id or process date', () => {
+    const r = parseApiResponse(recorded('NG-ST01-00111.response.xml'), false, KEYS);
+    expect(r).toMatchObject({
+      id: '',
+      result: 'NG',
+      errCode: '10105202',
+      spsTransactionId: '',
+      trackingId: '',
+      processDate: '',
+    });
+  });
+
+  it.each([
+    ['MG02-00131', {}],
+    ['MG02-00132', {}],
+    ['MG02-00104', { cc_number: '************4242', cc_expiration: '202001' }],
+    ['MG02-00103', {}],
+    ['ST01-00131', { cardbrand_code: 'M', recognized_no: '123456' }],
+    ['ST01-00111', { cardbrand_code: 'V' }],
+    ['ST02-00101', {}],
+    ['ST02-00201', {}],
+    ['MG01-00101', { commit_status: '1', payment_status: '1', cardbrand_code: 'V' }],
+  ])('reads the recorded %s answer', (name, info) => {
+    const r = parseApiResponse(recorded(`${name}.response.xml`), false, KEYS);
+    expect(r.id).toBe(`${name}-101`);
+    expect(r.result).toBe('OK');
+    expect(r.errCode).toBe('');
+    expect(r.spsTransactionId).toMatch(/^B30132002/);
+    expect(r.processDate).toMatch(/^\d{14}$/);
+    expect(r.payMethodInfo).toMatchObject(info);
+  });
+
+  it('reads the commit’s process date, which sales names', () => {
+    expect(parseApiResponse(recorded('ST02-00101.response.xml'), false, KEYS).processDate).toBe(
+      '20171127193712',
+    );
+  });
+
+  it.each(['ST02-00101', 'ST02-00201', 'MG02-00103', 'MG02-00104', 'MG01-00101'])(
+    'signs the recorded %s request as SBPS accepted it',
+    (name) => {
+      const xml = recorded(`${name}.request.xml`).toString('utf8');
+      // Leaves in document order (these requests carry no M field and no ciphertext).
+      const els: XmlElement[] = [];
+      for (const m of xml.matchAll(/<([a-z_]+)>([^<]*)<\/\1>/g))
+        if (m[1] !== 'sps_hashcode') els.push([m[1] as string, m[2] as string]);
+      const sent = /<sps_hashcode>([0-9a-f]{40})<\/sps_hashcode>/.exec(xml)?.[1];
+      expect(apiHash(els, RECORDED_HASH_KEY)).toBe(sent);
+    },
+  );
+
+  it('decrypts MG01-00101’s commit_status and payment_status when encrypted_flg=1', async () => {
+    const c = capture();
+    const enc = (v: string) => desEncrypt(v, KEYS);
+    c.answer(
+      recorded('MG01-00101.response.xml')
+        .toString('utf8')
+        .replace(/^<\?xml[^>]*>/, '')
+        .replace('<commit_status>1</commit_status>', `<commit_status>${enc('1')}</commit_status>`)
+        .replace(
+          '<payment_status>1</payment_status>',
+          `<payment_status>${enc('2')}</payment_status>`,
+        )
+        .replace(
+          '<cardbrand_code>V</cardbrand_code>',
+          `<cardbrand_code>${enc('V')}</cardbrand_code>`,
+        )
+        .replace(
+          '<cc_company_code>10035</cc_company_code>',
+          `<cc_company_code>${enc('10035')}</cc_company_code>`,
+        )
+        .replace(
+          '<recognized_no>123456</recognized_no>',
+          `<recognized_no>${enc('123456')}</recognized_no>`,
+        ),
+    );
+    const r = await createSbpsClient(cfg, clock, c.fetchImpl).inquire({
+      spsTransactionId: 'B30132002ST010011110100361052482',
+      trackingId: '00000616307348',
+    });
+    expect(r.payMethodInfo).toMatchObject({
+      commit_status: '1',
+      payment_status: '2',
+      cardbrand_code: 'V',
+    });
+  });
+
+  it('commits (ST02-00101), then sells naming the commit’s process date', async () => {
+    const c = capture();
+    const client = createSbpsClient(cfg, clock, c.fetchImpl);
+    c.answer(
+      recorded('ST02-00101.response.xml')
+        .toString('utf8')
+        .replace(/^<\?xml[^>]*>/, ''),
+    );
+    const t = { spsTransactionId: 'SPS0001', trackingId: '12345678901234' };
+    const committed = await client.commit?.(t);
+    expect(committed?.processDate).toBe('20171127193712');
+    await client.sales({ ...t, amount: 6980, processingDatetime: committed?.processDate });
+    const [commitXml, salesXml] = c.sent.map((x) => iconv.decode(x.body, 'Shift_JIS'));
+    expect(commitXml).toContain('<sps-api-request id="ST02-00101-101">');
+    expect(commitXml).toContain('<processing_datetime>20261126141500</processing_datetime>');
+    expect(salesXml).toContain('<processing_datetime>20171127193712</processing_datetime>');
+  });
+
+  it('reads and verifies the recorded A02-1 notification (Shift_JIS form, upper-case hash)', () => {
+    const f = parseSjisForm(recorded('A02-1.notification.form'));
+    expect(f).toMatchObject({ item_name: '継続課金', res_result: 'OK', amount: '980' });
+    expect(f.sps_hashcode).toMatch(/^[0-9A-F]{40}$/);
+    expect(resultHashOk(f, '398a58952baf329cac5efbae97ea84ba17028d02')).toBe(true);
+    expect(resultHashOk({ ...f, amount: '981' }, '398a58952baf329cac5efbae97ea84ba17028d02')).toBe(
+      false,
+    );
   });
 });

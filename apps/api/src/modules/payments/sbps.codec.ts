@@ -186,13 +186,21 @@ const ENCRYPTED_REQUEST = new Set([
   'dealings_type',
   'divide_times',
 ]);
-/** Response fields that come 3DES-encrypted when the request had `encrypted_flg=1`. */
+/**
+ * Response fields that come 3DES-encrypted when the request had `encrypted_flg=1`: the card
+ * fields, and MG01-00101's `commit_status` / `payment_status` (sbpayment.rb
+ * InquireAuthorizationResponse::DECRYPT_PARAMETERS; vogle CardTranLookupMethodInfo `@CipherString`).
+ */
 const ENCRYPTED_RESPONSE = new Set([
   'cc_number',
   'cc_expiration',
   'cardbrand_code',
   'cc_company_code',
   'recognized_no',
+  'commit_status',
+  'payment_status',
+  'dealings_type',
+  'divide_times',
 ]);
 
 /** An XML API request body: elements in document order; a nested group is a list of its own. */
@@ -249,7 +257,11 @@ export function apiRequest(
   );
 }
 
-/** A parsed XML API response: top-level fields, and `res_pay_method_info`'s, decoded. */
+/**
+ * A parsed XML API response: top-level fields, and `res_pay_method_info`'s, decoded. A real NG
+ * answer has no `id` attribute, transaction id or process date (recorded:
+ * fixtures/sbps-exchanges/NG-ST01-00111.response.xml): those are '' then.
+ */
 export type ApiResponse = {
   id: string;
   result: 'OK' | 'NG';
@@ -283,7 +295,10 @@ export class SbpsProtocolError extends Error {}
 /** Reads a response document (Shift_JIS); M fields and, when `encrypted`, card fields decoded. */
 export function parseApiResponse(body: Buffer, encrypted: boolean, keys: DesKeys): ApiResponse {
   const text = fromSjis(body);
-  const root = /<sps-api-response\s+id="([^"]*)"\s*>([\s\S]*)<\/sps-api-response\s*>/.exec(text);
+  const root =
+    /<sps-api-response(?:\s+id\s*=\s*["']([^"']*)["'])?\s*>([\s\S]*)<\/sps-api-response\s*>/.exec(
+      text,
+    );
   if (!root) throw new SbpsProtocolError('SBPS: not an sps-api-response document');
   const top = children(root[2] as string);
   const field = (k: string) => unesc((top.get(k) ?? '').trim());
@@ -299,7 +314,7 @@ export function parseApiResponse(body: Buffer, encrypted: boolean, keys: DesKeys
   if (result !== 'OK' && result !== 'NG')
     throw new SbpsProtocolError(`SBPS: res_result is "${result}"`);
   return {
-    id: root[1] as string,
+    id: root[1] ?? '',
     result,
     errCode: field('res_err_code'),
     spsTransactionId: field('res_sps_transaction_id'),

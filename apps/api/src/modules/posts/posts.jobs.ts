@@ -12,12 +12,14 @@ import {
   type CredentialHandle,
   type MediaItem,
   type PublishedPost,
+  PublishPending,
 } from '../../channels/channel';
 import { settle } from '../../channels/settle';
 import type { PostMediaRow, PostTargetRow } from '../../db/types';
-import type { JobContext, Queue, RateLimit } from '../../jobs/engine';
+import type { JobContext, JobHandler, Queue, RateLimit } from '../../jobs/engine';
 import { iso, type Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
+import { prepareMedia, readStored } from '../../media/convert';
 import type { MediaStorage } from '../../storage';
 import { draftFor, textFor } from './posts.draft';
 import { liveIds, partsJson, partsOf, recordedIds, splitOf, type TargetPart } from './posts.parts';
@@ -26,6 +28,8 @@ import type { PostsRepo, TargetPatch } from './posts.repo';
 
 export const PUBLISH_QUEUE = 'post.publish';
 export const REMOVE_QUEUE = 'post.remove';
+/** A publish whose provider was still preparing it (an Instagram container), run again. */
+export const RESUME_QUEUE = 'post.publish.resume';
 
 /**
  * What a delivery job carries: the target, and what its limiters count by. `account` is the
@@ -119,7 +123,12 @@ export function registerPostJobs(queue: Queue, deps: PostJobDeps): void {
   const now = () => clock.now();
   const stamp = () => iso(now());
 
-  /** Media as the channel takes them: a URL it fetches, uploaded first where it uploads. */
+  /**
+   * Media as the channel takes them (ADR 0062): each in a format the channel accepts (the
+   * original, or its JPEG rendition made once and kept in storage), then a URL it fetches, or
+   * uploaded first where it uploads. A picture that cannot be made fit fails the target with
+   * its Japanese line (`MediaPrepError`, class invalid).
+   */
   async function mediaFor(
     media: readonly PostMediaRow[],
     handle: CredentialHandle,
@@ -128,19 +137,19 @@ export function registerPostJobs(queue: Queue, deps: PostJobDeps): void {
     const out: MediaItem[] = [];
     for (const m of media) {
       const kind = m.kind === 'video' ? 'video' : 'photo';
-      const url = await storage.url(m.storage_key, { expiresInSeconds: MEDIA_URL_TTL_S });
+      const ready = await prepareMedia(storage, m, handle.publisher);
       if (!uploader) {
+        const url = await storage.url(ready.key, { expiresInSeconds: MEDIA_URL_TTL_S });
         out.push({ kind, url });
         continue;
       }
-      const chunks: Buffer[] = [];
-      for await (const c of await storage.open(m.storage_key)) chunks.push(c as Buffer);
+      const bytes = await readStored(storage, ready.key);
       try {
         out.push(
           await uploader.uploadMedia(handle, {
             kind,
-            contentType: m.mime,
-            bytes: new Uint8Array(Buffer.concat(chunks)),
+            contentType: ready.contentType,
+            bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
           }),
         );
       } catch (err) {
@@ -196,6 +205,39 @@ export function registerPostJobs(queue: Queue, deps: PostJobDeps): void {
   const lines = (l: string[]) => JSON.stringify(l);
 
   /**
+   * The provider is still preparing the part (an Instagram reel's container): nothing is
+   * posted, so the send is not counted and nothing needs settling. What it made is kept on the
+   * part, and the job comes back after the provider's wait instead of holding a worker slot
+   * for minutes (ADR 0063); the next run resumes the same container.
+   */
+  async function stillPreparing(
+    t: PostTargetRow,
+    parts: TargetPart[],
+    i: number,
+    pending: PublishPending,
+    ctx: JobContext,
+  ): Promise<void> {
+    parts[i] = { ...(parts[i] as TargetPart), sent_at: null, resume: pending.resume };
+    const at = new Date(now().getTime() + Math.max(MIN_WAIT_MS, pending.waitMs));
+    // Queued before the target says so: a run that stops in between leaves at worst a look
+    // that makes the container again, never a target waiting with no job.
+    await queue.enqueue(RESUME_QUEUE, jobOf(t), {
+      runAt: at,
+      key: `post-resume:${t.id}:${t.attempts}:${at.toISOString()}`,
+    });
+    await repo.updateTarget(t.id, {
+      state: 'publishing',
+      parts: partsJson(parts),
+      sent_at: null,
+      attempts: t.attempts,
+      error_kind: null,
+      error_lines: '[]',
+      updated_at: stamp(),
+    });
+    ctx.log.info({ target: t.id, waitMs: pending.waitMs }, 'provider still preparing the post');
+  }
+
+  /**
    * Acts on a failure by its class; throws what the engine must see (retry, back-off). For a
    * publish, `parts`/`part` name the part that was being sent: unless the outcome is unknown
    * the provider refused it, so its send time is cleared (nothing to settle next time).
@@ -213,11 +255,16 @@ export function registerPostJobs(queue: Queue, deps: PostJobDeps): void {
     const before = t.state === 'failed' ? 'failed' : 'published';
     const pending = what === 'remove' ? before : 'scheduled';
     const finalState = what === 'remove' ? before : what === 'settle' ? 'unknown' : 'failed';
+    // A refused container (ERROR) is not resumed by a retry: the next send makes a new one.
+    const dropResume =
+      err instanceof ChannelError && (err.kind === 'invalid' || err.kind === 'blocked');
     const notSent: TargetPatch = sending
       ? {
           parts: partsJson(
             sending.parts.map((x, j) =>
-              j === sending.part ? { ...x, sent_at: null, media_ids: [] } : x,
+              j === sending.part
+                ? { ...x, sent_at: null, media_ids: [], ...(dropResume ? { resume: null } : {}) }
+                : x,
             ),
           ),
         }
@@ -296,14 +343,17 @@ export function registerPostJobs(queue: Queue, deps: PostJobDeps): void {
         throw err;
       case 'reauth':
       case 'invalid':
+      case 'blocked':
         await set({ ...notSent, state: finalState, error_kind: err.kind, error_lines: errorLines });
         return;
     }
   }
 
+  // The publish run, also registered on RESUME_QUEUE (below).
+  let publishRun: JobHandler<TargetJob> = async () => undefined;
   queue.work<TargetJob>(
     PUBLISH_QUEUE,
-    async (p, ctx) => {
+    (publishRun = async (p, ctx) => {
       const t = await repo.target(p.targetId);
       if (!t || !['scheduled', 'publishing', 'unknown'].includes(t.state)) return;
       const b = await repo.one(t.post_id);
@@ -415,16 +465,23 @@ export function registerPostJobs(queue: Queue, deps: PostJobDeps): void {
           { attempts: t.attempts + 1, parts: claimedParts },
         );
         if (!ours) return;
-        post = await publisher.publish(handle, draft);
+        post = await publisher.publish(handle, { ...draft, resume: part.resume ?? null });
       } catch (err) {
+        if (err instanceof PublishPending) return stillPreparing(t, parts, i, err, ctx);
         return failed(fresh, err, ctx, 'publish', { parts, part: i });
       }
       // Outside the try: a failure to record a post that went out must not count as a refusal
       // (the engine runs the job again, and the part is settled, not sent twice).
       return partPublished(fresh, parts, i, post, ctx);
-    },
+    }),
     { concurrency: deps.concurrency ?? POST_JOB_CONCURRENCY, limiter: limitersFor('publish') },
   );
+  // A part the provider is still preparing comes back here: the same run, outside the publish
+  // limiters (its start was counted when it was first sent; a reel's looks must not spend
+  // Instagram's 25 posts a day).
+  queue.work<TargetJob>(RESUME_QUEUE, publishRun, {
+    concurrency: deps.concurrency ?? POST_JOB_CONCURRENCY,
+  });
 
   queue.work<TargetJob>(
     REMOVE_QUEUE,

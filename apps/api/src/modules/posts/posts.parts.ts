@@ -1,4 +1,5 @@
 import { splitPost, type PostPart, type PublisherKey } from '@tenpo/domain';
+import type { PublishResume } from '../../channels/channel';
 import type { PostMediaRow, PostTargetRow } from '../../db/types';
 
 /**
@@ -19,6 +20,11 @@ export type TargetPart = {
   /** The provider's ids of the media uploaded for that send (X), which settling looks for. */
   media_ids: string[];
   removed_at: string | null;
+  /**
+   * What the provider is still preparing for this part (Instagram's containers, ADR 0063):
+   * the next send resumes it instead of making it again. Absent on parts written before.
+   */
+  resume?: PublishResume | null;
 };
 
 const pending = (): TargetPart => ({

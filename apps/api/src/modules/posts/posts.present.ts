@@ -18,7 +18,8 @@ export const labelOf = (key: string): string => publisherByKey(key)?.label ?? ke
 /** The Japanese lines a target shows for a channel failure (by class, never the vendor's text). */
 export const failureLines = (
   key: PublisherKey,
-  err: Pick<ChannelError, 'kind'> & Partial<Pick<ChannelError, 'fields'>>,
+  err: Pick<ChannelError, 'kind'> &
+    Partial<Pick<ChannelError, 'fields'>> & { detail?: readonly string[] },
   what: 'publish' | 'remove',
 ): string[] => {
   const label = labelOf(key);
@@ -37,12 +38,15 @@ export const failureLines = (
       // Google names the refused fields (ADR 0061): the post form's names of them, never its text.
       const fields =
         key === 'google_my_business' ? googleFieldLabels(err.fields ?? [], 'post') : [];
+      // A refusal of our own that says why (media made for the channel, ADR 0062).
       return [
         head,
-        ja.channelInvalid(label),
+        ...(err.detail?.length ? err.detail : [ja.channelInvalid(label)]),
         ...(fields.length ? [ja.channelInvalidFields(label, fields.join('、'))] : []),
       ];
     }
+    case 'blocked':
+      return [head, ja.channelBlocked(label)];
   }
 };
 

@@ -104,10 +104,19 @@ export function createGrantAccess(deps: GrantAccessDeps): GrantAccessService {
       const done = await changed();
       if (done) return done;
       const oldRefresh = seen.refresh_token ? open(seen.refresh_token) : null;
-      const t = await channels[key].refresh({
-        accessToken: open(seen.access_token),
-        refreshToken: oldRefresh,
-      });
+      const t = await channels[key]
+        .refresh({
+          accessToken: open(seen.access_token),
+          refreshToken: oldRefresh,
+          pageToken: seen.page_token ? open(seen.page_token) : null,
+        })
+        .catch((err: unknown) => {
+          // A refresh whose answer was lost is not sent again by the client (X rotates refresh
+          // tokens); for the caller its own call was never sent: transient, not a lost publish.
+          if (err instanceof ChannelError && err.kind === 'outcome_unknown')
+            throw new ChannelError('transient', `refresh: ${err.message}`, null, err.status);
+          throw err;
+        });
       const at = iso(clock.now());
       const patch = tokenColumns(t);
       await repo.updateCredentialsById(seen.id, patch, at);

@@ -77,6 +77,8 @@ const lineOf = (key: PublisherKey, err: ChannelError): string => {
       return ja.channelRetry(label);
     case 'outcome_unknown':
       return ja.channelOutcomeUnknown(label);
+    case 'blocked':
+      return ja.channelBlocked(label);
     default:
       return ja.channelInvalid(label);
   }

@@ -97,6 +97,29 @@ describe('/posts', () => {
     expect(q?.get('user_id')).toBe('1');
   });
 
+  it("shows each channel's link, not only Google's (issue 21 item 15)", async () => {
+    const links = {
+      google_my_business: 'https://business.google.com/posts/1',
+      facebook: 'https://www.facebook.com/104857392017465_2001',
+      instagram: 'https://www.instagram.com/p/C0ffee123/',
+      twitter: 'https://x.com/i/web/status/1800000000000000001',
+    } as const;
+    const rows = [
+      post(1, {
+        targets: Object.entries(links).map(([key, url], i) =>
+          target(11 + i, { publisher_key: key as PostTarget['publisher_key'], url }),
+        ),
+      }),
+    ];
+    mockApi({ 'GET /posts': ok(page(rows)) });
+    signIn();
+    renderAt('/posts');
+    for (const [i, url] of Object.values(links).entries()) {
+      const t = await screen.findByTestId(`target-${11 + i}`);
+      expect(within(t).getByRole('link', { name: '投稿を表示' })).toHaveAttribute('href', url);
+    }
+  });
+
   it('retries a failed target from the list', async () => {
     let retried = false;
     const failed = () =>
