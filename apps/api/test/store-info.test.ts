@@ -37,10 +37,15 @@ const atGoogle = (): Promise<Listing> =>
 const calls = async (): Promise<Record<string, number>> =>
   ((await (await fetch(`${sb.url}/control/calls`)).json()) as { data: Record<string, number> })
     .data;
-const patches = async (): Promise<number> =>
+const countCalls = async (re: RegExp): Promise<number> =>
   Object.entries(await calls())
-    .filter(([k]) => /^PATCH .*\/v1\/locations\/[^/]+$/.test(k))
+    .filter(([k]) => re.test(k))
     .reduce((n, [, v]) => n + v, 0);
+/** Checks (validateOnly) Google answered: the sandbox counts them apart (ADR 0061). */
+const validations = (): Promise<number> => countCalls(/^VALIDATE v1\/locations\/[^/]+$/);
+/** Edits Google took (PATCHes less the validateOnly checks). */
+const patches = async (): Promise<number> =>
+  (await countCalls(/^PATCH .*\/v1\/locations\/[^/]+$/)) - (await validations());
 
 const put = (path: string, body: object) =>
   call(t.app, {
@@ -242,7 +247,46 @@ describe('the store information reaches Google', () => {
     expect((await atGoogle()).title).toBe('二番目');
   });
 
+  it('a field Google would refuse is refused at save (validateOnly), in Japanese under its field, and nothing is queued', async () => {
+    const before = await read();
+    const res = await put(
+      'basic-information',
+      core({ primary_category_id: 'categories/gcid:no_such_category' }),
+    );
+    expect(res.statusCode, res.body).toBe(422);
+    expect(json<{ message: string; errors: Record<string, string[]> }>(res)).toMatchObject({
+      message:
+        'Google が次の項目を受け付けませんでした: メインカテゴリ。内容を確認して保存し直してください。',
+      errors: { primary_category: ['Google がこの項目を受け付けませんでした。'] },
+    });
+    const after = await read();
+    expect(after.core_information).toEqual(before.core_information);
+    expect(after.google_sync.pending).toBe(0);
+    // At the far end: one check, no edit.
+    expect(await validations()).toBe(1);
+    expect(await patches()).toBe(0);
+  });
+
+  it('an empty phone where Google holds one is refused before queuing (primaryPhone is required)', async () => {
+    const res = await put('basic-information', core({ main_phone: null }));
+    expect(res.statusCode, res.body).toBe(422);
+    expect(json<{ errors: Record<string, string[]> }>(res).errors.main_phone).toEqual([
+      'Google に登録済みの電話番号は空にできません。電話番号を入力してください。',
+    ]);
+    expect((await read()).google_sync.pending).toBe(0);
+    expect(await patches()).toBe(0);
+  });
+
   it('a field Google refuses is named, later edits still go, and the copy keeps what was typed', async () => {
+    // Google could not be asked at save (its check failed three times): the edit is queued.
+    await sb.control('POST', '/faults', {
+      provider: 'google',
+      kind: 'server_error',
+      status: 503,
+      method: 'PATCH',
+      path: '/locations/',
+      remaining: 3,
+    });
     const res = await put(
       'basic-information',
       core({ primary_category_id: 'categories/gcid:no_such_category' }),
@@ -293,6 +337,91 @@ describe('the store information reaches Google', () => {
     expect(after.business_details?.description).toBe('Tenpo で保存');
     await drain();
     expect((await atGoogle()).description).toBe('Tenpo で保存');
+  });
+});
+
+describe('what Google shows instead of what the store saved (getGoogleUpdated, ADR 0061)', () => {
+  const SHIBUYA = '4821390157204861230';
+  const review = (body: object) =>
+    sb.control('POST', '/control/google/listing-review', { location_id: SHIBUYA, ...body });
+  const choose = (choice: 'accept' | 'resend') =>
+    call(t.app, {
+      method: 'POST',
+      url: '/api/entity/google-version',
+      token,
+      payload: { user_id: shop, choice },
+    });
+  /** Google's own version as the sandbox serves it, read with the shop's grant. */
+  const googleVersion = () =>
+    reader.registry.require('google_my_business', 'editLocation').providerVersion!(
+      credentialHandle(shop, 'google_my_business'),
+    );
+
+  it('Google overriding a field after an edit is shown with both values; accepting takes Google’s', async () => {
+    await review({ override: { title: 'Cafe Tenpo Shibuya' } });
+    expect((await put('basic-information', core({ name: 'テンポ 渋谷' }))).statusCode).toBe(200);
+    await drain();
+    const info = await read();
+    expect(info.google_sync.google_version?.changed).toEqual([
+      { field: 'title', label: 'ビジネス名', ours: 'テンポ 渋谷', google: 'Cafe Tenpo Shibuya' },
+    ]);
+    expect(info.core_information.name).toBe('テンポ 渋谷');
+
+    const res = await choose('accept');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(json<{ message: string }>(res).message).toBe(
+      'Google の表示内容を店舗情報に反映しました。',
+    );
+    await drain();
+    const after = await read();
+    expect(after.core_information.name).toBe('Cafe Tenpo Shibuya');
+    expect(after.google_sync.google_version ?? null).toBeNull();
+    // At the far end: the store's listing now says what Google shows; no difference left.
+    expect((await atGoogle()).title).toBe('Cafe Tenpo Shibuya');
+    expect((await googleVersion()).changed).toEqual([]);
+  });
+
+  it('sending ours again re-sends the store’s value; once Google stops overriding, the notice goes', async () => {
+    await review({ override: { websiteUri: 'https://google-found.example/' } });
+    await put('contact-websites-apps', { website_url: 'https://tenpo-cafe.example/' });
+    await drain();
+    expect((await read()).google_sync.google_version?.changed).toEqual([
+      {
+        field: 'websiteUri',
+        label: 'ウェブサイト',
+        ours: 'https://tenpo-cafe.example/',
+        google: 'https://google-found.example/',
+      },
+    ]);
+    const sent = await patches();
+    await review({ clear: true });
+    const res = await choose('resend');
+    expect(res.statusCode, res.body).toBe(200);
+    await drain();
+    expect(await patches()).toBe(sent + 1);
+    const after = await read();
+    expect(after.contact_website_apps.website_url.url).toBe('https://tenpo-cafe.example/');
+    expect(after.google_sync.google_version ?? null).toBeNull();
+    expect((await atGoogle()).websiteUri).toBe('https://tenpo-cafe.example/');
+  });
+
+  it('edits Google holds for review are said to be pending until Google releases them', async () => {
+    await review({ hold_pending: true });
+    await put('business-details', { description: '審査待ちの説明', hours: '[]' });
+    await drain();
+    expect((await read()).google_sync.google_version).toMatchObject({
+      changed: [],
+      pending: ['ビジネスの説明', '営業時間'],
+    });
+    await review({ release: true });
+    t.clock.advance(6 * 60_000);
+    expect((await read()).google_sync.google_version ?? null).toBeNull();
+  });
+
+  it('with nothing to settle, a choice is refused in Japanese', async () => {
+    const res = await choose('accept');
+    expect(res.statusCode).toBe(422);
+    expect(res.body).toContain('Google が変更した項目はありません。');
   });
 });
 

@@ -26,6 +26,22 @@ export type FailureKind =
   | 'blocked'
   | 'outcome_unknown';
 
+/**
+ * One field a provider refused: its path as the provider spells it and its (English) reason;
+ * Google's v4 ValidationError also gives an ErrorCode number and the refused value, v1's
+ * ErrorInfo a reason constant (ADR 0061). Screens name the field, never show `description`.
+ */
+export type FieldViolation = {
+  field: string;
+  description: string;
+  /** Google v4 ErrorCode (e.g. 1000 photo fetch failed). */
+  code?: number;
+  /** The value the provider refused, when it says. */
+  value?: string;
+  /** Google v1 google.rpc.ErrorInfo.reason (UPPER_SNAKE_CASE). */
+  reason?: string;
+};
+
 export class ChannelError extends Error {
   constructor(
     readonly kind: FailureKind,
@@ -35,7 +51,7 @@ export class ChannelError extends Error {
     /** The channel the failure came from, once a caller's handle named it. */
     readonly publisher: PublisherKey | null = null,
     /** The fields the provider refused (its field violations), when it named them. */
-    readonly fields: readonly { field: string; description: string }[] = [],
+    readonly fields: readonly FieldViolation[] = [],
   ) {
     super(message);
     this.name = 'ChannelError';
@@ -356,10 +372,27 @@ export interface EditsLocation {
     handle: CredentialHandle,
     patch: LocationPatch,
     updateMask?: string,
+    /** `validateOnly`: the provider checks the edit (and refuses it as it would) but keeps nothing. */
+    opts?: { validateOnly?: boolean },
   ): Promise<LocationDetail>;
   /** The chosen listing's editable fields as the provider holds them now. */
   readListing(handle: CredentialHandle): Promise<Listing>;
+  /**
+   * What the provider shows instead of the store's listing (Google's getGoogleUpdated,
+   * ADR 0061): its version, the fields it changed and those it holds pending. Absent on a
+   * channel that takes edits as sent.
+   */
+  providerVersion?(handle: CredentialHandle): Promise<ListingProviderVersion>;
 }
+
+/** The provider's own version of a listing, beside the store's (providers.md §1.4). */
+export type ListingProviderVersion = {
+  listing: Listing;
+  /** Top-level field paths (camelCase) the provider changed: it shows its value, not ours. */
+  changed: string[];
+  /** Top-level field paths with edits the provider holds for review (not yet shown). */
+  pending: string[];
+};
 
 /** The location picker of a listing channel (connect flow). */
 export interface PicksLocation {

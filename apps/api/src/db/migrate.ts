@@ -16,6 +16,7 @@ import { knowledgeTag } from './migrations/0013-knowledge-tag';
 import { products } from './migrations/0015-products';
 import { auditLog } from './migrations/0016-audit-log';
 import { payments } from './migrations/0017-payments';
+import { listingGoogleVersion } from './migrations/0019-listing-google-version';
 
 /** Migrations are listed here in order; each runs on SQLite and PostgreSQL alike. */
 const migrations = (dialect: Dialect): Record<string, Migration> => ({
@@ -35,6 +36,7 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   '0015-products': products(dialect),
   '0016-audit-log': auditLog(dialect),
   '0017-payments': payments(dialect),
+  '0019-listing-google-version': listingGoogleVersion(),
 });
 
 const migratorOf = ({ db, dialect, schema }: DbHandle): Migrator => {

@@ -333,6 +333,8 @@ export type StoreProfilesTable = {
   send_lease: string | null;
   send_lease_until: string | null;
   updated_at: string;
+  /** JSON text: Google's own version where it differs from the copy (ADR 0061); null: none. */
+  google_version?: string | null;
 };
 
 export type LocationEditStatus = 'queued' | 'sent' | 'refused';

@@ -12,7 +12,7 @@ import {
   unknownPath,
 } from './google.errors';
 import { categories, moreHoursNames } from './google.fixtures';
-import type { GLocation, GoogleState } from './google.state';
+import type { GListingReview, GLocation, GoogleState } from './google.state';
 
 const ACCOUNTS = 'mybusinessaccountmanagement.googleapis.com';
 const INFO = 'mybusinessbusinessinformation.googleapis.com';
@@ -176,8 +176,11 @@ function validateEdit(
         field: 'phone_numbers.additional_phones',
         description: 'At most 2 additional phones',
       });
+    // PhoneNumbers.primaryPhone is Required; both fields are sent on update (§1.4).
+    if (pn.primaryPhone === undefined || pn.primaryPhone === '')
+      v.push({ field: 'phone_numbers.primary_phone', description: 'primary_phone is required' });
     phones.forEach((ph, i) => {
-      if (ph === undefined && i === 0) return;
+      if ((ph === undefined || ph === '') && i === 0) return;
       const digits = typeof ph === 'string' ? ph.replace(/\D/g, '') : '';
       if (
         typeof ph !== 'string' ||
@@ -269,12 +272,54 @@ function validateEdit(
   return v;
 }
 
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/**
+ * Google's version of a listing (what Maps and Search show) and its masks, from the review
+ * switches (ADR 0061): held edits show the value from before, overridden fields Google's value.
+ * `diffMask` names the fields where Google's version differs from the merchant's because Google
+ * changed them; `pendingMask` the fields with edits not yet pushed (reference §1.4).
+ */
+export function googleVersionOf(
+  location: Dict,
+  review: GListingReview | undefined,
+): { location: Dict; diffMask: string[]; pendingMask: string[] } {
+  const view = structuredClone(location);
+  const pendingMask = Object.keys(review?.pendingBefore ?? {});
+  for (const f of pendingMask) {
+    const before = review?.pendingBefore[f];
+    if (before === null || before === undefined) delete view[f];
+    else view[f] = structuredClone(before);
+  }
+  const diffMask: string[] = [];
+  for (const [f, v] of Object.entries(review?.overrides ?? {})) {
+    if (same(location[f], v)) continue;
+    view[f] = structuredClone(v);
+    diffMask.push(f);
+  }
+  return { location: view, diffMask, pendingMask };
+}
+
+/** A location as the API answers it: `metadata` says whether Google changed or holds edits. */
+function withReviewMetadata(location: Dict, review: GListingReview | undefined): Dict {
+  const v = googleVersionOf(location, review);
+  const metadata = { ...((location.metadata as Dict | undefined) ?? {}) };
+  // proto3 JSON leaves false booleans out, as Google's answers do.
+  delete metadata.hasGoogleUpdated;
+  delete metadata.hasPendingEdits;
+  if (v.diffMask.length) metadata.hasGoogleUpdated = true;
+  if (v.pendingMask.length) metadata.hasPendingEdits = true;
+  return { ...location, metadata };
+}
+
 export function registerGoogleBusiness(
   app: FastifyInstance,
   rt: Runtime,
   store: JsonStore<GoogleState>,
 ): void {
   const s = () => store.data;
+  const reviewOf = (locationId: string) =>
+    (s().listingReview ?? []).find((r) => r.locationId === locationId);
   const ownedLocation = (caller: GoogleCaller, id: string): GLocation => {
     const l = s().locations.find((x) => x.id === id);
     if (!l) throw notFound();
@@ -367,7 +412,11 @@ export function registerGoogleBusiness(
     const pageItems = list.slice(offset, offset + pageSize);
     return {
       ...(pageItems.length
-        ? { locations: pageItems.map((l) => applyReadMask(l.location, mask)) }
+        ? {
+            locations: pageItems.map((l) =>
+              applyReadMask(withReviewMetadata(l.location, reviewOf(l.id)), mask),
+            ),
+          }
         : {}),
       ...(offset + pageSize < list.length ? { nextPageToken: encodePage(offset + pageSize) } : {}),
       ...(filter ? { totalSize: list.length } : {}),
@@ -377,7 +426,22 @@ export function registerGoogleBusiness(
   info.add('GET', /^v1\/locations\/([^/:]+)$/, async (req, _reply, [id]) => {
     const caller = await authenticate(req, rt, store, INFO);
     const mask = parseMask(field(req, 'readMask') ?? field(req, 'read_mask'), 'read_mask');
-    return applyReadMask(ownedLocation(caller, id as string).location, mask);
+    const l = ownedLocation(caller, id as string);
+    return applyReadMask(withReviewMetadata(l.location, reviewOf(l.id)), mask);
+  });
+
+  // getGoogleUpdated (reference §1.4): readMask required; empty masks are left out (proto3 JSON).
+  info.add('GET', /^v1\/locations\/([^/:]+):getGoogleUpdated$/, async (req, _reply, [id]) => {
+    const caller = await authenticate(req, rt, store, INFO);
+    const mask = parseMask(field(req, 'readMask') ?? field(req, 'read_mask'), 'read_mask');
+    const l = ownedLocation(caller, id as string);
+    const review = reviewOf(l.id);
+    const v = googleVersionOf(withReviewMetadata(l.location, review), review);
+    return {
+      location: applyReadMask(v.location, mask),
+      ...(v.diffMask.length ? { diffMask: v.diffMask.join(',') } : {}),
+      ...(v.pendingMask.length ? { pendingMask: v.pendingMask.join(',') } : {}),
+    };
   });
 
   info.add('PATCH', /^v1\/locations\/([^/:]+)$/, async (req, _reply, [id]) => {
@@ -385,9 +449,11 @@ export function registerGoogleBusiness(
     const loc = ownedLocation(caller, id as string);
     const mask = parseMask(field(req, 'updateMask') ?? field(req, 'update_mask'), 'update_mask');
     const body = bodyObject(req);
+    const validateOnly = field(req, 'validateOnly') === 'true';
+    // Counted apart, so a test can tell a check from an edit at the far end.
+    if (validateOnly) rt.calls.record(`VALIDATE v1/locations/${loc.id}`);
     const violations = validateEdit(body, mask, loc.location);
     if (violations.length) throw badRequest(violations);
-    const validateOnly = field(req, 'validateOnly') === 'true';
     const next = structuredClone(loc.location);
     for (const p of mask) setPath(next, p, getPath(body, p));
     // Category display names are output only: Google fills them from the catalogue.
@@ -402,7 +468,7 @@ export function registerGoogleBusiness(
     if (cats?.primaryCategory) cats.primaryCategory = withName(cats.primaryCategory);
     if (Array.isArray(cats?.additionalCategories))
       cats.additionalCategories = cats.additionalCategories.map(withName);
-    if (validateOnly) return next;
+    if (validateOnly) return withReviewMetadata(next, reviewOf(loc.id));
     const limit = rt.settings().google.editsPerMinutePerProfile;
     const hit = rt.hit(`google:edits:${loc.id}`, 60_000, limit);
     if (!hit.allowed)
@@ -413,9 +479,15 @@ export function registerGoogleBusiness(
         limit,
         Math.ceil((hit.resetAt - rt.now()) / 1000),
       );
+    // While Google holds edits, each edited field shows its old value until released.
+    const review = reviewOf(loc.id);
+    if (review?.holdPending)
+      for (const f of new Set(mask.map((p) => p.split('.')[0] as string)))
+        if (!(f in review.pendingBefore) && !same(loc.location[f], next[f]))
+          review.pendingBefore[f] = loc.location[f] === undefined ? null : loc.location[f];
     loc.location = next;
     store.save();
-    return next;
+    return withReviewMetadata(next, review);
   });
 
   info.add('GET', /^v1\/categories$/, async (req) => {
@@ -469,6 +541,48 @@ export function registerGoogleBusiness(
 
   app.register(async (scope) => info.mount(scope, (_m, p) => unknownPath(p)), {
     prefix: '/google/mybusinessbusinessinformation',
+  });
+
+  // Google reviewing a listing (ADR 0061): `{location_id, override?: {field: value},
+  // hold_pending?: bool, release?: true, clear?: true}`. `override` makes Google show its own
+  // value of top-level Location fields; `hold_pending` keeps later edits pending; `release`
+  // publishes the held edits; `clear` ends the review (until a reset).
+  app.post('/control/google/listing-review', async (req, reply) => {
+    const b = (req.body ?? {}) as Record<string, unknown>;
+    const locationId = String(b.location_id ?? '');
+    const override = b.override as Record<string, unknown> | undefined;
+    const bad =
+      !s().locations.some((l) => l.id === locationId) ||
+      (override !== undefined &&
+        (typeof override !== 'object' ||
+          override === null ||
+          Object.keys(override).some(
+            (k) => !(LOCATION_FIELDS as readonly string[]).includes(k) || READ_ONLY.includes(k),
+          )));
+    if (bad)
+      return reply.code(400).send({
+        error: 'invalid',
+        message:
+          'location_id (a seeded location) is needed; override takes editable top-level Location fields',
+      });
+    const list = (s().listingReview ??= []);
+    let r = list.find((x) => x.locationId === locationId);
+    if (!r) {
+      r = { locationId, overrides: {}, holdPending: false, pendingBefore: {} };
+      list.push(r);
+    }
+    if (b.clear === true) s().listingReview = list.filter((x) => x.locationId !== locationId);
+    else {
+      if (override) Object.assign(r.overrides, structuredClone(override));
+      if (typeof b.hold_pending === 'boolean') r.holdPending = b.hold_pending;
+      if (b.release === true) r.pendingBefore = {};
+    }
+    store.save();
+    const l = s().locations.find((x) => x.id === locationId) as GLocation;
+    const v = googleVersionOf(l.location, reviewOf(locationId));
+    return {
+      data: { location_id: locationId, diff_mask: v.diffMask, pending_mask: v.pendingMask },
+    };
   });
 }
 

@@ -43,9 +43,13 @@ export const badRequest = (
     { '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: violations },
   ]);
 
-/** v4 (mybusiness.googleapis.com) validation errors carry their own detail type. */
+/**
+ * v4 (mybusiness.googleapis.com) validation errors carry their own detail type: ErrorDetail
+ * {code (ErrorCode), field?, message, value?, fieldIndex?}; Google leaves `field` out when the
+ * failure is not one field's (a photo it could not fetch: fixtures/google-errors/).
+ */
 export const v4ValidationError = (
-  errors: { code: number; field: string; message: string; value?: string }[],
+  errors: { code: number; field?: string; message: string; value?: string; fieldIndex?: number }[],
 ): ProviderError =>
   gError(400, 'Request contains an invalid argument.', [
     { '@type': 'type.googleapis.com/google.mybusiness.v4.ValidationError', errorDetails: errors },

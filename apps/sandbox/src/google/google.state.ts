@@ -79,6 +79,21 @@ export type GoogleState = {
    * ones: Google revises recent days, and a test needs to see a revision arrive.
    */
   metricOverrides?: { locationId: string; metric: string; day: string; value: number }[];
+  /**
+   * Google's own review of a location's listing, set through `POST {S}/control/google/listing-
+   * review` (ADR 0061): fields Google shows with its own value (`overrides`, top-level Location
+   * fields), and, while `holdPending`, edits kept pending — Maps shows the value from before
+   * (`pendingBefore`) until released. Served by getGoogleUpdated and `metadata`.
+   */
+  listingReview?: GListingReview[];
+};
+
+export type GListingReview = {
+  locationId: string;
+  overrides: Record<string, unknown>;
+  holdPending: boolean;
+  /** Field → the value Maps shows while the edit is pending (null: the field was unset). */
+  pendingBefore: Record<string, unknown>;
 };
 
 /** The demo stores' pre-issued grants (google.fixtures.ts) as the token endpoint keeps them. */

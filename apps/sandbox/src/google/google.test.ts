@@ -16,6 +16,7 @@ import {
   fakeJpeg,
 } from '../shared/testing';
 import { s256 } from '../shared/oauth';
+import { quotaExceeded, v4ValidationError } from './google.errors';
 
 const SHOP_ACCOUNT = '104772635510001234567';
 const SHIBUYA = '4821390157204861230';
@@ -1095,5 +1096,157 @@ describe('seeded demo grants', () => {
       headers: auth(shopToken),
     });
     expect(kept.json()).toEqual({ title: '渋谷 改装中' });
+  });
+});
+
+describe('error answers as Google gives them (fixtures/google-errors, ADR 0061)', () => {
+  const FIXTURES = path.join(
+    import.meta.dirname,
+    '..',
+    '..',
+    '..',
+    '..',
+    'fixtures',
+    'google-errors',
+  );
+  const fixture = (name: string) =>
+    JSON.parse(fs.readFileSync(path.join(FIXTURES, `${name}.json`), 'utf8')) as {
+      status: number;
+      body: unknown;
+    };
+
+  it('answers a list without readMask with the recorded BadRequest body', async () => {
+    const t = await googleTokens(app);
+    const res = await app.inject({
+      url: `${BI}/accounts/${SHOP_ACCOUNT}/locations`,
+      headers: auth(t.access_token),
+    });
+    const f = fixture('v1-bad-request-read-mask');
+    expect(res.statusCode).toBe(f.status);
+    expect(res.json()).toEqual(f.body);
+  });
+
+  it('builds the v4 ValidationError bodies exactly as recorded (field and value optional)', () => {
+    const photo = v4ValidationError([{ code: 1000, message: 'Fetching image failed.' }]);
+    expect([photo.status, photo.body]).toEqual([
+      fixture('v4-validation-photo-fetch').status,
+      fixture('v4-validation-photo-fetch').body,
+    ]);
+    const address = v4ValidationError([
+      { code: 2, field: 'address.postal_code', message: 'address.postal_code is required' },
+    ]);
+    expect(address.body).toEqual(fixture('v4-validation-address-required').body);
+  });
+
+  it('builds the quota answer with ErrorInfo and RetryInfo as recorded', () => {
+    const q = quotaExceeded(
+      'mybusinessbusinessinformation.googleapis.com',
+      'Edits per minute per profile',
+      'Edits per minute per profile',
+      10,
+      42,
+    );
+    const f = fixture('v1-quota-error-info');
+    expect([q.status, q.body]).toEqual([f.status, f.body]);
+  });
+});
+
+describe("Google's review of a listing: held edits and its own values (ADR 0061)", () => {
+  const patch = (token: string, mask: string, body: object, validateOnly = false) =>
+    app.inject({
+      method: 'PATCH',
+      url: `${BI}/locations/${SHIBUYA}?updateMask=${mask}${validateOnly ? '&validateOnly=true' : ''}`,
+      headers: auth(token),
+      payload: body,
+    });
+  const updated = async (token: string) =>
+    (
+      await app.inject({
+        url: `${BI}/locations/${SHIBUYA}:getGoogleUpdated?readMask=title,websiteUri,metadata`,
+        headers: auth(token),
+      })
+    ).json() as {
+      location: { title?: string; websiteUri?: string; metadata?: Record<string, unknown> };
+      diffMask?: string;
+      pendingMask?: string;
+    };
+  const metadata = async (token: string) =>
+    (
+      await app.inject({
+        url: `${BI}/locations/${SHIBUYA}?readMask=metadata`,
+        headers: auth(token),
+      })
+    ).json().metadata as Record<string, unknown>;
+
+  it('with no review, getGoogleUpdated is the location itself with no masks', async () => {
+    const t = await googleTokens(app);
+    const u = await updated(t.access_token);
+    expect(u.diffMask).toBeUndefined();
+    expect(u.pendingMask).toBeUndefined();
+    expect(u.location.title).toBe('カフェ テンポ 渋谷店');
+    const m = await metadata(t.access_token);
+    expect(m.hasGoogleUpdated).toBeUndefined();
+    expect(m.hasPendingEdits).toBeUndefined();
+  });
+
+  it('an override: Google shows its value, names it in diffMask and sets hasGoogleUpdated', async () => {
+    const t = await googleTokens(app);
+    const set = await app.inject({
+      method: 'POST',
+      url: '/sandbox/control/google/listing-review',
+      payload: { location_id: SHIBUYA, override: { title: 'Cafe Tenpo Shibuya' } },
+    });
+    expect(set.statusCode, set.body).toBe(200);
+    expect((await patch(t.access_token, 'title', { title: 'テンポ 渋谷' })).statusCode).toBe(200);
+    const u = await updated(t.access_token);
+    expect(u.diffMask).toBe('title');
+    expect(u.location.title).toBe('Cafe Tenpo Shibuya');
+    expect(await metadata(t.access_token)).toMatchObject({ hasGoogleUpdated: true });
+    // The merchant's own version is what get answers.
+    const own = await app.inject({
+      url: `${BI}/locations/${SHIBUYA}?readMask=title`,
+      headers: auth(t.access_token),
+    });
+    expect(own.json().title).toBe('テンポ 渋谷');
+    // Accepting Google's value (sending it) ends the difference.
+    await patch(t.access_token, 'title', { title: 'Cafe Tenpo Shibuya' });
+    expect((await updated(t.access_token)).diffMask).toBeUndefined();
+  });
+
+  it('held edits: pendingMask names them and Maps shows the old value until released', async () => {
+    const t = await googleTokens(app);
+    await app.inject({
+      method: 'POST',
+      url: '/sandbox/control/google/listing-review',
+      payload: { location_id: SHIBUYA, hold_pending: true },
+    });
+    // A check (validateOnly) holds nothing.
+    await patch(t.access_token, 'websiteUri', { websiteUri: 'https://a.example/' }, true);
+    expect((await updated(t.access_token)).pendingMask).toBeUndefined();
+    await patch(t.access_token, 'websiteUri', { websiteUri: 'https://new.example/' });
+    const u = await updated(t.access_token);
+    expect(u.pendingMask).toBe('websiteUri');
+    expect(u.location.websiteUri).not.toBe('https://new.example/');
+    expect(await metadata(t.access_token)).toMatchObject({ hasPendingEdits: true });
+    await app.inject({
+      method: 'POST',
+      url: '/sandbox/control/google/listing-review',
+      payload: { location_id: SHIBUYA, release: true },
+    });
+    const after = await updated(t.access_token);
+    expect(after.pendingMask).toBeUndefined();
+    expect(after.location.websiteUri).toBe('https://new.example/');
+  });
+
+  it('refuses phoneNumbers without a primary phone, as the schema requires it', async () => {
+    const t = await googleTokens(app);
+    const res = await patch(t.access_token, 'phoneNumbers', {
+      phoneNumbers: { additionalPhones: [] },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.details[0].fieldViolations).toContainEqual({
+      field: 'phone_numbers.primary_phone',
+      description: 'primary_phone is required',
+    });
   });
 });

@@ -435,6 +435,19 @@ export const ja = {
         details: 'ビジネス情報',
         contacts: '連絡先・ウェブサイト',
       },
+      // What Google shows instead of what the store saved (ADR 0061).
+      changedTitle: 'Google が保存内容と異なる情報を表示しています',
+      changedLead:
+        'Google が次の項目を独自に変更しました。Google の表示内容を採用するか、店舗情報の内容をもう一度送信してください。',
+      field: '項目',
+      ours: '店舗情報の内容',
+      google: 'Google の表示',
+      empty: '（なし）',
+      accept: 'Google の表示内容を採用',
+      resend: '店舗情報の内容を再送信',
+      pendingTitle: 'Google が変更を審査中です',
+      pendingLead:
+        '次の項目は Google の審査が終わるまで Google マップなどに反映されません: {{fields}}',
     },
   },
   // The map of the basic-information screen (spec 2 §4; ADR 0042).

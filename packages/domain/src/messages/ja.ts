@@ -90,6 +90,18 @@ export const ja = {
   channelQuota: (label: string) =>
     `${label}の利用上限に達しました。しばらくしてから再度お試しください。`,
   channelInvalid: (label: string) => `${label}がリクエストを受け付けませんでした。`,
+  // Google's own version of the listing (issue 21 item 9, ADR 0061).
+  googleVersionAccepted: 'Google の表示内容を店舗情報に反映しました。',
+  googleVersionResent: '店舗情報の内容を Google にもう一度送信します。',
+  googleVersionNothing: 'Google が変更した項目はありません。',
+  listingRefusedFields: (fields: string) =>
+    `Google が次の項目を受け付けませんでした: ${fields}。内容を確認して保存し直してください。`,
+  listingRefused: 'Google がこの変更を受け付けませんでした。内容を確認して保存し直してください。',
+  listingFieldRefused: 'Google がこの項目を受け付けませんでした。',
+  listingPhoneRequired: 'Google に登録済みの電話番号は空にできません。電話番号を入力してください。',
+  /** The fields a channel named in its refusal, by the form's names (ADR 0061). */
+  channelInvalidFields: (label: string, fields: string) =>
+    `${label}が受け付けなかった項目: ${fields}`,
   channelBlocked: (label: string) =>
     `${label}のポリシーにより、このアカウントからの投稿が一時的に制限されています。時間をおいて内容を確認してから再度お試しください。`,
   channelOutcomeUnknown: (label: string) =>

@@ -331,8 +331,29 @@ export const googleSyncSchema = z.object({
     }),
   ),
   pulled_at: z.string().nullable(),
+  /**
+   * What Google shows instead of what the store saved (ADR 0061, getGoogleUpdated): each field
+   * Google changed with both values, and the fields it holds for review. Absent: nothing.
+   */
+  google_version: z
+    .object({
+      checked_at: z.string(),
+      changed: z.array(
+        z.object({ field: z.string(), label: z.string(), ours: z.string(), google: z.string() }),
+      ),
+      pending: z.array(z.string()),
+    })
+    .nullable()
+    .optional(),
 });
 export type GoogleSync = z.infer<typeof googleSyncSchema>;
+export type GoogleVersion = NonNullable<GoogleSync['google_version']>;
+
+/** Accepts Google's values of the fields it changed, or sends the store's again (ADR 0061). */
+export const googleVersionRequest = z.object({
+  user_id: userIdField,
+  choice: z.enum(['accept', 'resend']),
+});
 
 /** What a save answers: the section as stored, and where it stands at Google. */
 export const storeInfoSavedSchema = z.object({ google_sync: googleSyncSchema });

@@ -47,6 +47,18 @@ export const locationOf = (l: GoogleLocationResource): LocationDetail => ({
 const LISTING_READ_MASK =
   'name,title,storefrontAddress,phoneNumbers,categories,websiteUri,regularHours,profile,openInfo,latlng';
 
+/** A FieldMask's top-level fields in camelCase (`phone_numbers.primary_phone` → phoneNumbers). */
+const topFields = (mask: string | null | undefined): string[] => [
+  ...new Set(
+    (mask ?? '')
+      .split(',')
+      .map((p) =>
+        (p.trim().split('.')[0] ?? '').replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase()),
+      )
+      .filter(Boolean),
+  ),
+];
+
 const timeOf = (t: { hours?: number | null; minutes?: number | null } | undefined) => ({
   ...(t?.hours ? { hours: t.hours } : {}),
   ...(t?.minutes ? { minutes: t.minutes } : {}),
@@ -237,12 +249,17 @@ export function createGoogleCapabilities(client: GoogleClient, access: GrantAcce
     },
     update: {
       // Media are left as they are: the mask names the text, the kind's fields and the button.
+      // The button is always masked: a removed button is a masked field left out of the body,
+      // which clears it at Google (else the old one stays; ADR 0061).
       update: (h, postId, draft) =>
         access.use(h, async (g) => {
           const name = postId.includes('/') ? postId : `${await parentOf(g)}/localPosts/${postId}`;
           const body = localPostOf({ ...draft, media: [] });
           const mask = ['summary', 'event', 'offer', 'callToAction'].filter(
-            (k) => body[k] !== undefined || (k === 'offer' && draft.topic?.type === 'offer'),
+            (k) =>
+              body[k] !== undefined ||
+              k === 'callToAction' ||
+              (k === 'offer' && draft.topic?.type === 'offer'),
           );
           return postOf(await client.patchLocalPost(g.accessToken, name, body, mask.join(',')));
         }),
@@ -326,7 +343,7 @@ export function createGoogleCapabilities(client: GoogleClient, access: GrantAcce
         access.use(h, async (g) =>
           listingOf(await client.getLocation(g.accessToken, locationIdOf(g), LISTING_READ_MASK)),
         ),
-      editLocation: (h, patch, updateMask) =>
+      editLocation: (h, patch, updateMask, opts) =>
         access.use(h, async (g) => {
           const mask = updateMask ?? Object.keys(patch).join(',');
           if (!mask) throw new ChannelError('invalid', 'google: empty location patch');
@@ -336,8 +353,23 @@ export function createGoogleCapabilities(client: GoogleClient, access: GrantAcce
               locationIdOf(g),
               patch as GoogleLocationResource,
               mask,
+              opts?.validateOnly === true,
             ),
           );
+        }),
+      // getGoogleUpdated (§1.4): masks come as snake_case or camelCase paths; kept top-level.
+      providerVersion: (h) =>
+        access.use(h, async (g) => {
+          const u = await client.getGoogleUpdated(
+            g.accessToken,
+            locationIdOf(g),
+            LISTING_READ_MASK,
+          );
+          return {
+            listing: listingOf(u.location ?? {}),
+            changed: topFields(u.diffMask),
+            pending: topFields(u.pendingMask),
+          };
         }),
     },
     mediaLibrary: {

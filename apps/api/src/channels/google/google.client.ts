@@ -6,6 +6,8 @@ import { form, requestJson, withQuery, withRetry, type HttpDeps } from '../http'
 import { classifyGaxios, classifyGoogle } from './google.errors';
 
 export type GoogleLocationResource = mybusinessbusinessinformation_v1.Schema$Location;
+export type GoogleUpdatedLocationResource =
+  mybusinessbusinessinformation_v1.Schema$GoogleUpdatedLocation;
 
 export type GoogleTokenResponse = {
   access_token: string;
@@ -173,16 +175,41 @@ export function createGoogleClient(cfg: ChannelsConfig['google'], http: HttpDeps
       return out;
     },
 
-    /** Whole fields named by `updateMask` replace the stored ones: repeatable (§1.4). */
+    /**
+     * Whole fields named by `updateMask` replace the stored ones: repeatable (§1.4). With
+     * `validateOnly` Google checks the edit and answers as if made, changing nothing.
+     */
     patchLocation: (
       accessToken: string,
       locationId: string,
       patch: GoogleLocationResource,
       updateMask: string,
+      validateOnly = false,
     ): Promise<GoogleLocationResource> =>
       official(() =>
         info.locations.patch(
-          { name: `locations/${locationId}`, updateMask, requestBody: patch },
+          {
+            name: `locations/${locationId}`,
+            updateMask,
+            ...(validateOnly ? { validateOnly: true } : {}),
+            requestBody: patch,
+          },
+          options(cfg.businessInformationUrl, accessToken),
+        ),
+      ),
+
+    /**
+     * Google's version of the location (what Maps and Search show): `diffMask` names the
+     * fields Google changed, `pendingMask` those with edits not yet pushed (§1.4).
+     */
+    getGoogleUpdated: (
+      accessToken: string,
+      locationId: string,
+      readMask: string,
+    ): Promise<GoogleUpdatedLocationResource> =>
+      official(() =>
+        info.locations.getGoogleUpdated(
+          { name: `locations/${locationId}`, readMask },
           options(cfg.businessInformationUrl, accessToken),
         ),
       ),

@@ -1,4 +1,4 @@
-import { ChannelError } from '../channel';
+import { ChannelError, type FieldViolation } from '../channel';
 import { retryAfterMs } from '../http';
 
 type GoogleApiError = {
@@ -11,7 +11,15 @@ type GoogleApiError = {
           '@type'?: string;
           retryDelay?: string;
           reason?: string;
+          metadata?: Record<string, string>;
           fieldViolations?: { field?: string; description?: string }[];
+          errorDetails?: {
+            code?: number;
+            field?: string;
+            message?: string;
+            value?: string;
+            fieldIndex?: number;
+          }[];
         }[];
       }
     | string;
@@ -52,11 +60,58 @@ export function classifyGoogle(status: number, body: unknown, headers: Headers):
     return new ChannelError('rate_limited', text, wait, status);
   }
   if (status >= 500 || status === 408) return new ChannelError('transient', text, null, status);
-  // google.rpc.BadRequest names the refused fields (a 400 INVALID_ARGUMENT).
-  const fields = (e.details ?? [])
-    .flatMap((d) => d.fieldViolations ?? [])
-    .map((v) => ({ field: v.field ?? '', description: v.description ?? '' }));
-  return new ChannelError('invalid', text, null, status, null, fields);
+  return new ChannelError('invalid', text, null, status, null, fieldViolationsOf(e.details));
+}
+
+type Detail = NonNullable<Exclude<GoogleApiError['error'], string | undefined>['details']>[number];
+
+/** ErrorInfo metadata keys that have been seen to carry the field (UNCONFIRMED, ADR 0061). */
+const INFO_FIELD_KEYS = ['field', 'field_mask', 'fieldMask', 'field_path'];
+
+/**
+ * The fields a refusal names, from each detail type Google uses (reference/providers.md §1.2,
+ * fixtures/google-errors/): v1 `google.rpc.BadRequest.fieldViolations[{field, description}]`,
+ * v4 `google.mybusiness.v4.ValidationError.errorDetails[{code, field, message, value,
+ * fieldIndex}]`, and v1 `google.rpc.ErrorInfo{reason, metadata}` when its metadata names a field.
+ * A repeated field's index (`fieldIndex`) is kept in the path as `field[i]`.
+ */
+export function fieldViolationsOf(details: readonly Detail[] | undefined): FieldViolation[] {
+  const out: FieldViolation[] = [];
+  for (const d of details ?? []) {
+    const type = d['@type'] ?? '';
+    if (type.endsWith('google.rpc.BadRequest') || (!type && d.fieldViolations))
+      for (const v of d.fieldViolations ?? [])
+        out.push({ field: v.field ?? '', description: v.description ?? '' });
+    else if (type.endsWith('google.mybusiness.v4.ValidationError'))
+      for (const v of d.errorDetails ?? [])
+        out.push({
+          field:
+            typeof v.fieldIndex === 'number' && v.field
+              ? `${v.field}[${v.fieldIndex}]`
+              : (v.field ?? ''),
+          description: v.message ?? '',
+          ...(typeof v.code === 'number' ? { code: v.code } : {}),
+          ...(v.value !== undefined ? { value: v.value } : {}),
+        });
+    else if (type.endsWith('google.rpc.ErrorInfo') && d.reason) {
+      const key = INFO_FIELD_KEYS.find((k) => d.metadata?.[k]);
+      if (key)
+        out.push({
+          field: d.metadata?.[key] ?? '',
+          description: d.reason,
+          reason: d.reason,
+          ...(d.metadata?.value !== undefined ? { value: d.metadata.value } : {}),
+        });
+    }
+  }
+  return out;
+}
+
+/** The v1 ErrorInfo reason of a refusal, when Google gave one (e.g. `PIN_DROP_REQUIRED`). */
+export function errorReasonOf(body: unknown): string | null {
+  const e = (body as GoogleApiError | null)?.error;
+  if (!e || typeof e === 'string') return null;
+  return e.details?.find((d) => d['@type']?.endsWith('google.rpc.ErrorInfo'))?.reason ?? null;
 }
 
 /** The official clients throw a GaxiosError with the response; classify it the same way. */

@@ -7,6 +7,7 @@ import {
   type PublisherKey,
 } from '@tenpo/domain';
 import type { ChannelError } from '../../channels/channel';
+import { googleFieldLabels } from '../../channels/google/google.fields';
 import type { PostTargetRow } from '../../db/types';
 import type { MediaStorage } from '../../storage';
 import type { TargetPart } from './posts.parts';
@@ -17,7 +18,8 @@ export const labelOf = (key: string): string => publisherByKey(key)?.label ?? ke
 /** The Japanese lines a target shows for a channel failure (by class, never the vendor's text). */
 export const failureLines = (
   key: PublisherKey,
-  err: Pick<ChannelError, 'kind'> & { detail?: readonly string[] },
+  err: Pick<ChannelError, 'kind'> &
+    Partial<Pick<ChannelError, 'fields'>> & { detail?: readonly string[] },
   what: 'publish' | 'remove',
 ): string[] => {
   const label = labelOf(key);
@@ -32,9 +34,17 @@ export const failureLines = (
       return [head, ja.channelRetry(label)];
     case 'outcome_unknown':
       return [ja.channelOutcomeUnknown(label)];
-    case 'invalid':
+    case 'invalid': {
+      // Google names the refused fields (ADR 0061): the post form's names of them, never its text.
+      const fields =
+        key === 'google_my_business' ? googleFieldLabels(err.fields ?? [], 'post') : [];
       // A refusal of our own that says why (media made for the channel, ADR 0062).
-      return [head, ...(err.detail?.length ? err.detail : [ja.channelInvalid(label)])];
+      return [
+        head,
+        ...(err.detail?.length ? err.detail : [ja.channelInvalid(label)]),
+        ...(fields.length ? [ja.channelInvalidFields(label, fields.join('、'))] : []),
+      ];
+    }
     case 'blocked':
       return [head, ja.channelBlocked(label)];
   }

@@ -33,6 +33,15 @@ const queries = (db: Db) => ({
       .execute();
   },
 
+  /** Google's own version beside the copy (ADR 0061), as last looked at; null clears it. */
+  async setGoogleVersion(storeId: number, json: string | null): Promise<void> {
+    await db
+      .updateTable('store_profiles')
+      .set({ google_version: json })
+      .where('store_id', '=', storeId)
+      .execute();
+  },
+
   /** Writes one section of the copy (a save of one form never rewrites the others). */
   async updateSection(
     storeId: number,

@@ -4,6 +4,7 @@ import {
   businessDetailsRequest,
   contactsRequest,
   coreInformationRequest,
+  googleVersionRequest,
   ja,
   ok,
 } from '@tenpo/domain';
@@ -88,6 +89,28 @@ export function registerStoreInfoRoutes(
       return okData(
         await deps.storeInfo.saveContacts(store, req.body, actor.user),
         ja.updateSuccess,
+      );
+    },
+  );
+
+  r.post(
+    '/entity/google-version',
+    {
+      ...pre,
+      schema: {
+        tags,
+        summary:
+          "Where Google shows its own value instead of the store's (getGoogleUpdated): `accept` takes Google's values into the copy and sends them as the store's; `resend` sends the store's values again (ADR 0061)",
+        body: googleVersionRequest,
+        response,
+      },
+    },
+    async (req) => {
+      const actor = actorOf(req);
+      const store = await deps.access.storeFor(actor, req.body.user_id, 'write');
+      return okData(
+        await deps.storeInfo.settleGoogleVersion(store, req.body.choice, actor.user),
+        req.body.choice === 'accept' ? ja.googleVersionAccepted : ja.googleVersionResent,
       );
     },
   );

@@ -12,6 +12,8 @@ import {
   type CoreInformation,
   type CoreInformationRequest,
   type GoogleSync,
+  type GoogleVersion,
+  ja,
   type StoreInfoSection,
   type TimePeriod,
 } from '@tenpo/domain';
@@ -20,12 +22,14 @@ import {
   credentialHandle,
   type ChannelRegistry,
   type Listing,
+  type ListingPeriod,
   type LocationPatch,
 } from '../../channels/channel';
+import { googleFieldLabels, listingFormKey } from '../../channels/google/google.fields';
 import type { UserRow } from '../../db/types';
 import type { Queue } from '../../jobs/engine';
 import { iso, type Clock } from '../../lib/clock';
-import type { AppError } from '../../lib/errors';
+import { validationError, type AppError } from '../../lib/errors';
 import type { AuditActor, AuditLog } from '../audit/audit.repo';
 import { flatten } from '../audit/audit.entries';
 import type { LocationEdit, StoreInfoRepo, StoreProfile } from './store-info.repo';
@@ -60,45 +64,163 @@ const LIVE: readonly number[] = [
   PUBLISHER_STATUS.submitted,
 ];
 
-/** Google's field paths (its violations use snake_case) named as the form names them. */
-const GOOGLE_FIELD_LABELS: [RegExp, string][] = [
-  [/^title/, storeInfoLabels.name],
-  [
-    /^(storefront_address|storefrontAddress)\.(postal_code|postalCode)/,
-    storeInfoLabels.postal_code,
-  ],
-  [
-    /^(storefront_address|storefrontAddress)\.(administrative_area|administrativeArea)/,
-    storeInfoLabels.prefecture,
-  ],
-  [/^(storefront_address|storefrontAddress)\.locality/, storeInfoLabels.locality],
-  [/^(storefront_address|storefrontAddress)/, storeInfoLabels.address1],
-  [/^(phone_numbers|phoneNumbers)/, storeInfoLabels.main_phone],
-  [
-    /^categories\.(additional_categories|additionalCategories)/,
-    storeInfoLabels.additional_categories,
-  ],
-  [/^categories/, storeInfoLabels.primary_category],
-  [/^(website_uri|websiteUri)/, storeInfoLabels.website_url],
-  [/^(regular_hours|regularHours)/, storeInfoLabels.hours],
-  [/^profile/, storeInfoLabels.description],
-];
-const labelOfGoogleField = (f: string): string =>
-  GOOGLE_FIELD_LABELS.find(([re]) => re.test(f))?.[1] ?? f;
-
 /** What a refusal keeps: the sentence the screen shows and the form fields it names. */
 type Refusal = { message: string; fields: string[] };
 
 const refusalOf = (err: ChannelError): Refusal => {
-  const fields = [...new Set(err.fields.map((v) => labelOfGoogleField(v.field)))];
+  const fields = googleFieldLabels(err.fields, 'listing');
   return {
     fields,
-    message:
-      fields.length > 0
-        ? `Google が次の項目を受け付けませんでした: ${fields.join('、')}。内容を確認して保存し直してください。`
-        : 'Google がこの変更を受け付けませんでした。内容を確認して保存し直してください。',
+    message: fields.length > 0 ? ja.listingRefusedFields(fields.join('、')) : ja.listingRefused,
   };
 };
+
+/** A refusal at save (validateOnly): the 422 names each form field Google refused (ADR 0061). */
+const refusedAtSave = (err: ChannelError): AppError => {
+  const r = refusalOf(err);
+  const errors: Record<string, string[]> = {};
+  for (const v of err.fields) {
+    const key = listingFormKey(v);
+    if (key) errors[key] = [ja.listingFieldRefused];
+  }
+  return validationError(errors, r.message);
+};
+
+/** The top-level Location fields Tenpo edits, the copy's section of each, and its label. */
+const VERSION_FIELDS: Record<string, { section: StoreInfoSection; label: string }> = {
+  title: { section: 'core', label: storeInfoLabels.name },
+  storefrontAddress: { section: 'core', label: '住所' },
+  phoneNumbers: { section: 'core', label: storeInfoLabels.main_phone },
+  categories: { section: 'core', label: storeInfoLabels.primary_category },
+  websiteUri: { section: 'contacts', label: storeInfoLabels.website_url },
+  regularHours: { section: 'details', label: storeInfoLabels.hours },
+  profile: { section: 'details', label: storeInfoLabels.description },
+  openInfo: { section: 'details', label: '臨時休業' },
+};
+
+const DAY_JA: Record<string, string> = {
+  MONDAY: '月',
+  TUESDAY: '火',
+  WEDNESDAY: '水',
+  THURSDAY: '木',
+  FRIDAY: '金',
+  SATURDAY: '土',
+  SUNDAY: '日',
+};
+const hhmm = (t: { hours?: number; minutes?: number }) =>
+  `${String(t.hours ?? 0).padStart(2, '0')}:${String(t.minutes ?? 0).padStart(2, '0')}`;
+
+/** One field of a listing as the screen shows it (the same for Google's value and ours). */
+export function listingValueText(l: Listing, field: string): string {
+  switch (field) {
+    case 'title':
+      return l.title;
+    case 'storefrontAddress': {
+      const a = l.storefrontAddress;
+      const post = a.postalCode ? `〒${a.postalCode} ` : '';
+      return `${post}${a.administrativeArea ?? ''}${a.locality ?? ''}${a.addressLines.join(' ')}`.trim();
+    }
+    case 'phoneNumbers':
+      return l.phoneNumbers.primaryPhone ?? '';
+    case 'categories':
+      return [l.categories.primaryCategory, ...l.categories.additionalCategories]
+        .filter((c): c is NonNullable<typeof c> => !!c)
+        .map((c) => c.displayName || c.name)
+        .join('、');
+    case 'websiteUri':
+      return l.websiteUri ?? '';
+    case 'regularHours':
+      return l.regularHours
+        .map((p) => `${DAY_JA[p.openDay] ?? p.openDay} ${hhmm(p.openTime)}–${hhmm(p.closeTime)}`)
+        .join('、');
+    case 'profile':
+      return l.description ?? '';
+    case 'openInfo':
+      return l.openStatus === 'CLOSED_TEMPORARILY' ? '臨時休業中' : '営業中';
+    default:
+      return '';
+  }
+}
+
+/** The copy as a listing (what the store saved), to compare with Google's version. */
+function listingOfCopy(c: Copy & { additionalPhones: string[] }, id: string): Listing {
+  const a = c.core.address;
+  return {
+    id,
+    title: c.core.name ?? '',
+    storefrontAddress: {
+      regionCode: a.regionCode,
+      postalCode: a.postalCode,
+      administrativeArea: a.administrativeArea,
+      locality: a.locality,
+      addressLines: [a.address1, a.address2, a.address3].filter((x): x is string => !!x),
+    },
+    phoneNumbers: { primaryPhone: c.core.main_phone, additionalPhones: c.additionalPhones },
+    categories: {
+      primaryCategory: c.core.primary_category,
+      additionalCategories: c.core.additional_categories ?? [],
+    },
+    websiteUri: c.contacts.website_url.url,
+    regularHours: c.details.hours as ListingPeriod[],
+    description: c.details.description,
+    openStatus: c.details.temporarily_closed_hours.dateOff ? 'CLOSED_TEMPORARILY' : 'OPEN',
+    latlng: c.core.map_marker,
+  };
+}
+
+/** A Location patch of `fields` with the values `l` holds (whole fields, as §1.4 asks). */
+export function patchOfListing(l: Listing, fields: readonly string[]): LocationPatch {
+  const p: LocationPatch = {};
+  for (const f of fields)
+    switch (f) {
+      case 'title':
+        p.title = l.title;
+        break;
+      case 'storefrontAddress':
+        p.storefrontAddress = {
+          regionCode: l.storefrontAddress.regionCode ?? 'JP',
+          ...(l.storefrontAddress.postalCode ? { postalCode: l.storefrontAddress.postalCode } : {}),
+          ...(l.storefrontAddress.administrativeArea
+            ? { administrativeArea: l.storefrontAddress.administrativeArea }
+            : {}),
+          ...(l.storefrontAddress.locality ? { locality: l.storefrontAddress.locality } : {}),
+          addressLines: l.storefrontAddress.addressLines,
+        };
+        break;
+      case 'phoneNumbers':
+        if (l.phoneNumbers.primaryPhone)
+          p.phoneNumbers = {
+            primaryPhone: l.phoneNumbers.primaryPhone,
+            additionalPhones: l.phoneNumbers.additionalPhones,
+          };
+        break;
+      case 'categories':
+        if (l.categories.primaryCategory)
+          p.categories = {
+            primaryCategory: { name: l.categories.primaryCategory.name },
+            additionalCategories: l.categories.additionalCategories.map((c) => ({ name: c.name })),
+          };
+        break;
+      case 'websiteUri':
+        if (l.websiteUri) p.websiteUri = l.websiteUri;
+        break;
+      case 'regularHours':
+        p.regularHours = { periods: l.regularHours };
+        break;
+      case 'profile':
+        p.profile = { description: l.description ?? '' };
+        break;
+      case 'openInfo':
+        p.openInfo = {
+          status: l.openStatus === 'CLOSED_TEMPORARILY' ? 'CLOSED_TEMPORARILY' : 'OPEN',
+        };
+        break;
+    }
+  return p;
+}
+
+/** Stored beside the copy: the screen's view, and Google's listing for "accept". */
+type StoredVersion = GoogleVersion & { listing: Listing; fields: string[] };
 
 const emptyDetails = (): BusinessDetails => ({
   description: null,
@@ -222,13 +344,17 @@ export function coreEdit(
       ...(req.locality ? { locality: req.locality } : {}),
       addressLines: [req.address1, req.address2, req.address3].filter((x): x is string => !!x),
     },
-    // phoneNumbers is replaced whole (§1.4): the extra phones Google holds are sent back.
-    phoneNumbers: {
-      ...(req.main_phone ? { primaryPhone: req.main_phone } : {}),
-      additionalPhones,
-    } as LocationPatch['phoneNumbers'],
   };
-  const fields = ['title', 'storefrontAddress', 'phoneNumbers'];
+  const fields = ['title', 'storefrontAddress'];
+  // phoneNumbers is replaced whole (§1.4): the extra phones Google holds are sent back.
+  // primaryPhone is Required in PhoneNumbers (ADR 0061): an empty phone clears nothing at
+  // Google; clearing the one Google holds would be refused, so it is refused here, at save.
+  if (req.main_phone) {
+    patch.phoneNumbers = { primaryPhone: req.main_phone, additionalPhones };
+    fields.push('phoneNumbers');
+  } else if (prev.main_phone) {
+    throw validationError({ main_phone: [ja.listingPhoneRequired] }, ja.listingPhoneRequired);
+  }
   if (primary) {
     patch.categories = {
       primaryCategory: { name: primary.name },
@@ -359,7 +485,13 @@ export function createStoreInfoService(deps: {
       now().getTime() - Date.parse(prev.pulled_at) > PULL_AFTER_MS;
     if (!stale && !opts.fresh) return prev;
     try {
-      return await pull(storeId, locationId, prev);
+      const pulled = await pull(storeId, locationId, prev);
+      // Google's review may have ended since: what was said about its version is looked at again.
+      if (pulled.google_version) {
+        await checkGoogleVersion(storeId);
+        return (await repo.profileOf(storeId)) as StoreProfile;
+      }
+      return pulled;
     } catch (err) {
       // Google unreachable: the copy Tenpo has still shows (and is said to be as of pulled_at).
       if (
@@ -386,13 +518,161 @@ export function createStoreInfoService(deps: {
         refused.push({ section, at: last.sent_at ?? last.created_at, ...r });
       }
     }
+    const version = p.google_version ? (JSON.parse(p.google_version) as StoredVersion) : null;
     return {
       pending: queued.length,
       next_send_at: null,
       last_sent_at: lastSent?.sent_at ?? null,
       refused,
       pulled_at: p.pulled_at,
+      google_version: version
+        ? { checked_at: version.checked_at, changed: version.changed, pending: version.pending }
+        : null,
     };
+  }
+
+  /**
+   * After an edit Google took (and when the copy is read again while something was left to
+   * say): reads Google's own version (getGoogleUpdated) and keeps, beside the copy, the fields
+   * where Google shows something other than what the store saved, with both values, and the
+   * fields it holds pending. Best effort: a failed look leaves the last one.
+   */
+  async function checkGoogleVersion(storeId: number): Promise<void> {
+    const edit = google();
+    if (!edit.providerVersion) return;
+    const p = await repo.profileOf(storeId);
+    if (!p) return;
+    let v;
+    try {
+      v = await edit.providerVersion(credentialHandle(storeId, GOOGLE));
+    } catch (err) {
+      if (!(err instanceof ChannelError)) throw err;
+      deps.log.warn({ store: storeId, kind: err.kind }, "Google's version of the listing unread");
+      return;
+    }
+    const ours = listingOfCopy(parseCopy(p), p.location_id);
+    const changed = v.changed
+      .filter((f) => VERSION_FIELDS[f])
+      .map((f) => ({
+        field: f,
+        label: VERSION_FIELDS[f]?.label ?? f,
+        ours: listingValueText(ours, f),
+        google: listingValueText(v.listing, f),
+      }))
+      .filter((c) => c.ours !== c.google);
+    const pending = [
+      ...new Set(v.pending.flatMap((f) => (VERSION_FIELDS[f] ? [VERSION_FIELDS[f].label] : []))),
+    ];
+    const stored: StoredVersion | null =
+      changed.length || pending.length
+        ? {
+            checked_at: iso(now()),
+            changed,
+            pending,
+            listing: v.listing,
+            fields: changed.map((c) => c.field),
+          }
+        : null;
+    await repo.setGoogleVersion(storeId, stored ? JSON.stringify(stored) : null);
+  }
+
+  /**
+   * The user's answer to Google's version: `accept` takes Google's values of the fields it
+   * changed into the copy and sends them as the store's (Google's version and the store's then
+   * agree); `resend` sends the store's values of those fields again. Either way one edit a
+   * section is queued, and what Google shows is looked at again after it is sent.
+   */
+  async function settleGoogleVersion(
+    store: UserRow,
+    choice: 'accept' | 'resend',
+    actor: AuditActor | null = null,
+  ): Promise<BasicInformation> {
+    const p = await profile(store.id);
+    const version = p.google_version ? (JSON.parse(p.google_version) as StoredVersion) : null;
+    if (!version || version.fields.length === 0) throw validationError({}, ja.googleVersionNothing);
+    const c = parseCopy(p);
+    const source = choice === 'accept' ? version.listing : listingOfCopy(c, p.location_id);
+    const theirs = copyOfListing(version.listing, c);
+    const next = { core: { ...c.core }, details: { ...c.details }, contacts: { ...c.contacts } };
+    if (choice === 'accept')
+      for (const f of version.fields)
+        switch (f) {
+          case 'title':
+            next.core.name = theirs.core.name;
+            break;
+          case 'storefrontAddress':
+            next.core.address = theirs.core.address;
+            break;
+          case 'phoneNumbers':
+            next.core.main_phone = theirs.core.main_phone;
+            break;
+          case 'categories':
+            next.core.primary_category = theirs.core.primary_category;
+            next.core.additional_categories = theirs.core.additional_categories;
+            break;
+          case 'websiteUri':
+            next.contacts.website_url = theirs.contacts.website_url;
+            break;
+          case 'regularHours':
+            next.details.hours = theirs.details.hours;
+            break;
+          case 'profile':
+            next.details.description = theirs.details.description;
+            break;
+          case 'openInfo':
+            next.details.temporarily_closed_hours = theirs.details.temporarily_closed_hours;
+            break;
+        }
+    const bySection = new Map<StoreInfoSection, string[]>();
+    for (const f of version.fields) {
+      const section = VERSION_FIELDS[f]?.section;
+      if (section) bySection.set(section, [...(bySection.get(section) ?? []), f]);
+    }
+    const at = iso(now());
+    await repo.transaction(async (r, trx) => {
+      for (const [section, fields] of bySection) {
+        const patch = patchOfListing(source, fields);
+        const mask = fields.filter((f) => f in patch || f === 'websiteUri').join(',');
+        if (!mask) continue;
+        if (choice === 'accept') {
+          const json =
+            section === 'core'
+              ? JSON.stringify({ ...next.core, additional_phones: c.additionalPhones })
+              : JSON.stringify(next[section === 'details' ? 'details' : 'contacts']);
+          await r.updateSection(store.id, section, json, at);
+        }
+        const id = await r.addEdit({
+          store_id: store.id,
+          location_id: p.location_id,
+          section,
+          update_mask: mask,
+          patch: JSON.stringify(patch),
+          created_at: at,
+        });
+        await queue.enqueue(
+          LOCATION_EDIT_QUEUE,
+          { storeId: store.id },
+          { key: `location-edit:${id}`, trx },
+        );
+      }
+      await r.setGoogleVersion(store.id, null);
+      if (choice === 'accept')
+        for (const section of bySection.keys())
+          await deps.audit?.recordUpdate(
+            {
+              actor,
+              entity: 'store',
+              entityId: store.id,
+              storeId: store.id,
+              agencyId: store.agency_id,
+              summary: SECTION_SUMMARY[section],
+            },
+            flatten(c[section] as Record<string, unknown>, NESTED),
+            flatten(next[section] as Record<string, unknown>, NESTED),
+            trx,
+          );
+    });
+    return information(store);
   }
 
   async function information(
@@ -423,6 +703,18 @@ export function createStoreInfoService(deps: {
     const p = await profile(store.id);
     const c = parseCopy(p);
     const e = edit(c);
+    // Checked first (validateOnly, ADR 0061): what Google would refuse is said now, in
+    // Japanese under its field, and nothing is saved or queued. If Google cannot be asked now,
+    // the edit is queued as before (a refusal then shows in google_sync.refused).
+    try {
+      await google().editLocation(credentialHandle(store.id, GOOGLE), e.patch, e.mask, {
+        validateOnly: true,
+      });
+    } catch (err) {
+      if (!(err instanceof ChannelError)) throw err;
+      if (err.kind === 'invalid') throw refusedAtSave(err);
+      deps.log.warn({ store: store.id, kind: err.kind }, 'listing edit not checked before queuing');
+    }
     const at = iso(now());
     const sectionJson =
       section === 'core'
@@ -532,6 +824,7 @@ export function createStoreInfoService(deps: {
       }
     }
     await repo.settle(edit.id, 'sent', iso(now()), null);
+    await checkGoogleVersion(storeId);
     return { state: 'sent', editId: edit.id };
   }
 
@@ -544,6 +837,8 @@ export function createStoreInfoService(deps: {
     saveContacts: (store: UserRow, req: ContactsRequest, actor?: AuditActor) =>
       save(store, 'contacts', () => contactsEdit(req), actor),
     sendNext,
+    settleGoogleVersion,
+    checkGoogleVersion,
     /** After a new grant or location: the edits still queued are sent. */
     async resume(storeId: number): Promise<void> {
       if (await repo.queuedCount(storeId))

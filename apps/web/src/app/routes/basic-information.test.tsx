@@ -231,6 +231,60 @@ describe('/basic-information', () => {
     });
   });
 
+  it("what Google shows instead of the store's save is shown with both values; accepting sends the choice", async () => {
+    const sync = {
+      pending: 0,
+      next_send_at: null,
+      last_sent_at: '2026-11-25T00:00:00Z',
+      pulled_at: null,
+      refused: [],
+    };
+    const { calls } = mockApi({
+      ...lookups,
+      'GET /entity/basic-information': ok(
+        info({
+          google_sync: {
+            ...sync,
+            google_version: {
+              checked_at: '2026-11-25T00:00:00Z',
+              changed: [
+                {
+                  field: 'title',
+                  label: 'ビジネス名',
+                  ours: 'テンポ 渋谷',
+                  google: 'Cafe Tenpo Shibuya',
+                },
+              ],
+              pending: ['ビジネスの説明'],
+            },
+          },
+        }),
+      ),
+      'POST /entity/google-version': ok(
+        info({ google_sync: { ...sync, google_version: null } }),
+        'Google の表示内容を店舗情報に反映しました。',
+      ),
+    });
+    signIn();
+    renderAt('/basic-information');
+    const notice = await screen.findByTestId('google-changed');
+    expect(notice).toHaveTextContent('Google が保存内容と異なる情報を表示しています');
+    const row = within(notice).getByRole('row', { name: /ビジネス名/ });
+    expect(row).toHaveTextContent('テンポ 渋谷');
+    expect(row).toHaveTextContent('Cafe Tenpo Shibuya');
+    expect(
+      screen.getByText(/次の項目は Google の審査が終わるまで.*ビジネスの説明/),
+    ).toBeInTheDocument();
+    await userEvent.click(within(notice).getByRole('button', { name: 'Google の表示内容を採用' }));
+    await waitFor(() =>
+      expect(calls.filter((c) => c.path === '/entity/google-version')).toHaveLength(1),
+    );
+    expect(calls.find((c) => c.path === '/entity/google-version')?.body).toMatchObject({
+      choice: 'accept',
+    });
+    await waitFor(() => expect(screen.queryByTestId('google-changed')).toBeNull());
+  });
+
   it('a server refusal shows its errors and keeps what was typed; Google refusals are named', async () => {
     mockApi({
       ...lookups,

@@ -86,7 +86,7 @@ export function BasicInformationRoute() {
           <ErrorAlert lines={errorLines(info.error)} />
         ) : (
           <Stack key={userId}>
-            <SyncStatus sync={data.google_sync} />
+            <SyncStatus sync={data.google_sync} userId={userId} />
             <Card withBorder>
               <Title order={3} size="h4" mb="sm">
                 {t('storeInfo.coreTitle')}

@@ -24,3 +24,15 @@ export const saveDetailsCall = (body: Record<string, unknown>) => put('business-
 /** PUT /entity/contact-websites-apps: `email` as a bracketed text list (spec 2 §7). */
 export const saveContactsCall = (body: Record<string, unknown>) =>
   put('contact-websites-apps', body);
+
+/** POST /entity/google-version: take Google's values, or send the store's again (ADR 0061). */
+export const googleVersionCall = async (
+  userId: number,
+  choice: 'accept' | 'resend',
+): Promise<SaveAnswer> => {
+  const r = await api<BasicInformation>('/entity/google-version', {
+    method: 'POST',
+    body: { user_id: userId, choice },
+  });
+  return { message: r.message, data: r.data };
+};
