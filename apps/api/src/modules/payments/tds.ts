@@ -1,7 +1,8 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import type { SbpsConfig } from '../../config';
 import type { Clock } from '../../lib/clock';
-import { AppError, validationError } from '../../lib/errors';
+import type { AppError } from '../../lib/errors';
+import { validationError } from '../../lib/errors';
 import {
   apiRequest,
   parseApiResponse,
