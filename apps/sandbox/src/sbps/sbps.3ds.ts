@@ -88,7 +88,7 @@ function challengePage(ctx: SbpsContext, s: TdsSession, message?: string): strin
 <p>ご本人確認のため、カード会社からお送りしたワンタイムパスワードを入力してください。</p>
 <table><tbody>
 <tr><th>カード番号</th><td><code id="tds-card">${esc(maskCard(s.card.number))}</code></td></tr>
-${s.amount ? `<tr><th>ご利用金額</th><td>${esc(Number(s.amount).toLocaleString('ja-JP'))}円</td></tr>` : ''}
+${s.amount && s.amount !== '0' ? `<tr><th>ご利用金額</th><td>${esc(Number(s.amount).toLocaleString('ja-JP'))}円</td></tr>` : ''}
 </tbody></table>
 ${message ? `<p role="alert" style="color:#c5221f;font-weight:bold">${esc(message)}</p>` : ''}
 <form method="post" action="${esc(acsUrl(ctx, s.id))}">
