@@ -152,3 +152,50 @@ test('in trial without a card: leaving payment settings asks first (spec 1 §2)'
     .click();
   await expect(page).toHaveURL(/\/dashboard$/);
 });
+
+test('EMV 3-D Secure: the failing card is refused, the challenge card is stored after the one-time password (ADR 0059)', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const shots = process.env.TENPO_3DS_SHOTS;
+  await login(page, 'trial@tenpo.example');
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await gotoSettled(page, '/register-payment');
+
+  // The issuer refuses this card: a Japanese message, nothing stored.
+  await fillCard(page, '4000008400001629');
+  await expect(page.getByText(/本人認証（3Dセキュア）に失敗しました/)).toBeVisible();
+  await expect(page.getByText('************1629')).toHaveCount(0);
+  if (shots) await page.screenshot({ path: `${shots}/refused-1280.png` });
+  // A fresh form (the selects would toggle off on the same option).
+  await gotoSettled(page, '/register-payment');
+
+  // This one asks for the one-time password at the issuer's page, then comes back.
+  await fillCard(page, '4000000000003220');
+  await expect(page).toHaveURL(/\/sandbox\/sbps\/tds2\/acs\//);
+  await expect(page.getByRole('heading', { name: '本人認証（3Dセキュア）' })).toBeVisible();
+  if (shots) {
+    await page.screenshot({ path: `${shots}/challenge-1280.png`, fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: `${shots}/challenge-390.png`, fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 800 });
+  }
+  await page.getByLabel('ワンタイムパスワード').fill('123456');
+  await page.getByRole('button', { name: '認証する' }).click();
+  await expect(page).toHaveURL(/\/register-payment$/);
+  await expect(page.getByText('カードを登録しました。')).toBeVisible();
+  await expect(page.getByText('************3220')).toBeVisible();
+  if (shots) {
+    await page.screenshot({ path: `${shots}/card-1280.png`, fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: `${shots}/card-390.png`, fullPage: true });
+  }
+  // At the provider: the card is the customer's there too.
+  const r = await request.get('/sandbox/sbps/control/customers', {
+    headers: { Accept: 'application/json' },
+  });
+  const customers = ((await r.json()) as { data: { card: { masked: string } }[] }).data;
+  expect(customers.filter((c) => c.card.masked === '************3220')).toHaveLength(1);
+  expect(customers.filter((c) => c.card.masked === '************1629')).toHaveLength(0);
+});

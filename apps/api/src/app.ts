@@ -47,6 +47,7 @@ import { createPaymentsRepo } from './modules/payments/payments.repo';
 import { registerPaymentRoutes, SBPS_OPEN_PATHS } from './modules/payments/payments.routes';
 import { createPaymentsService, type PaymentsService } from './modules/payments/payments.service';
 import { createSbpsClient, type SbpsClient } from './modules/payments/sbps.client';
+import { createTdsClient } from './modules/payments/tds';
 import { createPhotosRepo } from './modules/photos/photos.repo';
 import { registerPhotoRoutes } from './modules/photos/photos.routes';
 import { createPhotosService } from './modules/photos/photos.service';
@@ -411,7 +412,18 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
         authenticate,
       });
       // Plans, the card and the payment (issue 13, ADR 0050).
-      registerPaymentRoutes(api, { payments, access, linkOrigin, authenticate });
+      registerPaymentRoutes(api, {
+        payments,
+        access,
+        linkOrigin,
+        authenticate,
+        tds: {
+          // The in-memory fake SBPS of the unit tests has no 3-D Secure (ADR 0059).
+          client: deps.sbps ? null : createTdsClient(config.payments.sbps, clock),
+          secret: config.secretKey,
+          now: () => clock.now(),
+        },
+      });
       registerReportRoutes(api, {
         reports: createReportsService({ repo: createReportsRepo(deps.database), clock }),
         access,

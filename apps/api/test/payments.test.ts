@@ -333,7 +333,7 @@ describe('the first payment on the hosted page', () => {
     expect(form.order_id).toMatch(/^[A-Za-z0-9]{32}$/);
     const f = Object.fromEntries(form.fields.map((x) => [x.name, x.value]));
     expect(f).toMatchObject({
-      pay_method: 'credit',
+      pay_method: 'credit3d2',
       merchant_id: '30132',
       service_id: '103',
       order_id: form.order_id,

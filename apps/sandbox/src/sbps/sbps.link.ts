@@ -12,6 +12,16 @@ import {
   type SbpsContext,
 } from './sbps.core';
 import type { SbpsCard, SbpsNotification, SbpsPurchase } from './sbps.state';
+import {
+  acsUrl,
+  linkChallengeFor,
+  require3ds,
+  startChallenge,
+  TDS_CHALLENGE_CARD,
+  TDS_FAIL_CARD,
+  TDS_OTP,
+  tdsVerdict,
+} from './sbps.3ds';
 
 /** The order's own fields, with which A01-1 and A02-1/A03-1 both begin, in that order. */
 const ORDER_HEAD = [
@@ -140,6 +150,7 @@ ${registered}
 </div>
 </form>
 <p class="muted">テストカード: 4111111111111111（承認）・4000000000000002（与信枠超過で拒否）・4000000000000069（有効期限誤り）</p>
+<p class="muted">3Dセキュア: ${TDS_CHALLENGE_CARD}（ワンタイムパスワード ${TDS_OTP} で認証）・${TDS_FAIL_CARD}（本人認証失敗）・その他のカードは追加認証なし</p>
 </div>`,
     '#e60012',
   );
@@ -256,6 +267,8 @@ export function registerLink(app: FastifyInstance, ctx: SbpsContext): void {
       .filter(Boolean);
     if (methods.length && !methods.some((m) => m === 'credit' || m === 'credit3d2'))
       return ERR.value;
+    // EMV 3-D Secure required (ADR 0059): only `credit3d2` may be offered.
+    if (require3ds(ctx) && !methods.includes('credit3d2')) return ERR.value;
     for (const k of ['success_url', 'cancel_url', 'error_url', 'pagecon_url'])
       if (!isHttpUrl(v(k))) return ERR.value;
     if (orderHolder(ctx, v('merchant_id'), v('service_id'), v('order_id')))
@@ -314,6 +327,60 @@ export function registerLink(app: FastifyInstance, ctx: SbpsContext): void {
     if (orderHolder(ctx, field('merchant_id'), field('service_id'), field('order_id')))
       return errorPage(reply, ERR.duplicateOrder);
 
+    const useRegistered = b.card_choice === 'registered' && registered !== undefined;
+    // EMV 3-D Secure (credit3d2): the issuer authenticates the card before it is charged.
+    if (field('pay_method').split(',').includes('credit3d2')) {
+      const verdict = tdsVerdict(card.number);
+      if (verdict === 'N') {
+        reply.type('text/html; charset=utf-8');
+        return cardPage(ctx, p, { message: TDS_FAILED_TEXT });
+      }
+      if (verdict === 'C') {
+        const s = startChallenge(ctx, {
+          kind: 'link',
+          card,
+          returnUrl: `${rt.baseUrl}/sbps/f01/FepTds2Return.do`,
+          custCode: field('cust_code'),
+          amount: field('amount'),
+          purchaseId: p.id,
+          saveCard: b.save_card === '1',
+          registeredCard: useRegistered,
+        });
+        return reply.redirect(acsUrl(ctx, s.id), 303);
+      }
+    }
+    return finish(reply, p, card, useRegistered, b.save_card === '1');
+  });
+
+  // Back from the issuer's challenge (the sandbox's ACS): charge only an authenticated card.
+  app.get('/f01/FepTds2Return.do', async (req, reply) => {
+    const q = req.query as Record<string, string>;
+    const s = linkChallengeFor(ctx, q.tracking_id ?? '');
+    const p = s && store.data.purchases.find((x) => x.id === s.purchaseId);
+    if (!s || !p || p.state !== 'open' || s.status === 'pending')
+      return errorPage(reply, ERR.system);
+    s.status = s.status === 'Y' ? 'Y' : 'N';
+    const f = p.fields;
+    if (orderHolder(ctx, f.merchant_id ?? '', f.service_id ?? '', f.order_id ?? ''))
+      return errorPage(reply, ERR.duplicateOrder);
+    if (s.status !== 'Y') {
+      reply.type('text/html; charset=utf-8');
+      return cardPage(ctx, p, { message: TDS_FAILED_TEXT });
+    }
+    // One authentication pays once.
+    s.purchaseId = undefined;
+    return finish(reply, p, s.card, !!s.registeredCard, !!s.saveCard);
+  });
+
+  async function finish(
+    reply: FastifyReply,
+    p: SbpsPurchase,
+    card: SbpsCard,
+    usedRegistered: boolean,
+    saveCard: boolean,
+  ): Promise<FastifyReply | string> {
+    const f = p.fields;
+    const field = (k: string): string => (f[k] ?? '').trim();
     const tx = charge(ctx, {
       merchantId: field('merchant_id'),
       serviceId: field('service_id'),
@@ -328,7 +395,7 @@ export function registerLink(app: FastifyInstance, ctx: SbpsContext): void {
       settle: 'sold',
     });
     const ok = tx.status === 'sold';
-    if (ok && b.card_choice !== 'registered' && b.save_card === '1')
+    if (ok && !usedRegistered && saveCard)
       saveCustomerCard(ctx, field('merchant_id'), field('service_id'), field('cust_code'), card);
 
     const result = (res: 'OK' | 'NG', err: string): [string, string][] => {
@@ -384,5 +451,8 @@ export function registerLink(app: FastifyInstance, ctx: SbpsContext): void {
     store.save();
     reply.type('text/html; charset=utf-8');
     return autoSubmit(ok && outcome.accepted ? field('success_url') : field('error_url'), back);
-  });
+  }
 }
+
+const TDS_FAILED_TEXT =
+  'カード会社による本人認証（3Dセキュア）に失敗しました。別のカードをお使いいただくか、カード会社にお問い合わせください。';

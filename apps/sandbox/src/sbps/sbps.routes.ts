@@ -7,6 +7,7 @@ import { registerApi } from './sbps.api';
 import { postNotification, registerLink } from './sbps.link';
 import { sbpsStore, seedSbps } from './sbps.state';
 import { registerToken } from './sbps.token';
+import { registerTds } from './sbps.3ds';
 
 const at = (ms: number): string => new Date(ms).toISOString();
 
@@ -43,6 +44,8 @@ export function registerSbps(app: FastifyInstance, rt: Runtime): void {
       );
 
       registerToken(scope, ctx);
+      // Before the XML API: its hook answers TA02-* and checks 3DS at card registration.
+      registerTds(scope, ctx);
       registerLink(scope, ctx);
       registerApi(scope, ctx);
 

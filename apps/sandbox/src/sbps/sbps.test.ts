@@ -26,6 +26,12 @@ let app: FastifyInstance;
 let dataDir: string;
 beforeEach(async () => {
   ({ app, dataDir } = await buildSandbox());
+  // These are the non-3DS calls (pay_method=credit, tokens straight to MG02); 3DS: sbps.3ds.test.ts.
+  await app.inject({
+    method: 'PATCH',
+    url: '/sandbox/control/settings',
+    payload: { sbps: { require3ds: false } },
+  });
 });
 afterEach(async () => {
   await app.close();

@@ -60,6 +60,8 @@ export type Settings = {
     tokenTtlSeconds: number;
     /** How long SBPS waits for the merchant's pagecon_url to answer `OK,` (10 s). */
     pageconTimeoutMs: number;
+    /** EMV 3-D Secure required (ADR 0059): `credit` and unauthenticated tokens are refused. */
+    require3ds: boolean;
   };
   /** Whether emulators fetch media URLs as the providers do (off: any http(s) URL is accepted as a valid JPEG). */
   fetchMedia: boolean;
@@ -95,7 +97,7 @@ export const defaultSettings = (): Settings => ({
     tweetsPer24hPerUser: 10000,
     videoProcessingMs: 2000,
   },
-  sbps: { tokenTtlSeconds: 600, pageconTimeoutMs: 10_000 },
+  sbps: { tokenTtlSeconds: 600, pageconTimeoutMs: 10_000, require3ds: true },
   fetchMedia: true,
   mediaFetchTimeoutMs: 10_000,
   clockOffsetMs: 0,

@@ -23,8 +23,38 @@ import type { LinkOrigin } from '../../lib/hosts';
 import { okData, withZod } from '../../lib/route';
 import { actorOf } from '../../plugins/auth';
 import type { StoreAccess } from '../stores/access';
+import { AppError, validationError } from '../../lib/errors';
 import { parseSjisForm, sjis } from './sbps.codec';
+import { SBPS_ERR, SbpsUnavailable } from './sbps.client';
 import type { PaymentsService } from './payments.service';
+import {
+  openPending,
+  sealPending,
+  tdsChallengeNeeded,
+  tdsExpired,
+  tdsFailed,
+  type TdsClient,
+} from './tds';
+
+/** The web screens that hold the card form: where the issuer's challenge sends the user back. */
+const CARD_SCREENS = ['/register-payment', '/change-payment-method'] as const;
+/** How long a started 3-D Secure authentication may take before the user must start again. */
+const TDS_PENDING_MS = 20 * 60 * 1000;
+
+const cardAuthenticateBody = cardRegisterBody.extend({
+  return_path: z.enum(CARD_SCREENS).default('/change-payment-method'),
+});
+const cardAuthenticateResponse = z.object({
+  /** registered: stored (frictionless); challenge: send the browser to redirect_url first. */
+  status: z.enum(['registered', 'challenge']),
+  card: creditCardResponse,
+  redirect_url: z.string().nullable(),
+});
+const cardCompleteBody = z.object({
+  user_id: z.coerce.number().int().positive(),
+  state: z.string().trim().min(1).max(4000),
+  tracking_id: z.string().trim().min(1).max(64),
+});
 
 /** SBPS's server-to-server notification and the browser's returns: no API key, no session. */
 export const SBPS_OPEN_PATHS = /^\/api\/payment\/sbps\/(notification|return\/[a-z]+)(\/|\?|$)/;
@@ -42,6 +72,11 @@ export function registerPaymentRoutes(
     access: StoreAccess;
     linkOrigin: LinkOrigin;
     authenticate: preHandlerAsyncHookHandler;
+    /**
+     * EMV 3-D Secure before a card is stored (ADR 0059); `client` null only with an in-memory
+     * SBPS that has no 3DS (the unit tests' fake).
+     */
+    tds?: { client: TdsClient | null; secret: Buffer; now: () => Date };
   },
 ): void {
   const r = withZod(app);
@@ -165,6 +200,118 @@ export function registerPaymentRoutes(
     async (req) => okData(await payments.selectedPlan(await store(req, req.query.user_id, 'read'))),
   );
 
+  const providerDown = () => new AppError(503, 'payment_provider_down', paymentJa.providerDown);
+  const sbpsCall = async <T>(f: () => Promise<T>): Promise<T> => {
+    try {
+      return await f();
+    } catch (err) {
+      if (err instanceof SbpsUnavailable) throw providerDown();
+      throw err;
+    }
+  };
+
+  /**
+   * EMV 3-D Secure, then the card: TA02-00101-101 with the token pair. Frictionless (Y): stored
+   * at once. Challenge (C): nothing stored; the browser goes to the issuer and comes back to the
+   * card screen with the sealed pending state. Refused (N): nothing stored.
+   */
+  const authenticateCard = async (
+    req: FastifyRequest,
+    s: Awaited<ReturnType<typeof store>>,
+    token: string,
+    tokenKey: string,
+    returnPath: (typeof CARD_SCREENS)[number],
+  ): Promise<z.infer<typeof cardAuthenticateResponse>> => {
+    const registered = async () => ({
+      status: 'registered' as const,
+      card: await payments.registerCard(actorOf(req).user, s, token, tokenKey),
+      redirect_url: null,
+    });
+    const tds = deps.tds;
+    if (!tds?.client) return registered();
+    const client = tds.client;
+    const custCode = await payments.custCodeFor(s);
+    const state = sealPending(tds.secret, {
+      userId: s.id,
+      token,
+      tokenKey,
+      expiresAt: tds.now().getTime() + TDS_PENDING_MS,
+    });
+    const origin = await deps.linkOrigin(req.headers.host);
+    const a = await sbpsCall(() =>
+      client.authenticate({
+        custCode,
+        token,
+        tokenKey,
+        returnUrl: `${origin}${returnPath}?tds=${state}`,
+      }),
+    );
+    if (a.status === 'Y') return registered();
+    if (a.status === 'C') return { status: 'challenge', card: null, redirect_url: a.challengeUrl };
+    // A spent or expired token is the token's fault, as at registration.
+    if (a.errCode === SBPS_ERR.token) throw validationError({ token: [paymentJa.tokenFailed] });
+    throw tdsFailed();
+  };
+
+  r.post(
+    '/payment/credit-card/authenticate',
+    {
+      ...pre,
+      schema: {
+        tags,
+        summary:
+          "EMV 3-D Secure (TA02-00101-101) for the token pair, then the card: stored at once when the issuer needs no challenge, else the issuer's page to send the browser to (ADR 0059)",
+        body: cardAuthenticateBody,
+        response: { 200: ok(cardAuthenticateResponse) },
+      },
+    },
+    async (req) => {
+      const s = await store(req, req.body.user_id, 'write');
+      const out = await authenticateCard(
+        req,
+        s,
+        req.body.token,
+        req.body.tokenKey,
+        req.body.return_path,
+      );
+      return okData(out, out.status === 'registered' ? paymentJa.cardRegistered : undefined);
+    },
+  );
+
+  r.post(
+    '/payment/credit-card/authenticate/complete',
+    {
+      ...pre,
+      schema: {
+        tags,
+        summary:
+          "Back from the issuer's challenge: reads the verdict from SBPS (TA02-00201-101), never from the browser, and stores the card only when authenticated",
+        body: cardCompleteBody,
+        response: { 200: ok(cardAuthenticateResponse) },
+      },
+    },
+    async (req) => {
+      const s = await store(req, req.body.user_id, 'write');
+      const tds = deps.tds;
+      const pending = tds ? openPending(tds.secret, req.body.state, tds.now()) : null;
+      if (!tds?.client || !pending || pending.userId !== s.id) throw tdsExpired();
+      const client = tds.client;
+      const custCode = await payments.custCodeFor(s);
+      const verdict = await sbpsCall(() => client.result(custCode, req.body.tracking_id));
+      if (verdict !== 'Y') throw tdsFailed();
+      const card = await payments.registerCard(
+        actorOf(req).user,
+        s,
+        pending.token,
+        pending.tokenKey,
+      );
+      return okData(
+        { status: 'registered' as const, card, redirect_url: null },
+        paymentJa.cardRegistered,
+      );
+    },
+  );
+
   r.post(
     '/payment/credit-card/register',
     {
@@ -179,13 +326,16 @@ export function registerPaymentRoutes(
     },
     async (req) => {
       const s = await store(req, req.body.user_id, 'write');
-      const card = await payments.registerCard(
-        actorOf(req).user,
+      // Through EMV 3-D Secure too: a card whose issuer wants a challenge must use /authenticate.
+      const out = await authenticateCard(
+        req,
         s,
         req.body.token,
         req.body.tokenKey,
+        '/change-payment-method',
       );
-      return okData(card, paymentJa.cardRegistered);
+      if (out.status !== 'registered') throw tdsChallengeNeeded();
+      return okData(out.card, paymentJa.cardRegistered);
     },
   );
 

@@ -406,6 +406,9 @@ export function createPaymentsService(deps: {
   };
 
   return {
+    /** The store's SBPS cust_code, made on first use (EMV 3-D Secure names it, ADR 0059). */
+    custCodeFor: (store: UserRow): Promise<string> => custCodeOf(store.id),
+
     provider: () => ({
       token_script_url: sbps.provider.tokenScriptUrl,
       merchant_id: sbps.provider.merchantId,

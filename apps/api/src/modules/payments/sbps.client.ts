@@ -213,7 +213,8 @@ export function createSbpsClient(
 
     purchaseForm(input) {
       const values: Partial<Record<PurchaseField, string>> = {
-        pay_method: 'credit',
+        // EMV 3-D Secure, mandatory in Japan since 2025-03 (ADR 0059): SBPS's link type 'credit3d2'.
+        pay_method: 'credit3d2',
         merchant_id: cfg.merchantId,
         service_id: cfg.serviceId,
         cust_code: input.custCode,

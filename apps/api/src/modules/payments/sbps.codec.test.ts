@@ -19,7 +19,7 @@ import path from 'node:path';
 /**
  * The expected hashes and ciphertexts below were worked out by hand in the shell, not by this
  * code, e.g.
- *   printf '%s' 'credit30132103…600tenposandboxhashkey000000000000000000000' | sha1sum
+ *   printf '%s' 'credit3d230132103…600tenposandboxhashkey000000000000000000000' | sha1sum
  *   printf '%s' '…スタンダード…' | iconv -f UTF-8 -t SHIFT_JIS | sha1sum
  *   printf '10      ' | openssl enc -des-ede3-cbc -K <hex key> -iv <hex iv> -nopad | base64
  */
@@ -79,9 +79,11 @@ describe('SBPS codec', () => {
       'cust_code',
     ]);
     expect(form.fields).toHaveLength(31);
+    // EMV 3-D Secure (ADR 0059): the hosted page's 3DS method.
+    expect(form.fields[0]).toEqual({ name: 'pay_method', value: 'credit3d2' });
     expect(form.fields.at(-1)).toEqual({
       name: 'sps_hashcode',
-      value: '67ca18bb90633a3f8451ca7a2aa1361af8f5b11f',
+      value: '75ae4219b5e0cf4dea49c9091836952fcaccb39a',
     });
   });
 

@@ -106,10 +106,13 @@ describe('/change-payment-method', () => {
       'GET /payment-methods': ok([cardMethod, invoice]),
       'GET /payment/selected-payment-method': ok(cardMethod),
       'GET /payment/credit-card/reference': () => ok(card),
-      'POST /payment/credit-card/register': () => {
+      'POST /payment/credit-card/authenticate': () => {
         failed = false;
         card = jcb;
-        return ok(jcb, 'カードを登録しました。');
+        return ok(
+          { status: 'registered', card: jcb, redirect_url: null },
+          'カードを登録しました。',
+        );
       },
     });
     signIn(agencyUser);
@@ -137,10 +140,11 @@ describe('/change-payment-method', () => {
     await userEvent.type(within(form).getByLabelText(new RegExp(L.cardCvv)), '1234');
     await userEvent.click(within(form).getByRole('button', { name: 'カードを更新' }));
     expect(await screen.findByText('カードを登録しました。')).toBeInTheDocument();
-    expect(posts(calls, '/payment/credit-card/register')[0]?.body).toEqual({
+    expect(posts(calls, '/payment/credit-card/authenticate')[0]?.body).toEqual({
       token: 'tok-9',
       tokenKey: 'key-9',
       user_id: 11,
+      return_path: '/change-payment-method',
     });
     expect(generateToken.mock.calls[0]?.[0]).toMatchObject({
       ccNumber: '3530111333300000',

@@ -224,7 +224,7 @@ describe('/register-payment', () => {
     expect(await within(form).findByText(paymentJa.cardNumberDigits)).toBeInTheDocument();
     expect(within(form).getByText(paymentJa.cvvDigits)).toBeInTheDocument();
     expect(generateToken).not.toHaveBeenCalled();
-    expect(posts(calls, '/payment/credit-card/register')).toHaveLength(0);
+    expect(posts(calls, '/payment/credit-card/authenticate')).toHaveLength(0);
   });
 
   it('offers 48 years from this year and the months 01–12', async () => {
@@ -255,9 +255,12 @@ describe('/register-payment', () => {
     let card: CreditCard | null = null;
     const { calls } = api({
       'GET /payment/credit-card/reference': () => ok(card),
-      'POST /payment/credit-card/register': () => {
+      'POST /payment/credit-card/authenticate': () => {
         card = visa;
-        return ok(visa, 'カードを登録しました。');
+        return ok(
+          { status: 'registered', card: visa, redirect_url: null },
+          'カードを登録しました。',
+        );
       },
       'GET /account-setting/information': ok(loginData(trial).user),
     });
@@ -273,9 +276,14 @@ describe('/register-payment', () => {
       ccExpiration: `${new Date().getFullYear() + 3}04`,
       securityCode: '123',
     });
-    const sent = posts(calls, '/payment/credit-card/register');
+    const sent = posts(calls, '/payment/credit-card/authenticate');
     expect(sent).toHaveLength(1);
-    expect(sent[0]?.body).toEqual({ token: 'tok-1', tokenKey: 'key-1', user_id: 1 });
+    expect(sent[0]?.body).toEqual({
+      token: 'tok-1',
+      tokenKey: 'key-1',
+      user_id: 1,
+      return_path: '/register-payment',
+    });
     expect(calls.some((c) => JSON.stringify(c.body ?? '').includes('4111'))).toBe(false);
     expect(calls.some((c) => c.url.search.includes('4111'))).toBe(false);
     // The registered card replaces the form, and the payment state is read again.
@@ -298,14 +306,14 @@ describe('/register-payment', () => {
     tokenizer({ result: 'NG', errorCode: '99999' });
     await userEvent.click(within(form).getByRole('button', { name: 'カードを登録' }));
     expect(await within(form).findByText(paymentJa.tokenFailed)).toBeInTheDocument();
-    expect(posts(calls, '/payment/credit-card/register')).toHaveLength(0);
+    expect(posts(calls, '/payment/credit-card/authenticate')).toHaveLength(0);
   });
 
   it('register failures: 422 shows its messages, 404 the card-registration error, others a dialog', async () => {
     tokenizer({ result: 'OK', tokenResponse: { token: 't', tokenKey: 'k' } });
     let reply: MockReply = fail(422, { card: [paymentJa.cardInvalid] });
     api({
-      'POST /payment/credit-card/register': (req) =>
+      'POST /payment/credit-card/authenticate': (req) =>
         typeof reply === 'function' ? reply(req) : reply,
     });
     signIn(trial);

@@ -64,6 +64,30 @@ export const registerCardCall = (userId: number, token: string, tokenKey: string
     body: { token, tokenKey, user_id: userId },
   });
 
+/** EMV 3-D Secure first (ADR 0059): stored at once, or the issuer's page to go to. */
+export type CardAuthentication = {
+  status: 'registered' | 'challenge';
+  card: CreditCard | null;
+  redirect_url: string | null;
+};
+export const authenticateCardCall = (
+  userId: number,
+  token: string,
+  tokenKey: string,
+  returnPath: string,
+) =>
+  api<CardAuthentication>('/payment/credit-card/authenticate', {
+    method: 'POST',
+    body: { token, tokenKey, user_id: userId, return_path: returnPath },
+  });
+
+/** Back from the issuer: Tenpo reads the verdict from SBPS and stores the card if it passed. */
+export const completeCardCall = (userId: number, state: string, trackingId: string) =>
+  api<CardAuthentication>('/payment/credit-card/authenticate/complete', {
+    method: 'POST',
+    body: { user_id: userId, state, tracking_id: trackingId },
+  });
+
 export const cardCall = async (userId: number) =>
   (await api<CreditCard | null>('/payment/credit-card/reference', q(userId))).data;
 

@@ -1,12 +1,14 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import {
   Button,
   Group,
+  Loader,
   Modal,
   PasswordInput,
   Select,
   SimpleGrid,
   Stack,
+  Text,
   TextInput,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
@@ -24,10 +26,18 @@ import {
 } from '@tenpo/domain';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router';
 import { ErrorAlert } from '@/components/ui/error-alert';
 import { ApiError, errorLines } from '@/lib/api-client';
 import { CARD_TOAST_MS } from '@/lib/timing';
-import { paymentKeys, registerCardCall, usePaymentProvider } from '../api/payments-api';
+import {
+  authenticateCardCall,
+  completeCardCall,
+  paymentKeys,
+  usePaymentProvider,
+  type CardAuthentication,
+} from '../api/payments-api';
+import { cardScreenOf, leaveToIssuer, takeTdsReturn } from '../purchase';
 import { TokenError, generateCardToken } from '../token';
 
 const empty: CardFields = {
@@ -38,6 +48,7 @@ const empty: CardFields = {
   cardCvv: '',
 };
 const L = paymentJa.labels;
+const TDS_CHECKING = 'カード会社の本人認証（3Dセキュア）の結果を確認しています…';
 
 /**
  * The card form of spec 1 §5. The number, expiry and security code go to the card provider's
@@ -57,6 +68,7 @@ export function CardForm({
   const { t } = useTranslation();
   const qc = useQueryClient();
   const provider = usePaymentProvider(storeId);
+  const { pathname } = useLocation();
   const [lines, setLines] = useState<string[] | null>(null);
   const [fatal, setFatal] = useState<string[] | null>(null);
   const years = useMemo(
@@ -75,6 +87,38 @@ export function CardForm({
   });
   const fe = form.formState.errors;
 
+  const registered = (r: { data: CardAuthentication; message?: string | null }) => {
+    qc.setQueryData(paymentKeys.card(storeId), r.data.card);
+    notifications.show({
+      color: 'teal',
+      message: r.message ?? paymentJa.cardRegistered,
+      autoClose: CARD_TOAST_MS,
+    });
+    onRegistered?.();
+  };
+  const failed = (e: unknown) => {
+    if (e instanceof TokenError) setLines([e.message]);
+    else if (e instanceof ApiError && e.status === 404) setLines([paymentJa.cardRegisterFailed]);
+    else if (e instanceof ApiError && e.status === 422) setLines(e.lines);
+    else setFatal(errorLines(e));
+  };
+
+  // Back from the issuer's 3-D Secure challenge: Tenpo asks SBPS for the verdict (never the
+  // address bar's word) and stores the card only if it passed. Once per page load.
+  const [checking, setChecking] = useState(false);
+  const returned = useRef(false);
+  useEffect(() => {
+    if (returned.current) return;
+    returned.current = true;
+    const back = takeTdsReturn();
+    if (!back) return;
+    setChecking(true);
+    completeCardCall(storeId, back.state, back.trackingId)
+      .then(registered, failed)
+      .finally(() => setChecking(false));
+    // Once, on the page the issuer sent the browser back to.
+  }, []);
+
   const submit = form.handleSubmit(async (v) => {
     setLines(null);
     try {
@@ -85,26 +129,28 @@ export function CardForm({
         month: v.cardMonth,
         cvv: v.cardCvv,
       });
-      const r = await registerCardCall(storeId, token, tokenKey);
+      const r = await authenticateCardCall(storeId, token, tokenKey, cardScreenOf(pathname));
       form.reset(empty);
-      qc.setQueryData(paymentKeys.card(storeId), r.data);
-      notifications.show({
-        color: 'teal',
-        message: r.message ?? paymentJa.cardRegistered,
-        autoClose: CARD_TOAST_MS,
-      });
-      onRegistered?.();
+      // The issuer wants to see the holder: nothing is stored until they come back.
+      if (r.data.status === 'challenge' && r.data.redirect_url) {
+        leaveToIssuer(r.data.redirect_url);
+        return;
+      }
+      registered(r);
     } catch (e) {
-      if (e instanceof TokenError) setLines([e.message]);
-      else if (e instanceof ApiError && e.status === 404) setLines([paymentJa.cardRegisterFailed]);
-      else if (e instanceof ApiError && e.status === 422) setLines(e.lines);
-      else setFatal(errorLines(e));
+      failed(e);
     }
   });
 
   return (
     <form onSubmit={submit} noValidate aria-label={submitLabel}>
       <Stack maw={520}>
+        {checking && (
+          <Group gap="xs" role="status">
+            <Loader size="sm" />
+            <Text size="sm">{TDS_CHECKING}</Text>
+          </Group>
+        )}
         <ErrorAlert lines={lines} />
         <Controller
           control={form.control}
