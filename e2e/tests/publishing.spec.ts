@@ -154,3 +154,36 @@ test('a target the provider refused shows why on /posts, and a retry from there 
     if (!cleared) await clearFault(request, fault.id);
   }
 });
+
+test('a post Google rejects in its review shows failed on /posts with the reason, once at Google', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(90_000);
+  // The sandbox's Google rejects in its review any post whose text holds its marker.
+  const text = `審査で却下されるお知らせ ${Date.now()} sandbox:reject`;
+  await login(page, 'trial@tenpo.example');
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await gotoSettled(page, '/create-post');
+  await page.getByRole('textbox', { name: '投稿内容' }).fill(text);
+  await page.getByRole('button', { name: '投稿する' }).click();
+  await expect(page.getByText('投稿を受け付けました。')).toBeVisible();
+
+  await gotoSettled(page, '/posts');
+  const row = postRow(page, text);
+  await expect(row).toHaveCount(1);
+  await expect(async () => {
+    await reloadSettled(page);
+    await expect(row.getByText('失敗', { exact: true })).toBeVisible({ timeout: 10_000 });
+  }).toPass({ timeout: 60_000, intervals: [1000] });
+  await expect(row.getByText('Googleへの投稿に失敗しました。')).toBeVisible();
+  await expect(row.getByText(/Googleの審査で投稿が承認されませんでした。/)).toBeVisible();
+  await expect(row.getByRole('button', { name: 'Google 再試行' })).toBeVisible();
+  await row.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('posts-rejected.png'), fullPage: true });
+
+  // At Google: the one post Tenpo made, in the state REJECTED; never sent again.
+  await page.waitForTimeout(2000);
+  const atGoogle = await googlePosts(request, GOOGLE.trial, text);
+  expect(atGoogle.map((p) => p.state)).toEqual(['REJECTED']);
+});
