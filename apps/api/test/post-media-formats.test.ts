@@ -145,18 +145,17 @@ describe('each channel gets a format it takes, converted on the server', () => {
     });
   });
 
-  it('Instagram outside 4:5 … 1.91:1: failed with the reason in Japanese, nothing sent', async () => {
+  it('Instagram outside 4:5 … 1.91:1: refused at submit with the reason in Japanese, nothing sent', async () => {
     const tall = await sharp(sample('sample.png'))
       .resize(600, 1200, { fit: 'fill' })
       .png()
       .toBuffer();
-    const post = await postOne('instagram', `縦長 ${Date.now()}`, 'tall.png', 'image/png', tall);
-    const ig = (await targetsOf(post.id)).targets[0];
-    expect(ig).toMatchObject({ state: 'failed', error_kind: 'invalid' });
-    expect(ig?.errors).toEqual([
-      ja.postPublishFailed('Instagram'),
-      ja.mediaAspectRatio('Instagram', '4:5〜1.91:1'),
-    ]);
+    const res = await submit(
+      { user_id: String(shop), content: `縦長 ${Date.now()}`, shared_sns_type: 'instagram' },
+      { 'medias[0]': { filename: 'tall.png', type: 'image/png', data: tall } },
+    );
+    expect(res.statusCode, res.body).toBe(422);
+    expect(JSON.stringify(json(res))).toContain(ja.mediaAspectRatio('Instagram', '4:5〜1.91:1'));
     expect(await countOf('POST', /\/media$/)).toBe(0);
     expect(await countOf('POST', CREATE.instagram)).toBe(0);
   });

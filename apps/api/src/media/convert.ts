@@ -28,8 +28,6 @@ export const CHANNEL_TAKES: Readonly<Record<PublisherKey, readonly string[]>> = 
   facebook: ['jpeg', 'png', 'gif'],
 };
 
-/** Instagram's feed photos: 4:5 (portrait) to 1.91:1 (landscape), IG User Media reference. */
-export const INSTAGRAM_ASPECT = { min: 4 / 5, max: 1.91 } as const;
 
 /**
  * The recipe of the JPEG rendition, the same for every channel so that one rendition serves
@@ -200,10 +198,12 @@ export async function prepareMedia(
   const original: Prepared = { key: m.storage_key, contentType: m.mime, converted: false };
   if (m.kind === 'video') return original;
   const label = labelOf(publisher);
-  if (publisher === 'instagram' && m.width && m.height) {
+  // Checked at submit too (media-rules); a post made before that rule still fails here, not there.
+  const aspect = MEDIA_RULES[publisher].image.aspect;
+  if (aspect && m.width && m.height) {
     const r = m.width / m.height;
-    if (r < INSTAGRAM_ASPECT.min - 1e-3 || r > INSTAGRAM_ASPECT.max + 1e-3)
-      throw new MediaPrepError(publisher, ja.mediaAspectRatio(label, '4:5〜1.91:1'));
+    if (r < aspect.min - 1e-3 || r > aspect.max + 1e-3)
+      throw new MediaPrepError(publisher, ja.mediaAspectRatio(label, aspect.label));
   }
   const format = detectFormat(await headOf(storage, m.storage_key));
   if (!format) throw new MediaPrepError(publisher, ja.mediaConvertFailed(label));

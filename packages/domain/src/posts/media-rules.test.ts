@@ -410,10 +410,31 @@ describe('messages', () => {
       ja.mediaSizeBigger(I, '8MB'),
       ja.mediaResolutionSmaller(I, '600×500px'),
       ja.mediaResolutionBigger(I, '1936×1936px'),
+      ja.mediaAspectRatio(I, '4:5〜1.91:1'),
     ]);
   });
 
   it('passes an empty list', () => {
     expect(checkMedia('twitter', [])).toEqual([]);
+  });
+});
+
+describe('Instagram photos: 4:5 to 1.91:1, checked before sending (ADR 0062)', () => {
+  const i = (width: number, height: number) => img({ width, height, bytes: 100 * KB });
+  const aspect = ja.mediaAspectRatio(I, '4:5〜1.91:1');
+  it.each([
+    ['4:5 portrait', 1080, 1350, []],
+    ['1.91:1 landscape', 1910, 1000, []],
+    ['square', 1080, 1080, []],
+    ['taller than 4:5', 1080, 1351 + 20, [aspect]],
+    ['wider than 1.91:1', 1920, 1000, [aspect]],
+  ] as const)('%s', (_name, width, height, want) => {
+    expect(checkMedia('instagram', [i(width, height)])).toEqual(want);
+  });
+  it('is Instagram’s alone, and not for videos', () => {
+    expect(checkMedia('facebook', [img({ width: 600, height: 1800 })])).not.toContain(
+      ja.mediaAspectRatio(F, '4:5〜1.91:1'),
+    );
+    expect(checkMedia('instagram', [vid({ width: 720, height: 1280 })])).toEqual([]);
   });
 });

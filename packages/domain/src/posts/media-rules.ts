@@ -48,7 +48,15 @@ export type ImageRules = {
   maxResolution: Size | null;
   /** When set, the image must be exactly one of these (X). */
   exactResolutions: readonly Size[] | null;
+  /**
+   * Width over height the channel takes (Instagram's feed photos, ADR 0062): checked when the
+   * picture is picked and at submit, not first when it is sent. `label` is how the message says it.
+   */
+  aspect?: { min: number; max: number; label: string } | null;
 };
+
+/** Instagram's feed photos: 4:5 (portrait) to 1.91:1 (landscape), IG User Media reference. */
+export const INSTAGRAM_ASPECT = { min: 4 / 5, max: 1.91, label: '4:5〜1.91:1' } as const;
 
 export type VideoRules = {
   /** The channel's own figure; `VIDEO_MAX_BYTES` applies above it. */
@@ -118,6 +126,7 @@ export const MEDIA_RULES: Readonly<Record<PublisherKey, ChannelMediaRules>> = {
       maxBytes: 8 * MB,
       minResolutions: [{ width: 600, height: 500, under: 'either' }],
       maxResolution: { width: 1936, height: 1936 },
+      aspect: INSTAGRAM_ASPECT,
     },
     video: {
       maxBytes: 250 * MB,
@@ -213,6 +222,13 @@ function imageErrors(channel: PublisherKey, r: ImageRules, m: MediaMeta): string
   }
   if (r.maxResolution && (m.width > r.maxResolution.width || m.height > r.maxResolution.height))
     out.push(ja.mediaResolutionBigger(label, px(r.maxResolution)));
+  const aspect = r.aspect;
+  if (aspect && m.width > 0 && m.height > 0) {
+    const ratio = m.width / m.height;
+    // A thousandth either side: 1080×1350 (4:5) and 1910×1000 are in, as Instagram takes them.
+    if (ratio < aspect.min - 1e-3 || ratio > aspect.max + 1e-3)
+      out.push(ja.mediaAspectRatio(label, aspect.label));
+  }
   const exact = r.exactResolutions;
   if (exact && !exact.some((s) => s.width === m.width && s.height === m.height)) {
     // Only two messages exist (spec 2 §8): over the largest allowed side is "too big".
