@@ -13,6 +13,23 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const servers: http.Server[] = [];
   let readiness: Readiness | null = null;
+  // Signals are heard from the start: one that comes while the worker is still starting (waiting
+  // for its database or migrations) ends it cleanly instead of killing it mid-way; one that
+  // comes once its jobs are composed is kept and acted on as soon as it is up.
+  let stop: ((signal: string) => void) | null = null;
+  let composed = false;
+  let pending: string | null = null;
+  const onSignal = (signal: string): void => {
+    if (stop) return stop(signal);
+    if (composed) {
+      pending ??= signal;
+      return;
+    }
+    console.error(`${signal} before the worker was up: exiting`);
+    void Promise.all(servers.map(closeServer)).finally(() => process.exit(0));
+  };
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
   // Up before the database is looked at: while the worker waits for it (or for its migrations)
   // it is live but not ready, and an orchestrator can tell that from a dead process.
   if (config.ops.workerHealthPort !== 0) {
@@ -34,6 +51,7 @@ async function main(): Promise<void> {
       await startMetricsServer(config.ops.metricsPort, config.host, config.ops.metricsToken),
     );
   const { app, database } = await composeWorker(config);
+  composed = true;
   await app.ready();
   await app.queue.start();
   await app.metrics.jobs.start();
@@ -44,7 +62,7 @@ async function main(): Promise<void> {
   const keepAlive = setInterval(() => {}, 60_000);
   app.log.info('Tenpo worker is up');
   let stopping = false;
-  const stop = (signal: string): void => {
+  stop = (signal: string): void => {
     if (stopping) {
       app.log.warn({ signal }, 'second signal: exiting now');
       process.exit(1);
@@ -61,8 +79,7 @@ async function main(): Promise<void> {
       () => process.exit(1),
     );
   };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+  if (pending) stop(pending);
 }
 
 main().catch((err: unknown) => {

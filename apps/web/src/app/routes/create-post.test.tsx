@@ -154,7 +154,7 @@ describe('/create-post', () => {
     renderAt('/create-post');
     await userEvent.click(await screen.findByRole('tab', { name: 'Facebook' }));
     await upload([file('a.jpg'), file('b.jpg'), file('c.jpg')]);
-    expect(await count()).toHaveTextContent('3 / 80');
+    await waitFor(async () => expect(await count()).toHaveTextContent('3 / 80'));
     expect(screen.queryByTestId('media-errors')).not.toBeInTheDocument();
     // Back on Google (one file): the list is cut to one.
     await userEvent.click(screen.getByRole('tab', { name: 'Google' }));
@@ -197,7 +197,7 @@ describe('/create-post', () => {
     await userEvent.type(await screen.findByRole('textbox', { name: /投稿内容/ }), '新メニュー');
     await userEvent.click(screen.getByRole('checkbox', { name: 'Facebook' }));
     await upload([file('menu.jpg')]);
-    expect(await count()).toHaveTextContent('1 / 1');
+    await waitFor(async () => expect(await count()).toHaveTextContent('1 / 1'));
     await waitFor(async () => expect(await submit()).toBeEnabled());
     await userEvent.click(await submit());
     expect(await screen.findByText('投稿を受け付けました。')).toBeInTheDocument();
@@ -357,7 +357,7 @@ describe('/post/:id', () => {
       'https://tenpo.example/spring',
     );
     expect(screen.getByRole('checkbox', { name: 'Facebook' })).toBeChecked();
-    expect(await count()).toHaveTextContent('1 / 1');
+    await waitFor(async () => expect(await count()).toHaveTextContent('1 / 1'));
     await waitFor(async () => expect(await submit()).toBeEnabled());
     await userEvent.click(await submit());
     await screen.findByText('投稿を受け付けました。');
