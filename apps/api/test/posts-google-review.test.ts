@@ -90,6 +90,34 @@ async function googlePost(text: string, due = 0) {
   return json<Created>(res).data.posts[0] as PostView;
 }
 
+/** A news post made and published at Google (its review over at once). */
+async function liveNews(text: string): Promise<PostView> {
+  const res = await call(t.app, {
+    method: 'POST',
+    url: '/api/posts/news',
+    token: w.token,
+    ...multipart({ user_id: String(shop), content: text }),
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  const post = json<Created>(res).data.posts[0] as PostView;
+  await drainUntil(async () => (await stateOf(post.id))[GOOGLE] === 'published');
+  return post;
+}
+
+/** The news post edited on its edit screen (POST /posts/news/{id}). */
+async function editNews(postId: number, text: string): Promise<void> {
+  const edit = await call(t.app, {
+    method: 'POST',
+    url: `/api/posts/news/${postId}`,
+    token: w.token,
+    ...multipart({ user_id: String(shop), content: text }),
+  });
+  expect(edit.statusCode, edit.body).toBe(200);
+}
+
+/** PATCHes of a local post the sandbox took. */
+const PATCH_POST = /\/localPosts\/[^/]+$/;
+
 beforeAll(async () => {
   w = await startPostsWorld();
   ({ sb, t, shop } = w);
@@ -249,5 +277,91 @@ describe('a Google post under review', () => {
     expect((await stateOf(post.id))[GOOGLE]).toBe('publishing');
     expect(await countOf('POST', CREATE[GOOGLE])).toBe(1);
     expect(await atGoogle(text)).toHaveLength(1);
+  });
+});
+
+describe('an edit of a live Google post, reviewed again by Google', () => {
+  it('an edit Google rejects fails the target with the reason; never a second post; fixed and retried, the same post goes LIVE', async () => {
+    const stamp = Date.now();
+    const text = `週末限定メニュー ${stamp}`;
+    const post = await liveNews(text);
+    await sb.control('DELETE', '/control/calls');
+    const bad = `週末限定メニュー sandbox:reject ${stamp}`;
+    await editNews(post.id, bad);
+    // Under Google's review of the edit: 投稿中, not 公開済み.
+    expect((await listed(post.id)).targets[0]?.state).toBe('publishing');
+    await drainUntil(async () => (await stateOf(post.id))[GOOGLE] === 'failed');
+    const target = (await listed(post.id)).targets[0] as PostView['targets'][number];
+    expect(target).toMatchObject({ state: 'failed', retryable: true });
+    expect(target.errors).toEqual([ja.postPublishFailed('Google'), ja.postRejected('Google')]);
+    // At Google: the one post, edited, REJECTED; nothing created for the edit.
+    expect(await countOf('POST', CREATE[GOOGLE])).toBe(0);
+    expect(await countOf('PATCH', PATCH_POST)).toBe(1);
+    expect((await atGoogle(bad)).map((p) => p.review)).toEqual(['rejected']);
+    expect(await atGoogle(text)).toHaveLength(0);
+    // Edited again (the row only: the target failed), then 再送信: the same post is PATCHed.
+    const fixed = `週末限定メニューのご案内 ${stamp}`;
+    await editNews(post.id, fixed);
+    expect(await countOf('PATCH', PATCH_POST)).toBe(1);
+    const retry = await call(t.app, {
+      method: 'POST',
+      url: `/api/posts/${post.id}/targets/${target.id}/retry`,
+      token: w.token,
+    });
+    expect(retry.statusCode, retry.body).toBe(200);
+    await drainUntil(async () => (await stateOf(post.id))[GOOGLE] === 'published');
+    expect((await listed(post.id)).targets[0]?.errors).toEqual([]);
+    expect(await countOf('POST', CREATE[GOOGLE])).toBe(0);
+    expect(await countOf('PATCH', PATCH_POST)).toBe(2);
+    expect((await atGoogle(fixed)).map((p) => p.review)).toEqual(['live']);
+    expect(await atGoogle(bad)).toHaveLength(0);
+  });
+
+  it('an edit under review shows publishing, and published again once Google has it LIVE', async () => {
+    const stamp = Date.now();
+    const post = await liveNews(`冬の新作 ${stamp}`);
+    const before = await t.database.db
+      .selectFrom('post_targets')
+      .select('published_at')
+      .where('post_id', '=', post.id)
+      .executeTakeFirstOrThrow();
+    await sb.control('DELETE', '/control/calls');
+    await sb.control('PATCH', '/control/settings', { google: { postLiveAfterMs: 1500 } });
+    const edited = `冬の新作のご案内 ${stamp}`;
+    await editNews(post.id, edited);
+    await t.app.queue.drain();
+    expect((await listed(post.id)).targets[0]?.state).toBe('publishing');
+    expect((await atGoogle(edited)).map((p) => p.review)).toEqual(['processing']);
+    await new Promise((r) => setTimeout(r, 1600));
+    t.clock.advance(REVIEW_FIRST_WAIT_MS + 1000);
+    await drainUntil(async () => (await stateOf(post.id))[GOOGLE] === 'published');
+    const target = (await listed(post.id)).targets[0];
+    expect(target?.errors).toEqual([]);
+    expect(target?.url).toContain('local.google.com');
+    const after = await t.database.db
+      .selectFrom('post_targets')
+      .select('published_at')
+      .where('post_id', '=', post.id)
+      .executeTakeFirstOrThrow();
+    expect(after.published_at).toBe(before.published_at);
+    expect(await countOf('POST', CREATE[GOOGLE])).toBe(0);
+    expect(await countOf('PATCH', PATCH_POST)).toBe(1);
+    expect((await atGoogle(edited)).map((p) => p.review)).toEqual(['live']);
+  });
+  it('a post whose edit Google rejected, deleted on Tenpo, is deleted at Google too', async () => {
+    const stamp = Date.now();
+    const post = await liveNews(`閉店のお知らせ ${stamp}`);
+    const bad = `閉店のお知らせ sandbox:reject ${stamp}`;
+    await editNews(post.id, bad);
+    await drainUntil(async () => (await stateOf(post.id))[GOOGLE] === 'failed');
+    expect((await atGoogle(bad)).map((p) => p.review)).toEqual(['rejected']);
+    const del = await call(t.app, {
+      method: 'DELETE',
+      url: `/api/posts/news/${post.id}?user_id=${shop}`,
+      token: w.token,
+    });
+    expect(del.statusCode, del.body).toBe(200);
+    expect((await stateOf(post.id))[GOOGLE]).toBe('removed');
+    expect(await atGoogle(bad)).toHaveLength(0);
   });
 });

@@ -138,6 +138,9 @@ describe('offers, events and news are Google local posts of their type', () => {
       event: { title: '20%オフ' },
       offer: { couponCode: 'SPRING20' },
     });
+    // Google reviews the edited post (PROCESSING); the publish job follows it to LIVE (ADR 0060).
+    await t.app.queue.drain();
+    expect((await targetsOf(post.id)).targets[0]?.state).toBe('published');
 
     const list = await call(t.app, {
       method: 'GET',

@@ -15,7 +15,7 @@ import {
   PublishPending,
 } from '../../channels/channel';
 import { settle } from '../../channels/settle';
-import type { PostMediaRow, PostTargetRow } from '../../db/types';
+import type { PostMediaRow, PostRow, PostTargetRow } from '../../db/types';
 import type { JobContext, JobHandler, Queue, RateLimit } from '../../jobs/engine';
 import { iso, type Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
@@ -188,6 +188,7 @@ export function registerPostJobs(queue: Queue, deps: PostJobDeps): void {
   ): Promise<void> {
     if (post.review === 'processing') return underReview(t, parts, i, post, ctx);
     if (post.review === 'rejected') return rejected(t, parts, i, post);
+    const edited = !!parts[i]?.edit_review;
     parts[i] = {
       ...(parts[i] as TargetPart),
       id: post.id,
@@ -197,6 +198,7 @@ export function registerPostJobs(queue: Queue, deps: PostJobDeps): void {
       review: null,
       review_since: null,
       review_checks: 0,
+      edit_review: null,
     };
     const first = parts[0] as TargetPart;
     const patch: TargetPatch = {
@@ -211,7 +213,9 @@ export function registerPostJobs(queue: Queue, deps: PostJobDeps): void {
       updated_at: stamp(),
     };
     if (parts.every((x) => x.state !== 'pending')) {
-      await repo.updateTarget(t.id, { ...patch, state: 'published', published_at: stamp() });
+      // An edit that passed Google's review keeps the post's first publication time.
+      const at = edited && t.published_at ? t.published_at : stamp();
+      await repo.updateTarget(t.id, { ...patch, state: 'published', published_at: at });
       return;
     }
     await repo.updateTarget(t.id, { ...patch, state: 'publishing' });
@@ -360,6 +364,45 @@ export function registerPostJobs(queue: Queue, deps: PostJobDeps): void {
       ctx.log.warn({ err, target: t.id }, 'reading a post under review failed');
       return still;
     }
+  }
+
+  /**
+   * A post whose edit Google refused, edited again and retried: PATCHed in place (repeatable:
+   * the mask's fields replace Google's), then followed as after a create (a read at once, the
+   * job rescheduled while Google reviews). A PATCH Google refuses fails the target by its class.
+   */
+  async function editAgain(
+    t: PostTargetRow,
+    post: PostRow,
+    parts: TargetPart[],
+    i: number,
+    ctx: JobContext,
+  ): Promise<void> {
+    const key = t.publisher_key as PublisherKey;
+    const handle = credentialHandle(t.store_id, key);
+    const part = parts[i] as TargetPart;
+    parts[i] = { ...part, review: 'processing', review_since: null, review_checks: 0 };
+    const fresh = { ...t, state: 'publishing' as const, attempts: t.attempts + 1 };
+    const claimed = await repo.updateTarget(
+      t.id,
+      { state: 'publishing', attempts: fresh.attempts, updated_at: stamp() },
+      ['scheduled', 'publishing', 'unknown'],
+      { attempts: t.attempts, parts: t.parts },
+    );
+    if (!claimed) return;
+    let answer: PublishedPost;
+    try {
+      answer = await registry
+        .require(key, 'update')
+        .update(handle, part.id as string, draftFor(post, key, []));
+    } catch (err) {
+      return failed(fresh, err, ctx, 'publish');
+    }
+    if (answer.review === 'processing') {
+      const read = await readReview(fresh, handle, parts[i] as TargetPart, ctx);
+      if (read !== 'gone') answer = { ...answer, review: read.review, url: read.url ?? answer.url };
+    }
+    return partPublished(fresh, parts, i, { ...answer, id: part.id as string }, ctx);
   }
 
   /**
@@ -512,6 +555,7 @@ export function registerPostJobs(queue: Queue, deps: PostJobDeps): void {
             review: null,
             review_since: null,
             review_checks: 0,
+            edit_review: null,
             past_ids: [...(part.past_ids ?? []), part.id],
           };
           await repo.updateTarget(t.id, {
@@ -574,6 +618,10 @@ export function registerPostJobs(queue: Queue, deps: PostJobDeps): void {
         });
         return;
       }
+      // An edit Google refused (ADR 0060): the same post is PATCHed with the row as it is now
+      // (edited since), and its review followed again. Never made anew for an edit's review.
+      if (part.review === 'rejected' && part.edit_review && part.id)
+        return editAgain(t, b.post, parts, i, ctx);
       // A part refused after its review (rejected) is sent anew: its old post is kept aside,
       // never to be settled as this send.
       parts[i] = part.id
@@ -672,7 +720,10 @@ export function registerPostJobs(queue: Queue, deps: PostJobDeps): void {
       // part was refused): every live part comes down, one per run, each recorded as it goes.
       if (!['published', 'removing', 'failed'].includes(t.state)) return;
       const parts = partsOf(t, 1);
-      const live = parts.findIndex((x) => x.state === 'published' && !!x.id);
+      // A post whose edit Google refused is still there (REJECTED; ADR 0060): it comes down too.
+      const live = parts.findIndex(
+        (x) => (x.state === 'published' || !!x.edit_review) && x.state !== 'removed' && !!x.id,
+      );
       if (live < 0) {
         if (t.state === 'removing')
           await repo.updateTarget(t.id, {

@@ -35,6 +35,12 @@ export type TargetPart = {
   review_since?: string | null;
   /** Reads of the review so far in this watch (the next wait doubles with each). */
   review_checks?: number;
+  /**
+   * The review is of an edit (Google answers a PATCH of a live post PROCESSING; ADR 0060): the
+   * post `id` names stays the part's post whatever the review says. Refused, it is edited and
+   * PATCHed again by a retry, never made anew.
+   */
+  edit_review?: boolean | null;
   /** Posts made for this part before and refused (rejected): never settled as this send. */
   past_ids?: string[];
 };

@@ -8,19 +8,29 @@ import {
   type PostView,
   type PublisherKey,
 } from '@tenpo/domain';
-import { ChannelError, credentialHandle, type ChannelRegistry } from '../../channels/channel';
+import {
+  ChannelError,
+  credentialHandle,
+  type ChannelRegistry,
+  type PostReview,
+} from '../../channels/channel';
 import { draftFor, type StoredTopic } from './posts.draft';
-import type { UserRow } from '../../db/types';
+import type { PostTargetRow, UserRow } from '../../db/types';
 import type { Queue } from '../../jobs/engine';
 import { iso, type Clock } from '../../lib/clock';
 import { AppError, notFound, validationError } from '../../lib/errors';
 import type { MediaStorage } from '../../storage';
 import type { PublisherService } from '../publisher/publisher.service';
 import { jobOf, PUBLISH_QUEUE, REMOVE_QUEUE, removeKeyOf, retryKeyOf } from './posts.jobs';
+import { partsJson, partsOf } from './posts.parts';
 import { isRetryable, labelOf, presentPost } from './posts.present';
 import type { NewPostMedia, PostBundle, PostsRepo } from './posts.repo';
 import type { PostRequest } from './posts.validate';
 import type { AuditActor, AuditLog } from '../audit/audit.repo';
+
+/** A failed target whose post Google holds after refusing its edit (ADR 0060). */
+const editRefused = (t: PostTargetRow): boolean =>
+  t.state === 'failed' && partsOf(t, 1).some((x) => x.edit_review && !!x.id);
 
 /** A post's fields as the audit log shows them (ADR 0047). */
 const postFields = (p: {
@@ -240,16 +250,20 @@ export function createPostsService(deps: {
         topic: patch.topic ? JSON.stringify(patch.topic) : null,
         updated_at: iso(now()),
       };
+      let review: PostReview | null = null;
       if (t?.state === 'published' && t.external_id) {
         const post = { ...b.post, ...row };
         try {
-          await registry
-            .require('google_my_business', 'update')
-            .update(
-              credentialHandle(t.store_id, 'google_my_business'),
-              t.external_id,
-              draftFor(post, 'google_my_business', []),
-            );
+          review =
+            (
+              await registry
+                .require('google_my_business', 'update')
+                .update(
+                  credentialHandle(t.store_id, 'google_my_business'),
+                  t.external_id,
+                  draftFor(post, 'google_my_business', []),
+                )
+            ).review ?? null;
         } catch (err) {
           if (err instanceof ChannelError)
             throw new AppError(502, 'provider_failed', ja.topicProviderFailed);
@@ -257,6 +271,39 @@ export function createPostsService(deps: {
         }
       }
       await repo.updatePost(b.post.id, row);
+      // Google reviews the edited post again (PROCESSING, or REJECTED at once; ADR 0060): the
+      // target is under review, followed by its publish job as after a create (a read at once,
+      // then rescheduled); it ends published again, or failed with the reason. The post stays
+      // the one Google holds: an edit's review never makes a new one.
+      if (t && (review === 'processing' || review === 'rejected'))
+        await repo.transaction(async (tx, trx) => {
+          const parts = partsOf(t, 1).map((x) =>
+            x.id === t.external_id
+              ? {
+                  ...x,
+                  state: 'pending' as const,
+                  sent_at: null,
+                  review: 'processing' as const,
+                  review_since: null,
+                  review_checks: 0,
+                  edit_review: true,
+                }
+              : x,
+          );
+          await tx.updateTarget(t.id, {
+            state: 'publishing',
+            parts: partsJson(parts),
+            attempts: 0,
+            error_kind: null,
+            error_lines: '[]',
+            updated_at: iso(now()),
+          });
+          await queue.enqueue(PUBLISH_QUEUE, jobOf(t), {
+            key: `${t.idempotency_key}:edit:${randomUUID()}`,
+            runAt: now(),
+            trx,
+          });
+        });
       await deps.audit?.recordUpdate(
         {
           actor,
@@ -277,7 +324,8 @@ export function createPostsService(deps: {
         if (t.state === 'removed') continue;
         if (['publishing', 'unknown', 'removing'].includes(t.state))
           throw new AppError(409, 'busy', ja.topicBusy);
-        if (t.state === 'published' && t.external_id) {
+        // A post whose edit Google refused is still Google's post (REJECTED): removed there too.
+        if (t.external_id && (t.state === 'published' || editRefused(t))) {
           try {
             await registry
               .require(t.publisher_key as PublisherKey, 'remove')
