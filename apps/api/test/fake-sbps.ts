@@ -44,6 +44,10 @@ export type FakeSbps = SbpsClient & {
   loseNextCommit: boolean;
   /** The next sale goes through at SBPS, but its answer is lost. */
   loseNextSales: boolean;
+  /** The next sale never reaches SBPS (the process dies between commit and sales). */
+  dropNextSales: boolean;
+  /** Each sale's `processingDatetime` as sent (undefined: none named). */
+  salesDates: (string | undefined)[];
   /** The next authorisation is answered with this NG code (e.g. 10121000, the credit centre). */
   nextAuthorisationNg: string | null;
   sold: () => FakeTransaction[];
@@ -75,6 +79,8 @@ export function createFakeSbps(config: Config, clock: Clock): FakeSbps {
     duplicateWithoutTracking: false,
     loseNextCommit: false,
     loseNextSales: false,
+    dropNextSales: false,
+    salesDates: [],
     nextAuthorisationNg: null,
     sold: () => fake.transactions.filter((t) => t.status === 'sold'),
     provider: real.provider,
@@ -163,7 +169,12 @@ export function createFakeSbps(config: Config, clock: Clock): FakeSbps {
     },
 
     async sales(input) {
+      if (fake.dropNextSales) {
+        fake.dropNextSales = false;
+        throw new SbpsUnavailable('the process died before sales');
+      }
       fake.calls.push('ST02-00201');
+      fake.salesDates.push(input.processingDatetime);
       if (fake.down) throw new SbpsUnavailable('SBPS down');
       const t = fake.transactions.find((x) => x.trackingId === input.trackingId);
       // SBPS sells a committed authorisation only (ADR 0058).

@@ -683,6 +683,24 @@ describe('monthly billing', () => {
     expect(sbps.sold().filter((x) => x.orderId === row?.order_id)).toHaveLength(1);
   });
 
+  it("a crash between commit and sales: the resumed sale names the commit's process date", async () => {
+    const due = await shopDue();
+    moveTo(due);
+    sbps.dropNextSales = true;
+    await runBilling();
+    const pending = (await charges(ids.shop as number)).find((c) => c.period === due);
+    expect(pending?.state).toBe('pending');
+    expect(pending?.commit_process_date).toBe('20261126141500');
+    // The rerun inquires (committed) and sells, naming the commit's date, not none (or today).
+    t.clock.advance(HOUR);
+    await t.app.queue.drain();
+    expect(sbps.calls.slice(-2)).toEqual(['MG01-00101', 'ST02-00201']);
+    expect(sbps.salesDates.at(-1)).toBe('20261126141500');
+    const row = (await charges(ids.shop as number)).find((c) => c.period === due);
+    expect(row?.state).toBe('paid');
+    expect(sbps.sold().filter((x) => x.orderId === row?.order_id)).toHaveLength(1);
+  });
+
   it('a duplicate order id refused without a tracking id: that attempt closes quietly, a new order id pays', async () => {
     const id = ids.shop as number;
     const due = await shopDue();

@@ -17,6 +17,7 @@ import { products } from './migrations/0015-products';
 import { auditLog } from './migrations/0016-audit-log';
 import { payments } from './migrations/0017-payments';
 import { listingGoogleVersion } from './migrations/0019-listing-google-version';
+import { paymentCommitDate } from './migrations/0020-payment-commit-date';
 
 /** Migrations are listed here in order; each runs on SQLite and PostgreSQL alike. */
 const migrations = (dialect: Dialect): Record<string, Migration> => ({
@@ -37,6 +38,7 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   '0016-audit-log': auditLog(dialect),
   '0017-payments': payments(dialect),
   '0019-listing-google-version': listingGoogleVersion(),
+  '0020-payment-commit-date': paymentCommitDate(),
 });
 
 const migratorOf = ({ db, dialect, schema }: DbHandle): Migrator => {

@@ -470,6 +470,8 @@ export type PaymentChargesTable = {
   lease_owner: string | null;
   sps_transaction_id: string | null;
   tracking_id: string | null;
+  /** The commit's `res_process_date` (ST02-00101), for a sale resumed later (ADR 0058). */
+  commit_process_date: string | null;
   error_code: string | null;
   origin: string | null;
   created_at: string;

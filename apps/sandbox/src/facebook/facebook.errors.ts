@@ -65,6 +65,37 @@ export const deauthorized = (): ProviderError =>
     { error_subcode: 458 },
   );
 
+/**
+ * Graph 190/460: the user changed their password (or Facebook reset the session); recorded in
+ * fixtures/meta-graph-errors/password-changed-190-460.json.
+ */
+export const passwordChanged = (): ProviderError =>
+  graphError(
+    400,
+    190,
+    'Error validating access token: The session has been invalidated because the user changed their password or Facebook has changed the session for security reasons.',
+    'OAuthException',
+    { error_subcode: 460 },
+  );
+
+/** Graph 368, temporarily blocked for policy violations (fixtures/meta-graph-errors/blocked-368.json). */
+export const policyBlocked = (): ProviderError =>
+  graphError(
+    400,
+    368,
+    "You recently posted something that violates Facebook policies, so you're temporarily blocked from using this feature.",
+  );
+
+/** The answer of an account fault switch (`kind`), or null when the kind is not an account one. */
+export const accountFault = (kind: string): ProviderError | null =>
+  kind === 'policy_block'
+    ? policyBlocked()
+    : kind === 'password_changed'
+      ? passwordChanged()
+      : kind === 'deauthorized'
+        ? deauthorized()
+        : null;
+
 /** Graph's answer for an id that does not exist, is not visible to the token, or lacks the edge. */
 export const unsupported = (method: string, id: string): ProviderError =>
   graphError(

@@ -18,6 +18,7 @@ import {
   graphError,
   invalidParam,
   invalidToken,
+  accountFault,
   missingToken,
   unsupported,
 } from './facebook.errors';
@@ -177,6 +178,10 @@ export function registerFacebookGraph(
           : graphError(f.status, 1, 'An unknown error has occurred.', 'OAuthException', {
               is_transient: true,
             });
+      else {
+        const e = accountFault(f.kind);
+        if (e) throw e;
+      }
     }
     if (!raw) throw missingToken();
     if (!token) throw invalidToken();

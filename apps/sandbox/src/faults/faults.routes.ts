@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bodyObject, esc, page, wantsJson, type Dict } from '../shared/http';
 import {
   faultKinds,
+  faultProviders,
   providers,
   type FaultInput,
   type FaultKind,
@@ -15,17 +16,21 @@ const KIND_LABELS: Record<FaultKind, string> = {
   server_error: '5xx サーバーエラー / server error',
   slow: '遅延 / slow answer',
   flaky: '429 または 5xx / rate limited or server error',
+  policy_block: 'Graph 368 ポリシーによる一時制限 / temporarily blocked (policy)',
+  password_changed: 'Graph 190/460 パスワード変更 / password changed',
+  deauthorized: 'Graph 190/458 アプリの認可取り消し / app de-authorised',
+  suspended: 'X 403 凍結 / Google 403 PERMISSION_DENIED (suspended)',
 };
 
 /** What each provider actually answers for each kind, shown on the page. */
 const ANSWERS: Record<Provider, string> = {
   google:
-    '401 UNAUTHENTICATED (ACCESS_TOKEN_EXPIRED) · 429 RESOURCE_EXHAUSTED + RetryInfo · 500 INTERNAL / 503 UNAVAILABLE',
+    '401 UNAUTHENTICATED (ACCESS_TOKEN_EXPIRED) · 429 RESOURCE_EXHAUSTED + RetryInfo · 500 INTERNAL / 503 UNAVAILABLE · 403 PERMISSION_DENIED (suspended)',
   facebook:
-    '400 code 190/463 · 400 code 32 (page token) or 17 (user token) + X-Business-Use-Case-Usage / X-App-Usage · 500 code 1 / 503 code 2',
+    '400 code 190/463 · 400 code 32 (page token) or 17 (user token) + X-Business-Use-Case-Usage / X-App-Usage · 500 code 1 / 503 code 2 · 400 code 368 · 400 code 190/460 · 400 code 190/458',
   instagram:
-    '400 code 190/463 · 400 code 4 + X-Business-Use-Case-Usage (type instagram) · 500 code 1 / 503 code 2',
-  x: '401 Unauthorized · 429 Too Many Requests + x-rate-limit-limit/remaining/reset · 500 / 503 problem',
+    '400 code 190/463 · 400 code 4 + X-Business-Use-Case-Usage (type instagram) · 500 code 1 / 503 code 2 · 400 code 368 · 400 code 190/460 · 400 code 190/458',
+  x: '401 Unauthorized · 429 Too Many Requests + x-rate-limit-limit/remaining/reset · 500 / 503 problem · 403 problems/user-suspended',
   sbps: 'XML API (path /sbps/api): 401 · 503 + Retry-After (rate limit) · 500 / 502 / 503 HTML; pagecon sends (path /sbps/pagecon): not sent → refund, error_url 99990000 · slow delays the send',
 };
 
@@ -42,6 +47,9 @@ function parseInput(raw: Dict): FaultInput | string {
     return `provider must be one of ${providers.join(', ')} (or omitted for all)`;
   if (!(faultKinds as readonly string[]).includes(kind))
     return `kind must be one of ${faultKinds.join(', ')}`;
+  const only = faultProviders[kind as FaultKind];
+  if (only && (provider === null || !(only as readonly string[]).includes(provider)))
+    return `kind ${kind} needs provider ${only.join(' or ')}`;
   const num = (v: unknown): number | undefined =>
     v === undefined || v === '' || v === null ? undefined : Number(v);
   const fraction = num(raw.fraction);

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import {
@@ -215,5 +217,69 @@ describe('fault switches', () => {
     expect((await app.inject({ url: ACCOUNTS, headers: auth(shop.access_token) })).statusCode).toBe(
       401,
     );
+  });
+});
+
+/** The account faults answer the bodies recorded in fixtures/ (ADR 0063), fbtrace_id aside. */
+const FIXTURES = path.join(import.meta.dirname, '..', '..', '..', '..', 'fixtures');
+const fixture = (dir: string, name: string): Record<string, unknown> =>
+  JSON.parse(fs.readFileSync(path.join(FIXTURES, dir, name), 'utf8')) as Record<string, unknown>;
+const withoutTrace = (b: { error: Record<string, unknown> }) => {
+  const { fbtrace_id, ...rest } = b.error;
+  expect(typeof fbtrace_id).toBe('string');
+  return rest;
+};
+
+describe('account fault switches (Graph 368, 190/460, 190/458; X and Google suspended)', () => {
+  it.each([
+    ['policy_block', 'blocked-368.json'],
+    ['password_changed', 'password-changed-190-460.json'],
+    ['deauthorized', 'deauthorized-190-458.json'],
+  ])('Facebook %s answers %s', async (kind, file) => {
+    const page = await pageToken(app, await facebookUserToken(app), '104857392017465');
+    expect((await addFault({ provider: 'facebook', kind, method: 'POST' })).statusCode).toBe(201);
+    const r = await app.inject({
+      method: 'POST',
+      url: '/sandbox/facebook/graph/v25.0/104857392017465/feed',
+      headers: FORM,
+      payload: form({ message: 'hi', access_token: page }),
+    });
+    expect(r.statusCode).toBe(400);
+    expect(withoutTrace(r.json())).toEqual(
+      withoutTrace(fixture('meta-graph-errors', file) as { error: Record<string, unknown> }),
+    );
+  });
+
+  it('X suspended answers the user-suspended problem', async () => {
+    const t = await xTokens(app);
+    await addFault({ provider: 'x', kind: 'suspended' });
+    const r = await app.inject({
+      method: 'POST',
+      url: '/sandbox/x/api/2/tweets',
+      headers: auth(t.access_token),
+      payload: { text: 'x' },
+    });
+    expect(r.statusCode).toBe(403);
+    expect(r.json()).toEqual(fixture('x-errors', '403-user-suspended.json'));
+  });
+
+  it("Google suspended answers PERMISSION_DENIED in Google's envelope", async () => {
+    const shop = await googleTokens(app);
+    await addFault({ provider: 'google', kind: 'suspended' });
+    const r = await app.inject({ url: ACCOUNTS, headers: auth(shop.access_token) });
+    expect(r.statusCode).toBe(403);
+    expect(r.json()).toEqual(fixture('google-errors', 'permission-denied-location.json'));
+  });
+
+  it('an account kind needs a provider that has it', async () => {
+    for (const body of [
+      { kind: 'policy_block' },
+      { provider: 'x', kind: 'policy_block' },
+      { provider: 'sbps', kind: 'suspended' },
+    ]) {
+      const r = await addFault(body);
+      expect(r.statusCode).toBe(400);
+      expect(r.json().error).toBe('invalid_fault');
+    }
   });
 });

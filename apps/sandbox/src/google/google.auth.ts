@@ -2,7 +2,13 @@ import type { FastifyRequest } from 'fastify';
 import { bearer, sleep } from '../shared/http';
 import type { Runtime } from '../shared/runtime';
 import type { JsonStore } from '../shared/store';
-import { errorInfo, gError, quotaExceeded, unauthenticated } from './google.errors';
+import {
+  errorInfo,
+  gError,
+  locationSuspended,
+  quotaExceeded,
+  unauthenticated,
+} from './google.errors';
 import type { GAccess, GoogleState } from './google.state';
 
 export const BUSINESS_MANAGE = 'https://www.googleapis.com/auth/business.manage';
@@ -50,6 +56,7 @@ export async function authenticate(
             undefined,
             f.status === 500 ? 'INTERNAL' : undefined,
           );
+    else if (f.kind === 'suspended') throw locationSuspended();
   }
 
   if (!raw) throw unauthenticated(service, 'CREDENTIALS_MISSING');

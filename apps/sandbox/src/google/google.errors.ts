@@ -117,6 +117,13 @@ export const notFound = (): ProviderError => gError(404, 'Requested entity was n
 export const permissionDenied = (message = 'The caller does not have permission'): ProviderError =>
   gError(403, message);
 
+/**
+ * A suspended or unverified location: Google's plain PERMISSION_DENIED envelope with its
+ * canonical message, no details (fixtures/google-errors/permission-denied-location.json).
+ */
+export const locationSuspended = (): ProviderError =>
+  gError(403, 'The caller does not have permission', undefined, undefined, 'PERMISSION_DENIED');
+
 /** Google's front end answers an unknown path with an HTML page, not the JSON envelope. */
 export const unknownPath = (path: string): ProviderError =>
   new ProviderError(

@@ -6,9 +6,33 @@ import type { FetchLogEntry } from './media';
 
 export const providers = ['google', 'facebook', 'instagram', 'x', 'sbps'] as const;
 export type Provider = (typeof providers)[number];
-/** `flaky`: each affected call answers either the rate limit or a 5xx (chosen by the seed). */
-export const faultKinds = ['expired_token', 'rate_limit', 'server_error', 'slow', 'flaky'] as const;
+/**
+ * `flaky`: each affected call answers either the rate limit or a 5xx (chosen by the seed).
+ * The account faults answer as the provider does for an account it holds back (ADR 0063,
+ * fixtures/meta-graph-errors, fixtures/x-errors, fixtures/google-errors): `policy_block` (Graph
+ * 368), `password_changed` (Graph 190/460), `deauthorized` (Graph 190/458), `suspended` (X 403
+ * user-suspended; Google 403 PERMISSION_DENIED for a suspended or unverified location). They
+ * need a provider: see `faultProviders`.
+ */
+export const faultKinds = [
+  'expired_token',
+  'rate_limit',
+  'server_error',
+  'slow',
+  'flaky',
+  'policy_block',
+  'password_changed',
+  'deauthorized',
+  'suspended',
+] as const;
 export type FaultKind = (typeof faultKinds)[number];
+/** The providers a kind exists at; a kind not listed exists at every provider. */
+export const faultProviders: Partial<Record<FaultKind, readonly Provider[]>> = {
+  policy_block: ['facebook', 'instagram'],
+  password_changed: ['facebook', 'instagram'],
+  deauthorized: ['facebook', 'instagram'],
+  suspended: ['x', 'google'],
+};
 
 export type Fault = {
   id: string;

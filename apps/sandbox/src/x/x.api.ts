@@ -4,7 +4,7 @@ import { mimeOf, probeMedia } from '../shared/media';
 import { filesOf } from '../shared/multipart';
 import type { Runtime } from '../shared/runtime';
 import type { JsonStore } from '../shared/store';
-import { forbidden, invalidRequest, problem, unauthorized } from './x.errors';
+import { forbidden, invalidRequest, problem, unauthorized, userSuspended } from './x.errors';
 import { MAX_WEIGHTED_LENGTH, tcoLink, URL_RE, weightedLength } from './x.text';
 import { xUsers, type XMedia, type XState, type XToken, type XTweet } from './x.state';
 
@@ -88,6 +88,7 @@ export function registerXApi(app: FastifyInstance, rt: Runtime, store: JsonStore
           f.status === 503 ? 'Service Unavailable' : 'Internal Server Error',
           f.status === 503 ? 'Service Unavailable' : 'Internal Server Error',
         );
+      else if (f.kind === 'suspended') throw userSuspended();
     }
     if (!token || token.revoked || token.expiresAt <= rt.now()) throw unauthorized();
     const have = token.scope.split(' ');

@@ -28,3 +28,15 @@ export const forbidden = (detail: string): ProviderError => problem(403, 'Forbid
 /** The OAuth endpoints answer RFC 6749 errors, not problem details. */
 export const oauthError = (status: number, error: string, description: string): ProviderError =>
   new ProviderError(status, { error, error_description: description });
+
+/**
+ * A suspended user's token: 403 problem `user-suspended` (fixtures/x-errors/403-user-suspended.json,
+ * recorded in akrherz/iembot#156).
+ */
+export const userSuspended = (): ProviderError =>
+  problem(
+    403,
+    'Forbidden',
+    'The user used for authentication is suspended',
+    'https://api.twitter.com/2/problems/user-suspended',
+  );

@@ -24,6 +24,10 @@ export function classifyX(now: () => number) {
       return new ChannelError(status >= 500 ? 'transient' : 'invalid', text, null, status);
     }
     if (status === 401) return new ChannelError('reauth', text, null, status);
+    // A suspended account (problem type `user-suspended`, fixtures/x-errors): X holds the
+    // account back, so neither a retry nor a new consent helps; the user reads why (ADR 0063).
+    if (status === 403 && (b.type ?? '').endsWith('/user-suspended'))
+      return new ChannelError('blocked', text, null, status);
     if (status === 429) {
       const waitUntil = (name: string): number | null => {
         const reset = Number(headers.get(name) ?? '');

@@ -169,6 +169,20 @@ const queries = (db: Q) => ({
       .execute();
   },
 
+  /** The commit's process date, kept for a sale resumed after a crash (ADR 0058). */
+  async noteCommit(
+    id: number,
+    owner: string,
+    v: { commit_process_date: string; updated_at: string },
+  ): Promise<void> {
+    await db
+      .updateTable('payment_charges')
+      .set(v)
+      .where('id', '=', id)
+      .where('lease_owner', '=', owner)
+      .execute();
+  },
+
   /** Gives the claim back (the provider is down): the next run claims it again at once. */
   async release(id: number, owner: string, now: string): Promise<void> {
     await db

@@ -357,13 +357,20 @@ export function createPaymentsService(deps: {
       });
       return 'failed';
     };
-    // Resumed after a commit whose process date was lost: sales names today (as vogle does).
-    let processingDatetime: string | undefined;
+    // Sales names the commit's process date: the one just answered, or, resumed after a crash
+    // between commit and sales, the one kept on the charge. A commit whose answer was lost left
+    // none: sales names today (as vogle does).
+    let processingDatetime = committed ? (charge.commit_process_date ?? undefined) : undefined;
     if (!committed) {
       if (!sbps.commit) throw new Error('SBPS client without commit (ST02-00101)');
       const c = await sbps.commit(t);
       if (c.result !== 'OK') return refused('commit', c.errCode);
       processingDatetime = c.processDate || undefined;
+      if (processingDatetime)
+        await repo.noteCommit(charge.id, owner, {
+          commit_process_date: processingDatetime,
+          updated_at: now(),
+        });
     }
     const sold = await sbps.sales({ ...t, amount: charge.amount, processingDatetime });
     if (sold.result !== 'OK') return refused('sales', sold.errCode);
