@@ -28,7 +28,6 @@ export const CHANNEL_TAKES: Readonly<Record<PublisherKey, readonly string[]>> = 
   facebook: ['jpeg', 'png', 'gif'],
 };
 
-
 /**
  * The recipe of the JPEG rendition, the same for every channel so that one rendition serves
  * them all: at most the smallest channel cap (X and Google, 5 MB), at least Google's 10 KB.
