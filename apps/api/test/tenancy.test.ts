@@ -427,6 +427,23 @@ describe("a session cannot read or change another tenant's store (404)", () => {
         }),
       ],
     ]),
+    // Google's own version of a listing (ADR 0061): accepting or resending for a foreign store.
+    ...(
+      [
+        ['agency', 'other-store@tenpo.example', "another agency's store"],
+        ['shop', 'store02@tenpo.example', 'an agency store'],
+      ] as const
+    ).flatMap(([who, email, whose]): [string, string, () => Attempt][] =>
+      (['accept', 'resend'] as const).map((choice) => [
+        who,
+        `${choice} Google's version of ${whose}`,
+        () => ({
+          method: 'POST',
+          url: '/api/entity/google-version',
+          body: { payload: { user_id: id(email), choice } },
+        }),
+      ]),
+    ),
     // Knowledge tag (issue 11 item 3): every call that names a store.
     ...(
       [
@@ -606,6 +623,9 @@ describe("a session cannot read or change another tenant's store (404)", () => {
           ['/payment-methods', { payment_name: 'credit_card' }],
           ['/payment-plans', { payment_name: 'credit_card', payment_plan: 2 }],
           ['/payment/credit-card/register', { token: 'tok', tokenKey: 'key' }],
+          // EMV 3-D Secure (ADR 0059): starting it and coming back from the issuer.
+          ['/payment/credit-card/authenticate', { token: 'tok', tokenKey: 'key' }],
+          ['/payment/credit-card/authenticate/complete', { state: 'state', tracking_id: 'tr' }],
           ['/payment/purchase', {}],
         ] as const
       ).map(([url, extra]): [string, string, () => Attempt] => [
@@ -624,6 +644,8 @@ describe("a session cannot read or change another tenant's store (404)", () => {
         ['/payment-plans', { payment_name: 'credit_card', payment_plan: 2 }],
         ['/payment-methods', { payment_name: 'credit_card' }],
         ['/payment/credit-card/register', { token: 'tok', tokenKey: 'key' }],
+        ['/payment/credit-card/authenticate', { token: 'tok', tokenKey: 'key' }],
+        ['/payment/credit-card/authenticate/complete', { state: 'state', tracking_id: 'tr' }],
         ['/payment/purchase', {}],
       ] as const
     ).map(([url, extra]): [string, string, () => Attempt] => [
