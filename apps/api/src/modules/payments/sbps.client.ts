@@ -140,31 +140,32 @@ export interface SbpsClient {
 /** Seconds a request is valid at SBPS (`limit_second`). */
 const LIMIT_SECOND = '600';
 
-export function createSbpsClient(
-  cfg: SbpsConfig,
-  clock: Clock,
-  fetchImpl: typeof fetch = fetch,
-): SbpsClient {
-  const keys = { hashKey: cfg.hashKey, key: cfg.desKey, iv: cfg.desIv };
-  const auth = `Basic ${Buffer.from(`${cfg.basicId}:${cfg.basicPassword}`).toString('base64')}`;
-  const merchant: XmlElement[] = [
-    ['merchant_id', cfg.merchantId],
-    ['service_id', cfg.serviceId],
-  ];
-  const stamp = (): XmlElement[] => [
-    ['request_date', sbpsDate(clock.now())],
-    ['limit_second', LIMIT_SECOND],
-  ];
+/** The hash and 3DES keys of the XML API. */
+export const sbpsKeys = (cfg: SbpsConfig) => ({
+  hashKey: cfg.hashKey,
+  key: cfg.desKey,
+  iv: cfg.desIv,
+});
 
-  const call = async (id: string, elements: XmlElement[]): Promise<ApiResponse> => {
+/**
+ * One call of SBPS's XML API (Basic auth, Shift_JIS, signed): no answer, an HTTP error or an
+ * unreadable answer is `SbpsUnavailable`; an answer is decrypted when the request asked for it.
+ * The card client and the 3-D Secure client (tds.ts) both send through it.
+ */
+export function sbpsApiCall(
+  cfg: SbpsConfig,
+  fetchImpl: typeof fetch,
+): (id: string, elements: XmlElement[]) => Promise<ApiResponse> {
+  const keys = sbpsKeys(cfg);
+  const auth = `Basic ${Buffer.from(`${cfg.basicId}:${cfg.basicPassword}`).toString('base64')}`;
+  return async (id, elements) => {
     const encrypted = elements.some(([n, v]) => n === 'encrypted_flg' && v === '1');
-    const body = apiRequest(id, elements, keys);
     let res: Response;
     try {
       res = await fetchImpl(cfg.apiUrl, {
         method: 'POST',
         headers: { authorization: auth, 'content-type': 'text/xml; charset=Shift_JIS' },
-        body: new Uint8Array(body),
+        body: new Uint8Array(apiRequest(id, elements, keys)),
         signal: AbortSignal.timeout(cfg.timeoutMs),
       });
     } catch (err) {
@@ -179,6 +180,23 @@ export function createSbpsClient(
       throw err;
     }
   };
+}
+
+export function createSbpsClient(
+  cfg: SbpsConfig,
+  clock: Clock,
+  fetchImpl: typeof fetch = fetch,
+): SbpsClient {
+  const merchant: XmlElement[] = [
+    ['merchant_id', cfg.merchantId],
+    ['service_id', cfg.serviceId],
+  ];
+  const stamp = (): XmlElement[] => [
+    ['request_date', sbpsDate(clock.now())],
+    ['limit_second', LIMIT_SECOND],
+  ];
+
+  const call = sbpsApiCall(cfg, fetchImpl);
 
   const cardRequest = (custCode: string, token: string, tokenKey: string): XmlElement[] => [
     ...merchant,

@@ -3,15 +3,8 @@ import type { SbpsConfig } from '../../config';
 import type { Clock } from '../../lib/clock';
 import type { AppError } from '../../lib/errors';
 import { validationError } from '../../lib/errors';
-import {
-  apiRequest,
-  parseApiResponse,
-  sbpsDate,
-  SbpsProtocolError,
-  type ApiResponse,
-  type XmlElement,
-} from './sbps.codec';
-import { SbpsUnavailable } from './sbps.client';
+import { sbpsDate, type ApiResponse, type XmlElement } from './sbps.codec';
+import { sbpsApiCall } from './sbps.client';
 
 /**
  * EMV 3-D Secure for the API type's card registration (ADR 0059). SBPS documents the two calls
@@ -52,29 +45,8 @@ export function createTdsClient(
   clock: Clock,
   fetchImpl: typeof fetch = fetch,
 ): TdsClient {
-  const keys = { hashKey: cfg.hashKey, key: cfg.desKey, iv: cfg.desIv };
-  const auth = `Basic ${Buffer.from(`${cfg.basicId}:${cfg.basicPassword}`).toString('base64')}`;
-  const call = async (id: string, elements: XmlElement[]): Promise<ApiResponse> => {
-    let res: Response;
-    try {
-      res = await fetchImpl(cfg.apiUrl, {
-        method: 'POST',
-        headers: { authorization: auth, 'content-type': 'text/xml; charset=Shift_JIS' },
-        body: new Uint8Array(apiRequest(id, elements, keys)),
-        signal: AbortSignal.timeout(cfg.timeoutMs),
-      });
-    } catch (err) {
-      throw new SbpsUnavailable(`SBPS ${id}: ${(err as Error).message}`);
-    }
-    const bytes = Buffer.from(await res.arrayBuffer().catch(() => new ArrayBuffer(0)));
-    if (!res.ok) throw new SbpsUnavailable(`SBPS ${id}: HTTP ${res.status}`);
-    try {
-      return parseApiResponse(bytes, false, keys);
-    } catch (err) {
-      if (err instanceof SbpsProtocolError) throw new SbpsUnavailable(`${err.message} (${id})`);
-      throw err;
-    }
-  };
+  // encrypted_flg is 0 on both calls: the answer is read as it comes.
+  const call = sbpsApiCall(cfg, fetchImpl);
   const common = (custCode: string): XmlElement[] => [
     ['merchant_id', cfg.merchantId],
     ['service_id', cfg.serviceId],
