@@ -39,7 +39,7 @@ export async function login(page: Page, email: string, password = DEMO_PASSWORD)
 
 /** Requests each page has in flight, and when the last one ended (see gotoSettled). */
 const inFlight = new WeakMap<Page, { n: number; endedAt: number }>();
-function trackRequests(page: Page): void {
+export function trackRequests(page: Page): void {
   const state = { n: 0, endedAt: Date.now() };
   inFlight.set(page, state);
   page.on('request', () => {
@@ -54,7 +54,7 @@ function trackRequests(page: Page): void {
 }
 
 /** Waits until the page has had no request in flight for `quietMs`. */
-async function settled(page: Page, quietMs = 500): Promise<void> {
+export async function settled(page: Page, quietMs = 500): Promise<void> {
   const state = inFlight.get(page);
   if (!state) return page.waitForLoadState('networkidle');
   await expect
