@@ -614,3 +614,44 @@ export async function inspectMedia(
   }
   return probe.result(declaredName);
 }
+
+/**
+ * The size an image declares in its first bytes (PNG's IHDR, the GIF screen, WebP's VP8X, VP8 or
+ * VP8L header, JPEG's frame through sharp), without decoding a pixel; null when the bytes give
+ * none. Image fields (logos, favicons) bound it (issue 22); `head` is at most the probe's head.
+ */
+export async function declaredImageSize(
+  head: Buffer,
+): Promise<{ width: number; height: number } | null> {
+  const f = detectFormat(head.subarray(0, 64));
+  try {
+    switch (f?.ext) {
+      case 'png':
+        return ascii(head, 12) === 'IHDR'
+          ? { width: head.readUInt32BE(16), height: head.readUInt32BE(20) }
+          : null;
+      case 'gif':
+        return { width: head.readUInt16LE(6), height: head.readUInt16LE(8) };
+      case 'webp': {
+        const chunk = ascii(head, 12);
+        if (chunk === 'VP8X')
+          return { width: head.readUIntLE(24, 3) + 1, height: head.readUIntLE(27, 3) + 1 };
+        if (chunk === 'VP8 ')
+          return { width: head.readUInt16LE(26) & 0x3fff, height: head.readUInt16LE(28) & 0x3fff };
+        if (chunk === 'VP8L') {
+          const bits = head.readUInt32LE(21);
+          return { width: (bits & 0x3fff) + 1, height: ((bits >>> 14) & 0x3fff) + 1 };
+        }
+        return null;
+      }
+      case 'jpeg': {
+        const m = await sharp(head).metadata();
+        return m.width && m.height ? { width: m.width, height: m.height } : null;
+      }
+      default:
+        return null;
+    }
+  } catch {
+    return null;
+  }
+}
