@@ -57,11 +57,13 @@ const malformed = () => new AppError(400, 'multipart_malformed', ja.multipartMal
  * The next part of a multipart body. The parser's own refusals (limits: 413) keep their status;
  * anything else it throws (a body cut short, a broken part header) is the client's: 400.
  */
-export async function nextPart(
-  parts: AsyncIterator<Multipart>,
-): Promise<IteratorResult<Multipart>> {
+export const nextPart = (parts: AsyncIterator<Multipart>): Promise<IteratorResult<Multipart>> =>
+  readOrMalformed(parts);
+
+/** The next chunk of a part or the next part; the parser's plain errors become a 400. */
+export async function readOrMalformed<T>(it: AsyncIterator<T>): Promise<IteratorResult<T>> {
   try {
-    return await parts.next();
+    return await it.next();
   } catch (err) {
     if (err instanceof AppError) throw err;
     const status = (err as { statusCode?: number }).statusCode;
@@ -213,6 +215,12 @@ const HEAD_BYTES = 12;
 /** The image kind of a file's first bytes, or undefined when they are no image we take. */
 export const imageKindOf = (head: Buffer) => IMAGE_KINDS.find((k) => k.test(head));
 
+/** A file part's chunks; a body cut short inside it is the client's error (400), not a 500. */
+export function partChunks(part: MultipartFile): AsyncIterator<Buffer> {
+  const it = part.file[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  return { next: () => readOrMalformed(it) };
+}
+
 /** A refusal of the file being read: the stream stops, the partial object is removed. */
 class Refused extends Error {
   constructor(readonly error: AppError) {
@@ -233,7 +241,7 @@ async function storeImage(
   const media = rule.accept === 'media';
   const limitKb = rule.limitKb ?? (media ? UPLOAD_CAP_BYTES / 1024 : IMAGE_SIZE_LIMIT_KB);
   const limit = Math.min(UPLOAD_CAP_BYTES, limitKb * 1024);
-  const chunks = part.file[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const chunks = partChunks(part);
   const drain = async () => {
     while (!(await chunks.next()).done);
   };

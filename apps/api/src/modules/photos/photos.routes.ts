@@ -13,7 +13,7 @@ import {
 import { detectFormat, MediaProbe } from '../../media/inspect';
 import { validationError, type FieldErrors } from '../../lib/errors';
 import { done, okData, withZod } from '../../lib/route';
-import { admitUpload, nextPart, registerUploadRoutes } from '../../lib/uploads';
+import { admitUpload, nextPart, partChunks, registerUploadRoutes } from '../../lib/uploads';
 import { actorOf } from '../../plugins/auth';
 import type { MediaStorage } from '../../storage';
 import type { UserRow } from '../../db/types';
@@ -196,7 +196,7 @@ export function registerPhotoRoutes(
   async function readPart(
     part: MultipartFile,
   ): Promise<{ upload: PhotoUpload } | { error: string }> {
-    const chunks = part.file[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+    const chunks = partChunks(part);
     const drain = async () => {
       while (!(await chunks.next()).done);
     };
