@@ -66,7 +66,7 @@ const envSchema = z.object({
   RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   // Upload bytes in flight (issue 22, ADR 0064): per user, and in the whole process.
   UPLOAD_INFLIGHT_USER_MB: z.coerce.number().int().min(1).default(512),
-  UPLOAD_INFLIGHT_PROCESS_MB: z.coerce.number().int().min(1).default(2048),
+  UPLOAD_INFLIGHT_PROCESS_MB: z.coerce.number().int().min(1).default(1024),
   TENPO_WORKER: boolish.default(true),
   // The job engine (ADR 0020): the table driver, or pg-boss on PostgreSQL. Default: pg-boss when
   // DATABASE_URL is PostgreSQL, the table driver otherwise (ADR 0053).

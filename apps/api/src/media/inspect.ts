@@ -288,7 +288,7 @@ type Input = Buffer | Uint8Array | AsyncIterable<Uint8Array>;
  * always was; a longer one from these bytes (JPEG and PNG headers, the GIF screen, BMP) or from
  * the few regions its format points at (MP4/MOV/HEIC/AVIF boxes, the TIFF directory).
  */
-export const PROBE_HEAD_BYTES = 1024 * 1024;
+export const PROBE_HEAD_BYTES = 256 * 1024;
 /** The ISO boxes kept to measure a file (ftyp, moov, meta); a file needing more is unreadable. */
 const PROBE_BOX_BYTES = 4 * 1024 * 1024;
 const KEPT_BOXES = new Set(['ftyp', 'moov', 'meta']);
