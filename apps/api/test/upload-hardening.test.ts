@@ -290,6 +290,8 @@ describe('item 1: the store is checked before a byte of a file is read', () => {
     ['/api/posts', 'medias[0]', 'other-store@tenpo.example', { content: 'x' }],
     ['/api/posts/events', 'medias[0]', 'other-store@tenpo.example', { content: 'x' }],
     ['/api/agency/logo', 'logo', 'other-agency@tenpo.example', {}],
+    // A route that takes no file reads none either before the check.
+    ['/api/posts/events/1', 'medias[0]', 'other-store@tenpo.example', { content: 'x' }],
   ])(
     '%s: another tenant is answered 404 while its file is unread',
     async (path, field, who, extra) => {

@@ -387,9 +387,10 @@ export async function withMultipart<T>(
     for (let next = await nextPart(parts); !next.done; next = await nextPart(parts)) {
       const part = next.value;
       if (part.type === 'file') {
+        // Even a file the route drops unread is read off the wire: the check comes first.
+        await authorize();
         const rule = rules[part.fieldname];
         if (rule && part.filename) {
-          await authorize();
           const result = await storeImage(part, storage, rule);
           if (result.ok) stored.push(result.upload.key);
           // A field sent twice keeps its last file, as a whole read did; the first one goes.

@@ -146,11 +146,12 @@ export function registerPhotoRoutes(
             if (typeof part.value === 'string') fields[part.fieldname] = part.value;
             continue;
           }
+          // Before any byte of a file is read off the wire: the store, when user_id came first.
+          if (!store && fields.user_id !== undefined) store = await storeNow();
           if (!PHOTO_FIELD.test(part.fieldname) || !part.filename) {
             part.file.resume();
             continue;
           }
-          if (!store && fields.user_id !== undefined) store = await storeNow();
           count += 1;
           if (count > PHOTO_UPLOAD_MAX_FILES) {
             part.file.resume();
