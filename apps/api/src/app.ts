@@ -12,7 +12,7 @@ import { createQueue, type Queue } from './jobs/queue';
 import { systemClock, type Clock } from './lib/clock';
 import { AppError } from './lib/errors';
 import { serializerCompiler } from './lib/serializer';
-import { acceptMultipartUnread } from './lib/uploads';
+import { acceptMultipartUnread, createUploadBudget } from './lib/uploads';
 import { createOutbox, registerMailJobs } from './mail/mail.jobs';
 import type { MailTransport } from './mail/mailer';
 import { createAccountRepo } from './modules/account/account.repo';
@@ -80,7 +80,7 @@ import { createUsersRepo } from './modules/users/users.repo';
 import { createUsersService } from './modules/users/users.service';
 import { registerApiKey } from './plugins/api-key';
 import { createAuthenticate, registerAuthDecorator } from './plugins/auth';
-import { registerErrorHandler } from './plugins/error-handler';
+import { clientErrorResponse, registerErrorHandler } from './plugins/error-handler';
 import { createReadiness, registerHealth, registerProbes, type Readiness } from './plugins/health';
 import { registerMetricsRoute, registerRequestMetrics } from './lib/metrics';
 import { PUBLISHER_ICONS_DIR } from './assets';
@@ -147,6 +147,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     },
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,
+    clientErrorHandler: (err, socket) => {
+      if ((err as { code?: string }).code === 'ECONNRESET' || socket.destroyed) return;
+      if (socket.writable) socket.write(clientErrorResponse(err as { code?: string }));
+      socket.destroy(err);
+    },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -177,6 +182,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
   // @fastify/multipart itself is registered with the upload routes only (registerUploadRoutes).
   acceptMultipartUnread(app);
+  app.decorate('uploadBudget', createUploadBudget(config.uploadsInFlight));
 
   const storage = deps.storage ?? createMediaStorage(config);
   registerMediaRoutes(app, {

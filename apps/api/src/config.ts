@@ -64,6 +64,9 @@ const envSchema = z.object({
     .max(24 * 90)
     .default(24 * 7),
   RATE_LIMIT_AUTH_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+  // Upload bytes in flight (issue 22, ADR 0064): per user, and in the whole process.
+  UPLOAD_INFLIGHT_USER_MB: z.coerce.number().int().min(1).default(512),
+  UPLOAD_INFLIGHT_PROCESS_MB: z.coerce.number().int().min(1).default(1024),
   TENPO_WORKER: boolish.default(true),
   // The job engine (ADR 0020): the table driver, or pg-boss on PostgreSQL. Default: pg-boss when
   // DATABASE_URL is PostgreSQL, the table driver otherwise (ADR 0053).
@@ -243,6 +246,8 @@ export type Config = Readonly<{
   logLevel: string;
   sessionTtlHours: number;
   rateLimitAuthPerMinute: number;
+  /** Upload bytes in flight, declared by the requests (ADR 0064). */
+  uploadsInFlight: Readonly<{ perUser: number; perProcess: number }>;
   runWorker: boolean;
   jobs: Readonly<{ driver: 'table' | 'pg-boss'; pollMs: number; leaseMs: number }>;
   /** How long a worker waits for pending migrations before it gives up (MIGRATION_WAIT_SECONDS). */
@@ -637,6 +642,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     sessionTtlHours: e.SESSION_TTL_HOURS,
     rateLimitAuthPerMinute: e.RATE_LIMIT_AUTH_PER_MINUTE,
+    uploadsInFlight: Object.freeze({
+      perUser: e.UPLOAD_INFLIGHT_USER_MB * 1024 * 1024,
+      perProcess: e.UPLOAD_INFLIGHT_PROCESS_MB * 1024 * 1024,
+    }),
     runWorker: e.TENPO_WORKER,
     jobs: Object.freeze({
       driver:

@@ -1,9 +1,17 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import multipart, { type MultipartFile } from '@fastify/multipart';
-import { IMAGE_SIZE_LIMIT_KB, ja } from '@tenpo/domain';
+import multipart, { type Multipart, type MultipartFile } from '@fastify/multipart';
+import { IMAGE_MAX_PIXELS, IMAGE_MAX_PIXELS_LABEL, IMAGE_SIZE_LIMIT_KB, ja } from '@tenpo/domain';
+import { declaredImageSize, PROBE_HEAD_BYTES } from '../media/inspect';
 import { mediaPath, type MediaStorage } from '../storage';
 import { AppError, validationError } from './errors';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Upload bytes in flight, per user and per process (issue 22); set by buildApp. */
+    uploadBudget?: UploadBudget;
+  }
+}
 
 /** Every upload is capped at 20 MB (DESIGN §10); narrower limits apply beneath it. */
 export const UPLOAD_CAP_BYTES = 20 * 1024 * 1024;
@@ -33,8 +41,91 @@ export function registerUploadRoutes(
     await scope.register(multipart, {
       limits: { fileSize: UPLOAD_CAP_BYTES, files: 10, fields: 100 },
     });
+    // A multipart type without its boundary cannot be read at all: said before anything else
+    // (the parser threw a plain error at the first read, a 500; issue 22).
+    scope.addHook('preValidation', async (req) => {
+      if (req.isMultipart() && !/;\s*boundary=/i.test(req.headers['content-type'] ?? ''))
+        throw malformed();
+    });
     routes(scope);
   });
+}
+
+const malformed = () => new AppError(400, 'multipart_malformed', ja.multipartMalformed);
+
+/**
+ * The next part of a multipart body. The parser's own refusals (limits: 413) keep their status;
+ * anything else it throws (a body cut short, a broken part header) is the client's: 400.
+ */
+export const nextPart = (parts: AsyncIterator<Multipart>): Promise<IteratorResult<Multipart>> =>
+  readOrMalformed(parts);
+
+/** The next chunk of a part or the next part; the parser's plain errors become a 400. */
+export async function readOrMalformed<T>(it: AsyncIterator<T>): Promise<IteratorResult<T>> {
+  try {
+    return await it.next();
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    const status = (err as { statusCode?: number }).statusCode;
+    if (typeof status === 'number' && status >= 400 && status < 500) throw err;
+    throw malformed();
+  }
+}
+
+/**
+ * Upload bytes in flight (issue 22), counted by the length each request declares (a request
+ * without one counts as the largest the route takes): at most `perUser` for one user, at most
+ * `perProcess` in all. Beyond either the request is refused before a byte is read: 429 for the
+ * user, 503 for the server.
+ */
+export type UploadBudget = {
+  take(userId: number, bytes: number): () => void;
+  /** Bytes in flight now (for tests and the bench). */
+  inFlight(): { total: number; users: number };
+};
+
+export function createUploadBudget(limits: { perUser: number; perProcess: number }): UploadBudget {
+  const users = new Map<number, number>();
+  let total = 0;
+  return {
+    take(userId, bytes) {
+      const mine = users.get(userId) ?? 0;
+      if (mine + bytes > limits.perUser && mine > 0)
+        throw new AppError(429, 'uploads_busy', ja.uploadBusyUser);
+      if (total + bytes > limits.perProcess && total > 0)
+        throw new AppError(503, 'uploads_busy', ja.uploadBusyServer);
+      users.set(userId, mine + bytes);
+      total += bytes;
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        total -= bytes;
+        const left = (users.get(userId) ?? 0) - bytes;
+        if (left > 0) users.set(userId, left);
+        else users.delete(userId);
+      };
+    },
+    inFlight: () => ({ total, users: users.size }),
+  };
+}
+
+/** The largest body an upload route takes: ten files at the cap, and room for the fields. */
+export const UPLOAD_REQUEST_MAX_BYTES = 10 * (UPLOAD_CAP_BYTES + 1) + 1024 * 1024;
+
+/**
+ * Takes the request's declared bytes from the budget (a request without a length counts as the
+ * largest); returns the release. Without a budget (an app built without one) nothing is counted.
+ */
+export function admitUpload(request: FastifyRequest, userId: number): () => void {
+  const budget = request.server.uploadBudget;
+  if (!budget) return () => undefined;
+  const declared = Number(request.headers['content-length']);
+  const bytes =
+    Number.isFinite(declared) && declared > 0
+      ? Math.min(declared, UPLOAD_REQUEST_MAX_BYTES)
+      : UPLOAD_REQUEST_MAX_BYTES;
+  return budget.take(userId, bytes);
 }
 
 /**
@@ -124,6 +215,12 @@ const HEAD_BYTES = 12;
 /** The image kind of a file's first bytes, or undefined when they are no image we take. */
 export const imageKindOf = (head: Buffer) => IMAGE_KINDS.find((k) => k.test(head));
 
+/** A file part's chunks; a body cut short inside it is the client's error (400), not a 500. */
+export function partChunks(part: MultipartFile): AsyncIterator<Buffer> {
+  const it = part.file[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  return { next: () => readOrMalformed(it) };
+}
+
 /** A refusal of the file being read: the stream stops, the partial object is removed. */
 class Refused extends Error {
   constructor(readonly error: AppError) {
@@ -144,7 +241,7 @@ async function storeImage(
   const media = rule.accept === 'media';
   const limitKb = rule.limitKb ?? (media ? UPLOAD_CAP_BYTES / 1024 : IMAGE_SIZE_LIMIT_KB);
   const limit = Math.min(UPLOAD_CAP_BYTES, limitKb * 1024);
-  const chunks = part.file[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const chunks = partChunks(part);
   const drain = async () => {
     while (!(await chunks.next()).done);
   };
@@ -166,6 +263,15 @@ async function storeImage(
       error: validationError({ [field]: [media ? ja.postFileFormat : ja.imageOnly] }),
     };
   }
+  // An image field's head, kept to read the size it declares (never decoded here).
+  const kept: Buffer[] = [];
+  let keptBytes = 0;
+  const keep = (b: Buffer) => {
+    if (media || keptBytes >= PROBE_HEAD_BYTES) return;
+    const part = b.subarray(0, PROBE_HEAD_BYTES - keptBytes);
+    kept.push(Buffer.from(part));
+    keptBytes += part.length;
+  };
   let size = 0;
   const tooLarge = () =>
     new Refused(
@@ -174,11 +280,13 @@ async function storeImage(
   async function* body() {
     size += head.length;
     if (size > limit) throw tooLarge();
+    keep(head);
     yield head;
     if (ended) return;
     for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
       size += next.value.length;
       if (size > limit) throw tooLarge();
+      keep(next.value);
       yield next.value;
     }
   }
@@ -199,6 +307,19 @@ async function storeImage(
     // Cut at the 20 MB cap by the multipart parser, which fails the request (413).
     await storage.delete(stored.key);
     throw new AppError(413, 'file_too_large', ja.fileTooLarge);
+  }
+  if (!media) {
+    // Issue 22: a few bytes may declare 50000×50000; whoever decodes it pays for every pixel.
+    const declared = await declaredImageSize(Buffer.concat(kept, keptBytes));
+    const refusal = !declared
+      ? ja.imageOnly
+      : declared.width * declared.height > IMAGE_MAX_PIXELS
+        ? ja.imageTooManyPixels(IMAGE_MAX_PIXELS_LABEL)
+        : null;
+    if (refusal) {
+      await storage.delete(stored.key);
+      return { ok: false, error: validationError({ [field]: [refusal] }) };
+    }
   }
   return {
     ok: true,
@@ -224,24 +345,50 @@ export async function withMultipart<T>(
   storage: MediaStorage,
   rules: Record<string, ImageRule>,
   handle: (body: MultipartBody) => Promise<T>,
-  /** Text fields that may be sent several times: their values are joined with commas. */
-  options: { repeated?: readonly string[] } = {},
+  options: {
+    /** Text fields that may be sent several times: their values are joined with commas. */
+    repeated?: readonly string[];
+    /**
+     * Who may send it, checked from the fields read so far before the first byte of a file is
+     * read (or, with no file, before `handle`): a foreign store is refused while its files are
+     * still unread (issue 22). Fields come in the order the client sent them, so a client that
+     * sends its files before `user_id` is checked by `handle` only, after they are stored.
+     */
+    authorize?: (fields: Record<string, string>) => Promise<void>;
+    /** The user whose upload bytes these are (issue 22's budget); without it nothing is counted. */
+    userId?: number;
+  } = {},
 ): Promise<T> {
   const fields: Record<string, string> = {};
   const files: Partial<Record<string, FilePart>> = {};
   const stored: string[] = [];
   if (typeof request.isMultipart !== 'function')
     throw new Error('withMultipart: register the route with registerUploadRoutes (ADR 0029)');
+  let authorized = false;
+  const authorize = async () => {
+    if (authorized) return;
+    authorized = true;
+    await options.authorize?.(fields);
+  };
+  const release =
+    options.userId !== undefined && request.isMultipart()
+      ? admitUpload(request, options.userId)
+      : () => undefined;
   try {
     if (!request.isMultipart()) {
       // A JSON body is accepted too, for clients that send no file.
       const body = (request.body ?? {}) as Record<string, unknown>;
       for (const [k, v] of Object.entries(body))
         if (typeof v === 'string' || typeof v === 'number') fields[k] = String(v);
+      await authorize();
       return await handle({ fields, files });
     }
-    for await (const part of request.parts()) {
+    const parts = request.parts()[Symbol.asyncIterator]();
+    for (let next = await nextPart(parts); !next.done; next = await nextPart(parts)) {
+      const part = next.value;
       if (part.type === 'file') {
+        // Even a file the route drops unread is read off the wire: the check comes first.
+        await authorize();
         const rule = rules[part.fieldname];
         if (rule && part.filename) {
           const result = await storeImage(part, storage, rule);
@@ -261,6 +408,7 @@ export async function withMultipart<T>(
             : part.value;
       }
     }
+    await authorize();
     return await handle({ fields, files });
   } catch (err) {
     await Promise.all(
@@ -271,5 +419,7 @@ export async function withMultipart<T>(
       ),
     );
     throw err;
+  } finally {
+    release();
   }
 }

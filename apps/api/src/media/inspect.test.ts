@@ -1,8 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { checkMedia, ja, type PublisherKey } from '@tenpo/domain';
-import { detectFormat, inspectMedia, type Inspection } from './inspect';
+import { detectFormat, inspectMedia, PROBE_HEAD_BYTES, type Inspection } from './inspect';
 
 // Every file below is made in the test: images with sharp, BMP, HEIC, MP4 and MOV byte by byte.
 
@@ -501,5 +502,137 @@ describe('files made in the test against the media table', () => {
   it.each(rows)('%s passes: %s', async (_n, channel, make, name, passes) => {
     const r = ok(await inspectMedia(await make(), name));
     expect(checkMedia(channel, [r.meta]).length === 0).toBe(passes);
+  });
+});
+
+// Issue 22: a file is measured as it passes, holding its first megabyte and the regions its
+// format points at, never the whole file; the figures are those of the whole file.
+describe('inspectMedia: files longer than the head, measured as they stream', () => {
+  /** The file in pieces of odd sizes (7 bytes first, so the format is known late). */
+  const pieces = (file: Buffer, size = 65_521) =>
+    (async function* () {
+      yield file.subarray(0, 7);
+      for (let at = 7; at < file.length; at += size) yield file.subarray(at, at + size);
+    })();
+  const both = async (file: Buffer, name: string) => {
+    const whole = ok(await inspectMedia(file, name));
+    expect(whole.meta.bytes).toBeGreaterThan(PROBE_HEAD_BYTES);
+    const streamed = ok(await inspectMedia(pieces(file), name));
+    const small = ok(await inspectMedia(pieces(file, 3), name));
+    expect(streamed).toEqual(whole);
+    expect(small).toEqual(whole);
+    return whole.meta;
+  };
+
+  /** Random pixels: they do not compress, so the file is longer than the head. */
+  const random = (width: number, height: number) =>
+    sharp(randomBytes(width * height * 3), { raw: { width, height, channels: 3 } });
+  it.each([
+    ['JPEG', 'a.jpg', () => noisy(1400, 1000).jpeg({ quality: 100 }), 1400, 1000],
+    [
+      'JPEG turned by EXIF',
+      'a.jpg',
+      () => noisy(1400, 1000).jpeg({ quality: 100 }).withMetadata({ orientation: 6 }),
+      1000,
+      1400,
+    ],
+    ['PNG', 'a.png', () => random(900, 700).png(), 900, 700],
+    [
+      'GIF with data after its trailer',
+      'a.gif',
+      () => ({
+        toBuffer: async () =>
+          Buffer.concat([await canvas(1100, 1000).gif().toBuffer(), Buffer.alloc(2 * MB)]),
+      }),
+      1100,
+      1000,
+    ],
+    ['TIFF', 'a.tif', () => random(900, 700).tiff({ compression: 'none' }), 900, 700],
+    [
+      'TIFF big-endian, turned',
+      'a.tif',
+      () => noisy(700, 900).tiff({ compression: 'none' }).withMetadata({ orientation: 8 }),
+      900,
+      700,
+    ],
+  ])('%s', async (_label, name, make, width, height) => {
+    const file = await make().toBuffer();
+    expect(await both(file, name)).toMatchObject({ width, height });
+  });
+
+  it('TIFF with its directory after the pixels (as libtiff writes it)', async () => {
+    const px = Buffer.alloc(2 * MB, 0x40);
+    const entries = [
+      [256, 4, 1024],
+      [257, 4, 683],
+      [258, 3, 8],
+      [259, 3, 1],
+      [262, 3, 1],
+      [273, 4, 8],
+      [274, 3, 6],
+      [277, 3, 1],
+      [278, 4, 683],
+      [279, 4, px.length],
+    ];
+    const ifd = Buffer.alloc(2 + entries.length * 12 + 4);
+    ifd.writeUInt16LE(entries.length, 0);
+    entries.forEach(([tag, type, value], i) => {
+      const at = 2 + i * 12;
+      ifd.writeUInt16LE(tag ?? 0, at);
+      ifd.writeUInt16LE(type ?? 0, at + 2);
+      ifd.writeUInt32LE(1, at + 4);
+      if (type === 3) ifd.writeUInt16LE(value ?? 0, at + 8);
+      else ifd.writeUInt32LE(value ?? 0, at + 8);
+    });
+    const header = Buffer.from('II*\0\0\0\0\0', 'latin1');
+    header.writeUInt32LE(8 + px.length, 4);
+    const file = Buffer.concat([header, px, ifd]);
+    expect(ok(await inspectMedia(pieces(file), 'scan.tiff')).meta).toMatchObject({
+      width: 683,
+      height: 1024,
+      bytes: file.length,
+    });
+  });
+
+  it('MP4 with its moov after 3 MB of media data, 32- or 64-bit sizes', async () => {
+    for (const largeMdat of [false, true]) {
+      const file = mp4(1920, 1080, 42.5, { mdat: 3 * MB, largeMdat });
+      expect(await both(file, 'clip.mp4')).toMatchObject({
+        width: 1920,
+        height: 1080,
+        durationSec: 42.5,
+      });
+    }
+  });
+
+  it('HEIC and AVIF with their meta first and a large mdat after', async () => {
+    const heif = Buffer.concat([
+      heic({ width: 4032, height: 3024, rot: 1 }),
+      box('mdat', Buffer.alloc(2 * MB)),
+    ]);
+    expect(await both(heif, 'a.heic')).toMatchObject({ width: 3024, height: 4032 });
+    const avif = await canvas(640, 480).avif().toBuffer();
+    const padded = Buffer.concat([avif, box('free', Buffer.alloc(2 * MB))]);
+    expect(ok(await inspectMedia(avif, 'a.avif')).meta).toMatchObject({ width: 640, height: 480 });
+    expect(await both(padded, 'a.avif')).toMatchObject({ width: 640, height: 480 });
+  });
+
+  it('a video whose moov is larger than the boxes kept is unreadable', async () => {
+    const file = mp4(1280, 720, 3, {
+      tracks: [
+        { handler: 'vide', width: 1280, height: 720 },
+        ...Array.from({ length: 1 }, () => ({ width: 1, height: 1 })),
+      ],
+    });
+    const huge = Buffer.concat([
+      ftyp('isom', 'isom'),
+      box('mdat', Buffer.alloc(2 * MB)),
+      box('moov', box('free', Buffer.alloc(5 * MB))),
+    ]);
+    expect(ok(await inspectMedia(file, 'a.mp4')).meta.width).toBe(1280);
+    expect(await inspectMedia(pieces(huge), 'a.mp4')).toMatchObject({
+      ok: false,
+      reason: 'unreadable',
+    });
   });
 });

@@ -283,20 +283,293 @@ async function measureAs(f: DetectedFormat, b: Buffer): Promise<Measured | null>
 
 type Input = Buffer | Uint8Array | AsyncIterable<Uint8Array>;
 
-/** Reads the input whole, stopping one byte past `max`; null when it goes past. */
-async function readAll(input: Input, max: number): Promise<{ buf: Buffer; over: boolean }> {
-  if (input instanceof Uint8Array) {
-    const buf = Buffer.isBuffer(input) ? input : Buffer.from(input);
-    return { buf, over: buf.length > max };
+/**
+ * Bytes of a file's start kept to measure it: a file no longer than this is measured whole, as it
+ * always was; a longer one from these bytes (JPEG and PNG headers, the GIF screen, BMP) or from
+ * the few regions its format points at (MP4/MOV/HEIC/AVIF boxes, the TIFF directory).
+ */
+export const PROBE_HEAD_BYTES = 256 * 1024;
+/** The ISO boxes kept to measure a file (ftyp, moov, meta); a file needing more is unreadable. */
+const PROBE_BOX_BYTES = 4 * 1024 * 1024;
+const KEPT_BOXES = new Set(['ftyp', 'moov', 'meta']);
+
+/**
+ * Measures a file as its bytes pass, holding a bounded part of it (issue 22: a 20 MB upload was
+ * held whole, and read back whole to be measured): the first `PROBE_HEAD_BYTES`, the top-level
+ * ISO boxes that hold the sizes (at most `PROBE_BOX_BYTES`), and the TIFF directory. Feed it
+ * with `push` (in order), then ask `result` once.
+ */
+export class MediaProbe {
+  private readonly headParts: Buffer[] = [];
+  private headLength = 0;
+  /** Bytes seen so far. */
+  total = 0;
+  private over = false;
+  private readonly max: number;
+  // ISO base media: the next top-level box header and the box being kept.
+  private isoNext = 0;
+  private isoHeader: Buffer | null = Buffer.alloc(0);
+  private isoKeep: { buf: Buffer; filled: number } | null = null;
+  private readonly isoKept: Buffer[] = [];
+  private isoKeptBytes = 0;
+  private isoBroken = false;
+  // TIFF: the regions wanted (the directory's count, then its entries).
+  private readonly wants: { at: number; buf: Buffer; filled: number; then: (b: Buffer) => void }[] =
+    [];
+  private tiff: { le: boolean; entries: Buffer | null } | null = null;
+
+  constructor(options: InspectOptions = {}) {
+    this.max = options.maxBytes ?? UPLOAD_MAX_BYTES;
   }
-  const chunks: Buffer[] = [];
-  let n = 0;
-  for await (const c of input) {
-    chunks.push(Buffer.from(c));
-    n += c.length;
-    if (n > max) return { buf: Buffer.concat(chunks), over: true };
+
+  /** True once the bytes went past the cap: the caller may stop reading. */
+  get overCap(): boolean {
+    return this.over;
   }
-  return { buf: Buffer.concat(chunks), over: false };
+
+  push(input: Uint8Array): void {
+    const chunk = Buffer.isBuffer(input) ? input : Buffer.from(input);
+    if (this.over || chunk.length === 0) return;
+    const at = this.total;
+    this.total += chunk.length;
+    if (this.total > this.max) this.over = true;
+    if (this.headLength < PROBE_HEAD_BYTES) {
+      const part = chunk.subarray(0, PROBE_HEAD_BYTES - this.headLength);
+      // A copy: the caller's buffer may be reused once it has been written on.
+      this.headParts.push(Buffer.from(part));
+      this.headLength += part.length;
+    }
+    const family = this.headLength >= 16 || at > 0 ? this.familyNow() : null;
+    if (family === 'iso') this.isoFeed(chunk, at);
+    if (family === 'tiff') this.tiffFeed(chunk, at);
+  }
+
+  private detected: DetectedFormat | null | undefined;
+  private familyNow(): 'iso' | 'tiff' | 'other' {
+    if (this.detected === undefined && this.headLength >= 64)
+      this.detected = detectFormat(this.head());
+    const f = this.detected ?? detectFormat(this.head());
+    if (!f) return 'other';
+    if (['mp4', 'mov', 'heic', 'avif'].includes(f.ext)) return 'iso';
+    if (f.ext === 'tiff') return 'tiff';
+    return 'other';
+  }
+
+  private headCache: Buffer | null = null;
+  private head(): Buffer {
+    if (!this.headCache || this.headCache.length !== this.headLength) {
+      this.headCache = Buffer.concat(this.headParts, this.headLength);
+      this.headParts.splice(0, this.headParts.length, this.headCache);
+    }
+    return this.headCache;
+  }
+
+  /** Walks the top-level boxes as they pass, keeping ftyp, moov and meta whole. */
+  private isoFeed(chunk: Buffer, chunkStart: number): void {
+    let i = 0;
+    // The first push may come before the format was known: start from the head instead.
+    if (this.isoHeader !== null && this.isoNext === 0 && chunkStart > 0 && !this.isoStarted) {
+      this.isoStarted = true;
+      this.isoFeed(this.head().subarray(0, chunkStart), 0);
+    }
+    this.isoStarted = true;
+    while (i < chunk.length && !this.isoBroken) {
+      const abs = chunkStart + i;
+      if (this.isoKeep) {
+        const k = this.isoKeep;
+        const n = Math.min(k.buf.length - k.filled, chunk.length - i);
+        chunk.copy(k.buf, k.filled, i, i + n);
+        k.filled += n;
+        i += n;
+        if (k.filled === k.buf.length) {
+          this.isoKept.push(k.buf);
+          this.isoKeep = null;
+        }
+        continue;
+      }
+      if (abs < this.isoNext) {
+        i += Math.min(this.isoNext - abs, chunk.length - i);
+        continue;
+      }
+      if (this.isoHeader === null) return; // a box runs to the end of the file
+      const header: Buffer = this.isoHeader;
+      const want = header.length >= 8 && header.readUInt32BE(0) === 1 ? 16 : 8;
+      const n = Math.min(want - header.length, chunk.length - i);
+      this.isoHeader = Buffer.concat([header, chunk.subarray(i, i + n)]);
+      i += n;
+      if (this.isoHeader.length < want) continue;
+      const h = this.isoHeader;
+      let size = h.readUInt32BE(0);
+      if (size === 1 && h.length < 16) continue; // read the 64-bit size first
+      if (size === 1) size = Number(h.readBigUInt64BE(8));
+      const type = ascii(h, 4);
+      const boxStart = this.isoNext;
+      this.isoHeader = Buffer.alloc(0);
+      if (size === 0) {
+        // To the end of the file: kept only if it is one of ours, up to the cap.
+        if (KEPT_BOXES.has(type)) this.isoBroken = true;
+        this.isoHeader = null;
+        return;
+      }
+      if (size < h.length) {
+        this.isoBroken = true;
+        return;
+      }
+      this.isoNext = boxStart + size;
+      if (!KEPT_BOXES.has(type)) continue;
+      if (this.isoKeptBytes + size > PROBE_BOX_BYTES) {
+        this.isoBroken = true;
+        return;
+      }
+      this.isoKeptBytes += size;
+      const buf = Buffer.alloc(size);
+      h.copy(buf, 0);
+      this.isoKeep = { buf, filled: h.length };
+      if (h.length === size) {
+        this.isoKept.push(buf);
+        this.isoKeep = null;
+      }
+    }
+  }
+  private isoStarted = false;
+
+  /** Finds the first directory (IFD0): its count, then its entries, wherever they are. */
+  private tiffFeed(chunk: Buffer, chunkStart: number): void {
+    if (!this.tiff && this.headLength >= 8) {
+      const head = this.head();
+      const le = ascii(head, 0, 2) === 'II';
+      this.tiff = { le, entries: null };
+      const ifd = le ? head.readUInt32LE(4) : head.readUInt32BE(4);
+      this.want(ifd, 2, (count) => {
+        const n = Math.min(le ? count.readUInt16LE(0) : count.readUInt16BE(0), 4096);
+        this.want(ifd + 2, n * 12, (entries) => {
+          if (this.tiff) this.tiff.entries = entries;
+        });
+      });
+    }
+    this.fed = chunkStart;
+    this.fillWants(chunk, chunkStart);
+    this.fed = chunkStart + chunk.length;
+  }
+  /** Where the chunk being read starts: a region wanted from there on can still be had. */
+  private fed = 0;
+
+  private want(at: number, length: number, then: (b: Buffer) => void): void {
+    const w = { at, buf: Buffer.alloc(length), filled: 0, then };
+    const head = this.head();
+    // Already passed: only what the head kept can be had.
+    if (at < head.length) {
+      const n = head.copy(w.buf, 0, at, Math.min(head.length, at + length));
+      w.filled = n;
+    }
+    if (w.filled === length) then(w.buf);
+    else if (at + w.filled >= this.fed) this.wants.push(w);
+    // else: the region went by unkept; the file stays unmeasured (unreadable).
+  }
+
+  private fillWants(chunk: Buffer, chunkStart: number): void {
+    for (let k = 0; k < this.wants.length; k++) {
+      const w = this.wants[k];
+      if (!w) continue;
+      const from = w.at + w.filled;
+      const chunkEnd = chunkStart + chunk.length;
+      if (from < chunkStart || from >= chunkEnd) continue;
+      const n = chunk.copy(
+        w.buf,
+        w.filled,
+        from - chunkStart,
+        Math.min(chunk.length, from - chunkStart + w.buf.length - w.filled),
+      );
+      w.filled += n;
+      if (w.filled === w.buf.length) {
+        this.wants.splice(k, 1);
+        k -= 1;
+        w.then(w.buf); // may want more, possibly within this chunk: looped over below
+      }
+    }
+  }
+
+  private tiffSize(): Measured | null {
+    const t = this.tiff;
+    if (!t?.entries) return null;
+    const e = t.entries;
+    const u16 = (at: number) => (t.le ? e.readUInt16LE(at) : e.readUInt16BE(at));
+    const u32 = (at: number) => (t.le ? e.readUInt32LE(at) : e.readUInt32BE(at));
+    let width = 0;
+    let height = 0;
+    let orientation = 1;
+    for (let at = 0; at + 12 <= e.length; at += 12) {
+      const tag = u16(at);
+      const type = u16(at + 2);
+      const value = type === 3 ? u16(at + 8) : type === 4 ? u32(at + 8) : 0;
+      if (tag === 256) width = value;
+      else if (tag === 257) height = value;
+      else if (tag === 274) orientation = value;
+    }
+    return width && height ? turned(width, height, orientation >= 5 ? 1 : 0) : null;
+  }
+
+  /** The file's format and measures, as `inspectMedia` reports them. */
+  async result(declaredName: string): Promise<Inspection> {
+    const head = this.head();
+    const format = detectFormat(head.subarray(0, 64));
+    if (this.over) {
+      // The spec's 20 MB lines (uploads and videos alike are capped at 20 MB, VIDEO_MAX_BYTES);
+      // a narrower cap has no figure to name.
+      if (this.max !== UPLOAD_MAX_BYTES) return fail('too_large', ja.fileTooLarge);
+      return fail(
+        'too_large',
+        format?.kind === 'video' ? ja.mediaVideoOver20Mb : ja.mediaUploadOver20Mb,
+      );
+    }
+    if (!format) return fail('unreadable', ja.mediaUnreadable);
+    const declared = extOf(declaredName);
+    if (declared !== '' && familyOf(declared) !== familyOf(format.ext))
+      return fail('mismatch', ja.mediaExtensionMismatch(declared, format.ext.toUpperCase()));
+    if (format.ext === 'webp') return fail('unsupported', ja.mediaWebpUnsupported);
+
+    const whole = this.total <= head.length;
+    const size = whole ? await measure(format, head) : await this.measurePart(format, head);
+    if (!size || size.width <= 0 || size.height <= 0) return fail('unreadable', ja.mediaUnreadable);
+    const meta: MediaMeta = {
+      name: declaredName,
+      ext: format.ext,
+      bytes: this.total,
+      width: size.width,
+      height: size.height,
+      kind: format.kind,
+      ...(size.durationSec !== undefined ? { durationSec: size.durationSec } : {}),
+    };
+    return { ok: true, meta, contentType: format.contentType };
+  }
+
+  /** A file longer than the head, from the parts kept of it. */
+  private async measurePart(f: DetectedFormat, head: Buffer): Promise<Measured | null> {
+    try {
+      switch (f.ext) {
+        case 'mp4':
+        case 'mov':
+        case 'heic':
+        case 'avif': {
+          if (this.isoBroken || this.isoKeep) return null;
+          const boxes = Buffer.concat(this.isoKept);
+          return f.kind === 'video' ? measureVideo(boxes) : measureHeic(boxes);
+        }
+        case 'tiff':
+          return this.tiffSize();
+        case 'gif':
+          // The logical screen, as libvips reports a GIF's size.
+          return head.length >= 10
+            ? { width: head.readUInt16LE(6), height: head.readUInt16LE(8) }
+            : null;
+        default:
+          // JPEG and PNG: their headers (and EXIF orientation) come first; BMP's header too.
+          return await measureAs(f, head);
+      }
+    } catch {
+      return null;
+    }
+  }
 }
 
 const fail = (reason: InspectFailure, message: string): Inspection => ({
@@ -325,36 +598,60 @@ export async function inspectMedia(
   declaredName: string,
   options: InspectOptions = {},
 ): Promise<Inspection> {
-  const max = options.maxBytes ?? UPLOAD_MAX_BYTES;
-  const { buf, over } = await readAll(input, max);
-  const format = detectFormat(buf.subarray(0, 64));
-  if (over) {
-    // The spec's 20 MB lines (uploads and videos alike are capped at 20 MB, VIDEO_MAX_BYTES);
-    // a narrower cap has no figure to name.
-    const capped = max === UPLOAD_MAX_BYTES;
-    if (!capped) return fail('too_large', ja.fileTooLarge);
-    return fail(
-      'too_large',
-      format?.kind === 'video' ? ja.mediaVideoOver20Mb : ja.mediaUploadOver20Mb,
-    );
+  const probe = new MediaProbe(options);
+  if (input instanceof Uint8Array) probe.push(input);
+  else {
+    const it = input[Symbol.asyncIterator]();
+    try {
+      for (let next = await it.next(); !next.done; next = await it.next()) {
+        probe.push(next.value);
+        if (probe.overCap) break;
+      }
+    } finally {
+      // A stream left early (past the cap) is closed, not left open.
+      await it.return?.();
+    }
   }
-  if (!format) return fail('unreadable', ja.mediaUnreadable);
+  return probe.result(declaredName);
+}
 
-  const declared = extOf(declaredName);
-  if (declared !== '' && familyOf(declared) !== familyOf(format.ext))
-    return fail('mismatch', ja.mediaExtensionMismatch(declared, format.ext.toUpperCase()));
-  if (format.ext === 'webp') return fail('unsupported', ja.mediaWebpUnsupported);
-
-  const size = await measure(format, buf);
-  if (!size || size.width <= 0 || size.height <= 0) return fail('unreadable', ja.mediaUnreadable);
-  const meta: MediaMeta = {
-    name: declaredName,
-    ext: format.ext,
-    bytes: buf.length,
-    width: size.width,
-    height: size.height,
-    kind: format.kind,
-    ...(size.durationSec !== undefined ? { durationSec: size.durationSec } : {}),
-  };
-  return { ok: true, meta, contentType: format.contentType };
+/**
+ * The size an image declares in its first bytes (PNG's IHDR, the GIF screen, WebP's VP8X, VP8 or
+ * VP8L header, JPEG's frame through sharp), without decoding a pixel; null when the bytes give
+ * none. Image fields (logos, favicons) bound it (issue 22); `head` is at most the probe's head.
+ */
+export async function declaredImageSize(
+  head: Buffer,
+): Promise<{ width: number; height: number } | null> {
+  const f = detectFormat(head.subarray(0, 64));
+  try {
+    switch (f?.ext) {
+      case 'png':
+        return ascii(head, 12) === 'IHDR'
+          ? { width: head.readUInt32BE(16), height: head.readUInt32BE(20) }
+          : null;
+      case 'gif':
+        return { width: head.readUInt16LE(6), height: head.readUInt16LE(8) };
+      case 'webp': {
+        const chunk = ascii(head, 12);
+        if (chunk === 'VP8X')
+          return { width: head.readUIntLE(24, 3) + 1, height: head.readUIntLE(27, 3) + 1 };
+        if (chunk === 'VP8 ')
+          return { width: head.readUInt16LE(26) & 0x3fff, height: head.readUInt16LE(28) & 0x3fff };
+        if (chunk === 'VP8L') {
+          const bits = head.readUInt32LE(21);
+          return { width: (bits & 0x3fff) + 1, height: ((bits >>> 14) & 0x3fff) + 1 };
+        }
+        return null;
+      }
+      case 'jpeg': {
+        const m = await sharp(head).metadata();
+        return m.width && m.height ? { width: m.width, height: m.height } : null;
+      }
+      default:
+        return null;
+    }
+  } catch {
+    return null;
+  }
 }

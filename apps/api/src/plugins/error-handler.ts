@@ -1,3 +1,4 @@
+import http from 'node:http';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
@@ -46,6 +47,53 @@ export function channelAppError(err: ChannelError): AppError {
   }
 }
 
+/** The Japanese line of a framework's 4xx (issue 22): one per status, the generic one else. */
+export const clientErrorLine = (status: number): string => {
+  switch (status) {
+    case 400:
+      return ja.badRequest;
+    case 404:
+      return ja.notFound;
+    case 405:
+      return ja.methodNotAllowed;
+    case 408:
+      return ja.requestTimeout;
+    case 413:
+      return ja.fileTooLarge;
+    case 414:
+      return ja.uriTooLong;
+    case 415:
+      return ja.unsupportedMediaType;
+    case 429:
+      return ja.tooManyRequests;
+    case 431:
+      return ja.headersTooLarge;
+    default:
+      return ja.serverError;
+  }
+};
+
+/**
+ * What Node's HTTP parser refuses before Fastify sees a request (a broken request line, headers
+ * too large, a time-out), answered in the envelope too rather than Fastify's English JSON.
+ */
+export function clientErrorResponse(err: { code?: string }): string {
+  const status =
+    err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? 408
+      : err.code === 'HPE_HEADER_OVERFLOW'
+        ? 431
+        : err.code === 'HPE_URI_TOO_LONG'
+          ? 414
+          : 400;
+  const body = JSON.stringify(envelope(status, clientErrorLine(status)));
+  return (
+    `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? 'Bad Request'}\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `Connection: close\r\n\r\n${body}`
+  );
+}
+
 /**
  * The one error handler: every failure leaves as the spec's envelope
  * `{ status_code, message, errors: { field: [messages] } }` with Japanese text.
@@ -87,10 +135,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply.code(413).send(envelope(413, ja.fileTooLarge));
     }
     if (status >= 400 && status < 500) {
-      // Malformed JSON, wrong content type and the like: a client error, said plainly.
-      return reply
-        .code(status)
-        .send(envelope(status, status === 404 ? ja.notFound : ja.serverError));
+      // Malformed JSON, wrong content type and the like (Fastify's FST_ERR_*): a client error,
+      // said plainly in the envelope with its own line (issue 22).
+      return reply.code(status).send(envelope(status, clientErrorLine(status)));
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.code(500).send(envelope(500, ja.serverError));

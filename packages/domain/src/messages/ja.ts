@@ -82,6 +82,22 @@ export const ja = {
   termsAgreed: '利用規約に同意しました。',
   logoutDone: 'ログアウトしました。',
   fileTooLarge: 'ファイルサイズが大きすぎます。',
+  // Issue 22: the framework's refusals, each in the envelope with a line of its own.
+  badRequest: 'リクエストの形式が正しくありません。',
+  multipartMalformed:
+    '送信データの形式が正しくありません。ファイルを選択し直して、もう一度送信してください。',
+  unsupportedMediaType: 'この形式のデータは受け付けていません。',
+  uriTooLong: 'URLが長すぎます。',
+  headersTooLarge: 'リクエストのヘッダーが大きすぎます。',
+  requestTimeout: 'リクエストがタイムアウトしました。もう一度お試しください。',
+  methodNotAllowed: 'この操作は受け付けていません。',
+  // Uploads in flight (issue 22): one user's, and the whole server's.
+  uploadBusyUser:
+    'アップロード中のファイルが多すぎます。いまのアップロードが終わってから、もう一度お試しください。',
+  uploadBusyServer:
+    'ただいまアップロードが混み合っています。しばらくしてから、もう一度お試しください。',
+  imageTooManyPixels: (limit: string) =>
+    `画像の大きさ（幅×高さ）は${limit}以下の画像を選択してください。`,
 
   // Channel connections (issue 4). `label` is the channel's label (Google, Facebook, …).
   channelReauth: (label: string) => `${label}との連携が切れました。再連携してください。`,

@@ -123,33 +123,39 @@ export function registerAccountRoutes(
       async (req) => {
         const actor = actorOf(req);
         const rules = { logo_url: { accept: 'image', folder: 'logos' } } as const;
-        const row = await withMultipart(req, deps.storage, rules, async ({ fields, files }) => {
-          const parsed = accountInformationRequest.safeParse(fields);
-          if (!parsed.success) throw validationError(fieldErrors(parsed.error));
-          const input = parsed.data;
-          if (await account.emailTakenByOther(input.email, actor.user.id))
-            throw validationError({ email: [ja.emailTaken] });
-          const logo = files.logo_url;
-          const updated = await users.repo.update(actor.user.id, {
-            ...input,
-            logo_url: logo ? accepted(logo).path : actor.user.logo_url,
-            updated_at: iso(clock.now()),
-          });
-          const keys = [
-            'name',
-            'company_name',
-            'store_name',
-            'email',
-            'phone',
-            'logo_url',
-          ] as const;
-          await deps.audit.recordUpdate(
-            { actor: actor.user, ...accountTarget(actor.user), summary: 'アカウント情報を変更' },
-            pick(actor.user, keys),
-            pick(updated, keys),
-          );
-          return updated;
-        });
+        const row = await withMultipart(
+          req,
+          deps.storage,
+          rules,
+          async ({ fields, files }) => {
+            const parsed = accountInformationRequest.safeParse(fields);
+            if (!parsed.success) throw validationError(fieldErrors(parsed.error));
+            const input = parsed.data;
+            if (await account.emailTakenByOther(input.email, actor.user.id))
+              throw validationError({ email: [ja.emailTaken] });
+            const logo = files.logo_url;
+            const updated = await users.repo.update(actor.user.id, {
+              ...input,
+              logo_url: logo ? accepted(logo).path : actor.user.logo_url,
+              updated_at: iso(clock.now()),
+            });
+            const keys = [
+              'name',
+              'company_name',
+              'store_name',
+              'email',
+              'phone',
+              'logo_url',
+            ] as const;
+            await deps.audit.recordUpdate(
+              { actor: actor.user, ...accountTarget(actor.user), summary: 'アカウント情報を変更' },
+              pick(actor.user, keys),
+              pick(updated, keys),
+            );
+            return updated;
+          },
+          { userId: actor.user.id },
+        );
         return okData(await users.present(row), ja.updateSuccess);
       },
     );
@@ -169,30 +175,43 @@ export function registerAccountRoutes(
         const actor = actorOf(req);
         if (actor.user.role !== ROLE.agency) throw forbidden();
         const rules = { logo: { accept: 'image', folder: 'logos' } } as const;
-        const row = await withMultipart(req, deps.storage, rules, async ({ fields, files }) => {
-          const id = userIdField.safeParse(fields.user_id ?? actor.user.id);
-          if (!id.success) throw validationError({ user_id: [ja.required('店舗')] });
-          const target = await access.storeFor(actor, id.data, 'write');
-          const logo = files.logo;
-          if (!logo) throw validationError({ logo: [ja.required('ロゴ画像')] });
-          const updated = await users.repo.update(target.id, {
-            logo_url: accepted(logo).path,
-            updated_at: iso(clock.now()),
-          });
-          await deps.audit.recordUpdate(
-            {
-              actor: actor.user,
-              entity: target.role === ROLE.agency ? 'agency' : 'store',
-              entityId: target.id,
-              storeId: target.role === ROLE.agency ? null : target.id,
-              agencyId: target.role === ROLE.agency ? target.id : target.agency_id,
-              summary: 'ロゴを変更',
+        const row = await withMultipart(
+          req,
+          deps.storage,
+          rules,
+          async ({ fields, files }) => {
+            const id = userIdField.safeParse(fields.user_id ?? actor.user.id);
+            if (!id.success) throw validationError({ user_id: [ja.required('店舗')] });
+            const target = await access.storeFor(actor, id.data, 'write');
+            const logo = files.logo;
+            if (!logo) throw validationError({ logo: [ja.required('ロゴ画像')] });
+            const updated = await users.repo.update(target.id, {
+              logo_url: accepted(logo).path,
+              updated_at: iso(clock.now()),
+            });
+            await deps.audit.recordUpdate(
+              {
+                actor: actor.user,
+                entity: target.role === ROLE.agency ? 'agency' : 'store',
+                entityId: target.id,
+                storeId: target.role === ROLE.agency ? null : target.id,
+                agencyId: target.role === ROLE.agency ? target.id : target.agency_id,
+                summary: 'ロゴを変更',
+              },
+              { logo_url: target.logo_url },
+              { logo_url: updated.logo_url },
+            );
+            return updated;
+          },
+          {
+            userId: actor.user.id,
+            // The store is checked before the logo is read, when user_id came first (issue 22).
+            authorize: async (fields) => {
+              const id = userIdField.safeParse(fields.user_id);
+              if (id.success) await access.storeFor(actor, id.data, 'write');
             },
-            { logo_url: target.logo_url },
-            { logo_url: updated.logo_url },
-          );
-          return updated;
-        });
+          },
+        );
         return okData(await users.present(row), ja.updateSuccess);
       },
     );

@@ -133,15 +133,21 @@ export function registerAdminRoutes(
       },
       async (req) => {
         const actor = managerOf(req);
-        const row = await withMultipart(req, deps.storage, agencyFiles, async (body) => {
-          const parsed = adminAgencyCreateRequest.safeParse(body.fields);
-          if (!parsed.success) throw validationError(fieldErrors(parsed.error));
-          const { logo, favicon } = body.files;
-          return admin.createAgency(actor, parsed.data, {
-            logo: logo ? accepted(logo).path : undefined,
-            favicon: favicon ? accepted(favicon).path : undefined,
-          });
-        });
+        const row = await withMultipart(
+          req,
+          deps.storage,
+          agencyFiles,
+          async (body) => {
+            const parsed = adminAgencyCreateRequest.safeParse(body.fields);
+            if (!parsed.success) throw validationError(fieldErrors(parsed.error));
+            const { logo, favicon } = body.files;
+            return admin.createAgency(actor, parsed.data, {
+              logo: logo ? accepted(logo).path : undefined,
+              favicon: favicon ? accepted(favicon).path : undefined,
+            });
+          },
+          { userId: actor.user.id },
+        );
         return okData(row, adminJa.agencyCreated);
       },
     );
@@ -161,15 +167,21 @@ export function registerAdminRoutes(
       },
       async (req) => {
         const actor = managerOf(req);
-        const row = await withMultipart(req, deps.storage, agencyFiles, async (body) => {
-          const parsed = adminAgencyUpdateRequest.safeParse(body.fields);
-          if (!parsed.success) throw validationError(fieldErrors(parsed.error));
-          const { logo, favicon } = body.files;
-          return admin.updateAgency(actor, req.params.id, parsed.data, {
-            logo: logo ? accepted(logo).path : undefined,
-            favicon: favicon ? accepted(favicon).path : undefined,
-          });
-        });
+        const row = await withMultipart(
+          req,
+          deps.storage,
+          agencyFiles,
+          async (body) => {
+            const parsed = adminAgencyUpdateRequest.safeParse(body.fields);
+            if (!parsed.success) throw validationError(fieldErrors(parsed.error));
+            const { logo, favicon } = body.files;
+            return admin.updateAgency(actor, req.params.id, parsed.data, {
+              logo: logo ? accepted(logo).path : undefined,
+              favicon: favicon ? accepted(favicon).path : undefined,
+            });
+          },
+          { userId: actor.user.id },
+        );
         return okData(row, adminJa.agencyUpdated);
       },
     );

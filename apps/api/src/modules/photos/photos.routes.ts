@@ -10,12 +10,13 @@ import {
   photoStoreQuery,
   UPLOAD_MAX_BYTES,
 } from '@tenpo/domain';
-import { detectFormat, inspectMedia } from '../../media/inspect';
+import { detectFormat, MediaProbe } from '../../media/inspect';
 import { validationError, type FieldErrors } from '../../lib/errors';
 import { done, okData, withZod } from '../../lib/route';
-import { registerUploadRoutes } from '../../lib/uploads';
+import { admitUpload, nextPart, partChunks, registerUploadRoutes } from '../../lib/uploads';
 import { actorOf } from '../../plugins/auth';
 import type { MediaStorage } from '../../storage';
+import type { UserRow } from '../../db/types';
 import type { StoreAccess } from '../stores/access';
 import type { AuditLog } from '../audit/audit.repo';
 import type { PhotosService, PhotoUpload } from './photos.service';
@@ -115,24 +116,38 @@ export function registerPhotoRoutes(
   });
 
   /**
-   * Reads the body: each file measured from its bytes as it arrives and, when it passes, stored;
-   * the store's access is checked before any refusal of a file is reported (a foreign store is
-   * 404, whatever it was sent). Anything refused leaves no stored file behind.
+   * Reads the body: each file streamed to storage and measured from its bytes as they pass, never
+   * held whole (issue 22). The store's access is checked before the first byte of a file is read
+   * when user_id came first (as the web app sends it), else once the body is read; either way
+   * before any refusal of a file is reported (a foreign store is 404, whatever it was sent).
+   * Anything refused leaves no stored file behind.
    */
   async function upload(req: FastifyRequest) {
     const actor = actorOf(req);
     if (!req.isMultipart()) throw validationError({ photos: [ja.photoFileRequired] });
+    const release = admitUpload(req, actor.user.id);
     const fields: Record<string, string> = {};
     const files: PhotoUpload[] = [];
     const errors: FieldErrors = {};
     let count = 0;
+    let store: UserRow | null = null;
+    const storeNow = () =>
+      access.storeFor(
+        actor,
+        z.coerce.number().int().positive().catch(0).parse(fields.user_id),
+        'write',
+      );
     try {
       try {
-        for await (const part of req.parts(PARTS)) {
+        const parts = req.parts(PARTS)[Symbol.asyncIterator]();
+        for (let next = await nextPart(parts); !next.done; next = await nextPart(parts)) {
+          const part = next.value;
           if (part.type === 'field') {
             if (typeof part.value === 'string') fields[part.fieldname] = part.value;
             continue;
           }
+          // Before any byte of a file is read off the wire: the store, when user_id came first.
+          if (!store && fields.user_id !== undefined) store = await storeNow();
           if (!PHOTO_FIELD.test(part.fieldname) || !part.filename) {
             part.file.resume();
             continue;
@@ -150,11 +165,7 @@ export function registerPhotoRoutes(
         if ((err as { code?: string }).code !== 'FST_FILES_LIMIT') throw err;
         count = PHOTO_UPLOAD_MAX_FILES + 1;
       }
-      const store = await access.storeFor(
-        actor,
-        z.coerce.number().int().positive().catch(0).parse(fields.user_id),
-        'write',
-      );
+      store ??= await storeNow();
       if (count > PHOTO_UPLOAD_MAX_FILES)
         throw validationError({ photos: [ja.postTooManyFiles(PHOTO_UPLOAD_MAX_FILES)] });
       if (Object.keys(errors).length) throw validationError(errors);
@@ -174,32 +185,72 @@ export function registerPhotoRoutes(
     } catch (err) {
       await Promise.all(files.map((f) => storage.delete(f.storageKey).catch(() => undefined)));
       throw err;
+    } finally {
+      release();
     }
   }
 
+  /**
+   * One file: its format read from its first bytes, then its bytes streamed to storage through
+   * the probe that measures it (a chunk at a time is held, plus the probe's bounded part).
+   */
   async function readPart(
     part: MultipartFile,
   ): Promise<{ upload: PhotoUpload } | { error: string }> {
-    // The parser cuts a file one byte past the 20 MB cap, so a larger one reads as too large.
-    const chunks: Buffer[] = [];
-    for await (const c of part.file) chunks.push(c as Buffer);
-    const bytes = Buffer.concat(chunks);
-    if (part.file.truncated || bytes.length > UPLOAD_MAX_BYTES)
+    const chunks = partChunks(part);
+    const drain = async () => {
+      while (!(await chunks.next()).done);
+    };
+    const probe = new MediaProbe();
+    let head = Buffer.alloc(0);
+    let ended = false;
+    while (head.length < 64) {
+      const next = await chunks.next();
+      if (next.done) {
+        ended = true;
+        break;
+      }
+      head = Buffer.concat([head, next.value]);
+    }
+    const format = detectFormat(head.subarray(0, 64));
+    if (!format || format.ext === 'webp') {
+      if (!ended) await drain();
+      // WebP is refused as WebP (spec 2 §5), whatever name it came under.
+      return { error: format ? ja.mediaWebpUnsupported : ja.mediaUnreadable };
+    }
+    async function* body() {
+      probe.push(head);
+      yield head;
+      if (ended) return;
+      for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
+        probe.push(next.value);
+        // Past the cap: stop storing; the rest is read (and dropped) below.
+        if (probe.overCap) throw new OverCap();
+        yield next.value;
+      }
+    }
+    let stored;
+    try {
+      stored = await storage.put(Readable.from(body(), { objectMode: false }), {
+        folder: FOLDER,
+        ext: format.ext === 'jpeg' ? 'jpg' : format.ext,
+        contentType: format.contentType,
+      });
+    } catch (err) {
+      if (!(err instanceof OverCap)) throw err;
+      await drain();
       return { error: ja.mediaUploadOver20Mb };
-    // WebP is refused as WebP (spec 2 §5), whatever name it came under.
-    if (detectFormat(bytes.subarray(0, 64))?.ext === 'webp')
-      return { error: ja.mediaWebpUnsupported };
-    const seen = await inspectMedia(bytes, part.filename);
-    if (!seen.ok) return { error: seen.message };
-    const stored = await storage.put(Readable.from([bytes]), {
-      folder: FOLDER,
-      ext: seen.meta.ext === 'jpeg' ? 'jpg' : seen.meta.ext,
-      contentType: seen.contentType,
-    });
+    }
+    // The parser cuts a file one byte past the 20 MB cap, so a larger one reads as too large.
+    const seen = await probe.result(part.filename);
+    if (part.file.truncated || !seen.ok) {
+      await storage.delete(stored.key);
+      return { error: seen.ok ? ja.mediaUploadOver20Mb : seen.message };
+    }
     return {
       upload: {
         storageKey: stored.key,
-        bytes,
+        size: stored.size,
         contentType: seen.contentType,
         format: seen.meta.kind === 'video' ? 'VIDEO' : 'PHOTO',
         width: seen.meta.width,
@@ -208,3 +259,5 @@ export function registerPhotoRoutes(
     };
   }
 }
+
+class OverCap extends Error {}

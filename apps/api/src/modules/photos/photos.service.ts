@@ -24,7 +24,8 @@ export const PHOTO_MAX_ATTEMPTS = 5;
 /** A file of an upload, measured from its bytes and stored (photos.routes.ts). */
 export type PhotoUpload = {
   storageKey: string;
-  bytes: Buffer;
+  /** Bytes stored (the file is read back from storage when it is sent, never held). */
+  size: number;
   contentType: string;
   format: 'PHOTO' | 'VIDEO';
   width: number;
@@ -241,7 +242,7 @@ export function createPhotosService(deps: {
             media_format: f.format,
             storage_key: f.storageKey,
             mime: f.contentType,
-            bytes: f.bytes.length,
+            bytes: f.size,
             width: f.width,
             height: f.height,
             sync_state: h ? 'sending' : 'local',
@@ -250,7 +251,7 @@ export function createPhotosService(deps: {
             updated_at: stamp,
           }),
         );
-      if (h) for (const [i, row] of rows.entries()) await send(row, h, [], files[i]?.bytes);
+      if (h) for (const row of rows) await send(row, h, []);
       const ids = new Set(rows.map((r) => r.id));
       return present((await repo.list(store.id)).filter((r) => ids.has(r.id)));
     },

@@ -20,7 +20,7 @@ import type { Clock } from '../../lib/clock';
 import { validationError } from '../../lib/errors';
 import { okData, withZod } from '../../lib/route';
 import { registerUploadRoutes, withMultipart, type ImageRule } from '../../lib/uploads';
-import { actorOf } from '../../plugins/auth';
+import { actorOf, type Actor } from '../../plugins/auth';
 import { isMediaKey, MEDIA_PATH_PREFIX, type MediaStorage } from '../../storage';
 import type { StoreAccess } from '../stores/access';
 import type { PostsService, ResolvedMedium } from './posts.service';
@@ -110,6 +110,18 @@ export function registerPostRoutes(
   const rule: ImageRule = { accept: 'media', folder: MEDIA_FOLDER };
   const rules: Record<string, ImageRule> = { medias: rule, 'medias[]': rule };
   for (let i = 0; i < MEDIA_SLOTS; i++) rules[`medias[${i}]`] = rule;
+
+  /** The stores are checked before a file is read, when user_id came first (issue 22). */
+  const early = (actor: Actor) => ({
+    userId: actor.user.id,
+    authorize: async (fields: Record<string, string>) => {
+      const ids = (fields.user_id ?? '')
+        .split(',')
+        .map((s) => Number(s.trim()))
+        .filter((n) => Number.isInteger(n) && n > 0);
+      if (ids.length) await access.storesFor(actor, ids, 'write');
+    },
+  });
 
   // A multipart route: @fastify/multipart lives in the upload routes' scope (ADR 0029).
   registerUploadRoutes(app, (scope) => {
@@ -202,7 +214,7 @@ export function registerPostRoutes(
             accounts,
           );
         },
-        { repeated: ['user_id'] },
+        { repeated: ['user_id'], ...early(actor) },
       );
       return okData(result, kind ? ja.topicCreated : ja.postCreated);
     };
@@ -234,38 +246,44 @@ export function registerPostRoutes(
         },
         async (req) => {
           const actor = actorOf(req);
-          const view = await withMultipart(req, storage, {}, async ({ fields }) => {
-            const ids = (fields.user_id ?? '').split(',').map((x) => Number(x.trim()));
-            const stores = await access.storesFor(
-              actor,
-              ids.filter((n) => n > 0),
-              'write',
-            );
-            const b = await posts.topicPost(
-              req.params.id,
-              kind,
-              stores.map((x) => x.id),
-            );
-            const old = b.post.topic ? (JSON.parse(b.post.topic) as StoredTopic) : null;
-            const was = (k: keyof StoredTopic) => {
-              const v = old?.[k];
-              return v && (k === 'start' || k === 'end')
-                ? formatPostDate(new Date(v))
-                : (v ?? undefined);
-            };
-            const merged = {
-              title: fields.title ?? was('title'),
-              start_date: fields.start_date ?? was('start'),
-              end_date: fields.end_date ?? was('end'),
-              coupon_code: fields.coupon_code ?? was('coupon_code'),
-              redeem_link: fields.redeem_link ?? was('redeem_link'),
-              terms: fields.terms ?? was('terms'),
-            };
-            const content = (fields.content ?? b.post.content).trim();
-            if (!content) throw validationError({ content: [ja.postContentRequired] });
-            const topic = validateTopic(kind, merged, clock.now());
-            return posts.updateTopic(b, { content, topic }, actor.user);
-          });
+          const view = await withMultipart(
+            req,
+            storage,
+            {},
+            async ({ fields }) => {
+              const ids = (fields.user_id ?? '').split(',').map((x) => Number(x.trim()));
+              const stores = await access.storesFor(
+                actor,
+                ids.filter((n) => n > 0),
+                'write',
+              );
+              const b = await posts.topicPost(
+                req.params.id,
+                kind,
+                stores.map((x) => x.id),
+              );
+              const old = b.post.topic ? (JSON.parse(b.post.topic) as StoredTopic) : null;
+              const was = (k: keyof StoredTopic) => {
+                const v = old?.[k];
+                return v && (k === 'start' || k === 'end')
+                  ? formatPostDate(new Date(v))
+                  : (v ?? undefined);
+              };
+              const merged = {
+                title: fields.title ?? was('title'),
+                start_date: fields.start_date ?? was('start'),
+                end_date: fields.end_date ?? was('end'),
+                coupon_code: fields.coupon_code ?? was('coupon_code'),
+                redeem_link: fields.redeem_link ?? was('redeem_link'),
+                terms: fields.terms ?? was('terms'),
+              };
+              const content = (fields.content ?? b.post.content).trim();
+              if (!content) throw validationError({ content: [ja.postContentRequired] });
+              const topic = validateTopic(kind, merged, clock.now());
+              return posts.updateTopic(b, { content, topic }, actor.user);
+            },
+            early(actor),
+          );
           return okData([view], ja.topicUpdated);
         },
       );

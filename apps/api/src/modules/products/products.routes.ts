@@ -266,6 +266,15 @@ export function registerProductRoutes(
     return { storeId: store.id, input: parsed.data, photos: current && !sent ? undefined : photos };
   };
 
+  /** The store is checked before a file is read, when its user_id came first (issue 22). */
+  const early = (req: FastifyRequest) => ({
+    userId: actorOf(req).user.id,
+    authorize: async (fields: Record<string, string>) => {
+      const id = productStoreQuery.shape.user_id.safeParse(fields.user_id);
+      if (id.success) await access.storeFor(actorOf(req), id.data, 'write');
+    },
+  });
+
   registerUploadRoutes(app, (scope) => {
     const u = withZod(scope);
     u.post(
@@ -281,10 +290,16 @@ export function registerProductRoutes(
         },
       },
       async (req) => {
-        const view = await withMultipart(req, storage, rules, async (body) => {
-          const { storeId, input, photos } = await read(req, body);
-          return products.create(storeId, input, photos ?? []);
-        });
+        const view = await withMultipart(
+          req,
+          storage,
+          rules,
+          async (body) => {
+            const { storeId, input, photos } = await read(req, body);
+            return products.create(storeId, input, photos ?? []);
+          },
+          early(req),
+        );
         await recordProduct(req, 'create', null, view);
         return okData([view], productJa.created);
       },
@@ -304,13 +319,19 @@ export function registerProductRoutes(
       },
       async (req) => {
         const id = req.params.id;
-        const view = await withMultipart(req, storage, rules, async (body) => {
-          const { storeId, input, photos } = await read(req, body, (store) =>
-            products.photos(store, id),
-          );
-          const before = await products.one(storeId, id);
-          return { before, after: await products.update(storeId, id, input, photos) };
-        });
+        const view = await withMultipart(
+          req,
+          storage,
+          rules,
+          async (body) => {
+            const { storeId, input, photos } = await read(req, body, (store) =>
+              products.photos(store, id),
+            );
+            const before = await products.one(storeId, id);
+            return { before, after: await products.update(storeId, id, input, photos) };
+          },
+          early(req),
+        );
         await recordProduct(req, 'update', view.before, view.after);
         return okData([view.after], productJa.updated);
       },

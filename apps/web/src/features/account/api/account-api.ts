@@ -29,7 +29,8 @@ export const updateAccountInformationCall = (fields: {
 
 export const uploadAgencyLogoCall = (logo: File, userId: number) => {
   const fd = new FormData();
-  fd.set('logo', logo);
+  // The store first: the API checks it before it reads the file (issue 22).
   fd.set('user_id', String(userId));
+  fd.set('logo', logo);
   return api<User>('/agency/logo', { method: 'POST', body: fd });
 };
