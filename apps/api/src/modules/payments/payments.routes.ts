@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   cardRegisterBody,
   creditCardResponse,
+  idField,
   ok,
   paymentJa,
   paymentMethodBody,
@@ -51,7 +52,7 @@ const cardAuthenticateResponse = z.object({
   redirect_url: z.string().nullable(),
 });
 const cardCompleteBody = z.object({
-  user_id: z.coerce.number().int().positive(),
+  user_id: idField(),
   state: z.string().trim().min(1).max(4000),
   tracking_id: z.string().trim().min(1).max(64),
 });
@@ -430,7 +431,7 @@ export function registerPaymentRoutes(
       summary:
         "The browser's return from SBPS's hosted page (A03-1): 303 to the web's /register-payment with stt_id 12999 or 18999",
       params: z.object({ outcome: z.enum(OUTCOMES) }),
-      querystring: z.object({ user_id: z.coerce.number().int().positive() }).passthrough(),
+      querystring: z.object({ user_id: idField() }).passthrough(),
       security: [],
     };
     const back = (

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from
 import type { MultipartFile } from '@fastify/multipart';
 import { z } from 'zod';
 import {
+  idParams,
   ja,
   ok,
   PHOTO_UPLOAD_MAX_FILES,
@@ -75,7 +76,7 @@ export function registerPhotoRoutes(
         tags: ['photos'],
         summary:
           "Delete a photo of the library by its id: removed from the Google location's media first, then here.",
-        params: z.object({ id: z.coerce.number().int().positive() }),
+        params: idParams,
         querystring: photoStoreQuery,
         response: { 200: z.object({ status_code: z.number(), message: z.string() }) },
       },

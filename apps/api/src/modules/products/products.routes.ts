@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from
 import { z } from 'zod';
 import {
   fieldLabels,
+  idParams,
   ja,
   ok,
   PRODUCT_MAX_FILES,
@@ -114,7 +115,6 @@ export function registerProductRoutes(
   };
   const pre = { preHandler: deps.authenticate };
   const tags = ['products'];
-  const idParams = z.object({ id: z.coerce.number().int().positive() });
   const one = { 200: ok(z.array(productSchema)) };
 
   r.get(

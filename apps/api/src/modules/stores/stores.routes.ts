@@ -4,6 +4,7 @@ import {
   AGENCY_STORES_PER_PAGE,
   DEFAULT_PER_PAGE,
   groupSchema,
+  idParams,
   ok,
   paged,
   pageQuery,
@@ -47,7 +48,7 @@ export function registerStoreRoutes(
   const agencyQuery = pageQuery(AGENCY_STORES_PER_PAGE).extend(storeListQuery.shape);
   const listQuery = pageQuery(DEFAULT_PER_PAGE).extend(storeListQuery.shape);
   const pagedStores = { 200: ok(paged(storeRowSchema)) };
-  const groupParams = z.object({ id: z.coerce.number().int().positive() });
+  const groupParams = idParams;
   const pre = { preHandler: deps.authenticate };
 
   r.get(
