@@ -377,6 +377,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
           entity,
           publishers,
           findStore: (id) => usersRepo.findById(id),
+          websiteOf: (id) => storeInfo.websiteOf(id),
           extras: async (storeId) => ({
             photos: (await photos.publicPhotoUrls(storeId)).slice(0, 10),
             offers: (await products.all(storeId)).map((p) => ({

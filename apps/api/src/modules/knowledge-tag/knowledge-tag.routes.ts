@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { z } from 'zod';
 import {
+  ja,
   knowledgeTagEmbedQuery,
   knowledgeTagMessages,
   knowledgeTagQuery,
@@ -10,6 +11,7 @@ import {
   schemaMarkupRequest,
   schemaMarkupSchema,
 } from '@tenpo/domain';
+import { AppError } from '../../lib/errors';
 import { okData, withZod } from '../../lib/route';
 import { actorOf } from '../../plugins/auth';
 import type { StoreAccess } from '../stores/access';
@@ -18,6 +20,8 @@ import { embedScript } from './knowledge-tag.script';
 
 /** The embed and view calls are public: per client address, this many a minute. */
 export const EMBED_RATE_PER_MINUTE = 120;
+/** Page views a tag (its api_key) reports, from every address together, this many a minute. */
+export const VIEWS_PER_TAG_PER_MINUTE = 60;
 
 /** The page that loaded the tag: its Referer's origin (the Origin header, else nothing). */
 const pageOriginOf = (req: FastifyRequest): string | null => {
@@ -31,6 +35,23 @@ const pageOriginOf = (req: FastifyRequest): string | null => {
     }
   }
   return null;
+};
+
+/**
+ * The origin a page-view beacon comes from: its Origin header (set by the browser, which a page's
+ * script cannot change), else its Referer's. "null" (an opaque origin) is no origin.
+ */
+const beaconOriginOf = (req: FastifyRequest): string | null => {
+  const o = req.headers.origin;
+  if (typeof o === 'string' && o !== 'null') {
+    try {
+      const u = new URL(o);
+      return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : null;
+    } catch {
+      return null;
+    }
+  }
+  return pageOriginOf(req);
 };
 
 /** Spec 2 §2, §7: /knowledge-tag, /add-knowledge-tag and its markup editor; the embed script. */
@@ -47,6 +68,13 @@ export function registerKnowledgeTagRoutes(
   const tags = ['knowledge-tag'];
   const kt = deps.knowledgeTag;
   const limited = { rateLimit: { max: EMBED_RATE_PER_MINUTE, timeWindow: 60_000 } };
+  // Beside the per-address limit: one tag's views, whoever sends them (issue 22 item 10).
+  const perTag = app.createRateLimit({
+    max: VIEWS_PER_TAG_PER_MINUTE,
+    timeWindow: 60_000,
+    keyGenerator: (req) =>
+      `knowledge-tag-view:${String((req.query as { api_key?: unknown }).api_key)}`,
+  });
 
   r.get(
     '/knowledge-tag',
@@ -179,7 +207,12 @@ export function registerKnowledgeTagRoutes(
       },
     },
     async (req, reply) => {
-      await kt.view(req.query);
+      const limit = await perTag(req);
+      if (!limit.isAllowed && limit.isExceeded) {
+        reply.header('retry-after', limit.ttlInSeconds);
+        throw new AppError(429, 'rate_limited', ja.tooManyRequests);
+      }
+      await kt.view(req.query, beaconOriginOf(req));
       return reply.header('cross-origin-resource-policy', 'cross-origin').code(204).send();
     },
   );
