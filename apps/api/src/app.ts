@@ -80,7 +80,7 @@ import { createUsersRepo } from './modules/users/users.repo';
 import { createUsersService } from './modules/users/users.service';
 import { registerApiKey } from './plugins/api-key';
 import { createAuthenticate, registerAuthDecorator } from './plugins/auth';
-import { registerErrorHandler } from './plugins/error-handler';
+import { frameworkErrors, registerErrorHandler } from './plugins/error-handler';
 import { createReadiness, registerHealth, registerProbes, type Readiness } from './plugins/health';
 import { registerMetricsRoute, registerRequestMetrics } from './lib/metrics';
 import { PUBLISHER_ICONS_DIR } from './assets';
@@ -147,6 +147,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     },
     trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,
+    frameworkErrors,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -366,7 +366,7 @@ describe('knowledge tag (issue 11 item 3)', () => {
         remoteAddress,
       });
     const before = (await tag()).view_count;
-    for (const headers of [
+    for (const headers of <Record<string, string>[]>[
       { origin: 'https://evil.example' },
       { origin: 'https://evil.example', referer: 'https://cafe-tenpo.example/' },
       { origin: 'null' },

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
   isResponseSerializationError,
@@ -45,6 +45,20 @@ export function channelAppError(err: ChannelError): AppError {
       return new AppError(502, 'channel_invalid', ja.channelInvalid(label));
   }
 }
+
+/**
+ * The router's own refusals, which never reach the error handler (Fastify's `frameworkErrors`):
+ * a path that is not valid percent-encoded UTF-8 (400) and a path parameter past
+ * `maxParamLength` (414). They leave in the envelope too: the fuzz of issue 22 found them bare.
+ */
+export const frameworkErrors = (
+  error: FastifyError,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+): void => {
+  const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 400;
+  void reply.code(status).send(envelope(status, ja.notFound));
+};
 
 /**
  * The one error handler: every failure leaves as the spec's envelope

@@ -17,6 +17,7 @@ import { actorOf } from '../../plugins/auth';
 import type { StoreAccess } from '../stores/access';
 import type { KnowledgeTagService } from './knowledge-tag.service';
 import { embedScript } from './knowledge-tag.script';
+import { signedIn } from '../../plugins/route-guards';
 
 /** The embed and view calls are public: per client address, this many a minute. */
 export const EMBED_RATE_PER_MINUTE = 120;
@@ -64,7 +65,7 @@ export function registerKnowledgeTagRoutes(
   },
 ): void {
   const r = withZod(app);
-  const pre = { preHandler: deps.authenticate };
+  const pre = signedIn(deps.authenticate);
   const tags = ['knowledge-tag'];
   const kt = deps.knowledgeTag;
   const limited = { rateLimit: { max: EMBED_RATE_PER_MINUTE, timeWindow: 60_000 } };

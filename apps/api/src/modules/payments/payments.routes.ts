@@ -36,6 +36,7 @@ import {
   tdsFailed,
   type TdsClient,
 } from './tds';
+import { signedIn } from '../../plugins/route-guards';
 
 /** The web screens that hold the card form: where the issuer's challenge sends the user back. */
 const CARD_SCREENS = ['/register-payment', '/change-payment-method'] as const;
@@ -82,7 +83,7 @@ export function registerPaymentRoutes(
 ): void {
   const r = withZod(app);
   const { payments, access } = deps;
-  const pre = { preHandler: deps.authenticate };
+  const pre = signedIn(deps.authenticate);
   const tags = ['payments'];
   const store = (req: FastifyRequest, id: number, mode: 'read' | 'write') =>
     access.storeFor(actorOf(req), id, mode);

@@ -20,6 +20,7 @@ import type { MediaStorage } from '../../storage';
 import type { StoreAccess } from '../stores/access';
 import type { AuditLog } from '../audit/audit.repo';
 import type { PhotosService, PhotoUpload } from './photos.service';
+import { signedIn } from '../../plugins/route-guards';
 
 /** Library files are stored here (ADR 0021 key layout). */
 const FOLDER = 'media/photos';
@@ -48,7 +49,7 @@ export function registerPhotoRoutes(
 ): void {
   const r = withZod(app);
   const { photos, access, storage } = deps;
-  const pre = { preHandler: deps.authenticate };
+  const pre = signedIn(deps.authenticate);
 
   r.get(
     '/photos',

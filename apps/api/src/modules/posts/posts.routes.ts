@@ -35,6 +35,7 @@ import {
 } from './posts.validate';
 import type { StoredTopic } from './posts.draft';
 import { inspectMedia } from '../../media/inspect';
+import { signedIn } from '../../plugins/route-guards';
 
 /** Files of a post are stored here (ADR 0021 key layout). */
 const MEDIA_FOLDER = 'media/posts';
@@ -74,7 +75,7 @@ export function registerPostRoutes(
 ): void {
   const r = withZod(app);
   const { posts, access, storage, clock } = deps;
-  const pre = { preHandler: deps.authenticate };
+  const pre = signedIn(deps.authenticate);
 
   /**
    * Every medium is measured from its stored bytes (never its name or the browser's word), and
