@@ -24,36 +24,27 @@ export const EMBED_RATE_PER_MINUTE = 120;
 /** Page views a tag (its api_key) reports, from every address together, this many a minute. */
 export const VIEWS_PER_TAG_PER_MINUTE = 60;
 
-/** The page that loaded the tag: its Referer's origin (the Origin header, else nothing). */
-const pageOriginOf = (req: FastifyRequest): string | null => {
-  for (const h of [req.headers.referer, req.headers.origin]) {
-    if (typeof h !== 'string' || h.length > 2000) continue;
-    try {
-      const u = new URL(h);
-      if (u.protocol === 'http:' || u.protocol === 'https:') return u.origin;
-    } catch {
-      // not a URL: try the next header
-    }
+/** The http(s) origin a Referer or Origin header names; null for anything else ("null" too). */
+const originOfHeader = (h: unknown): string | null => {
+  if (typeof h !== 'string' || h.length > 2000) return null;
+  try {
+    const u = new URL(h);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : null;
+  } catch {
+    return null;
   }
-  return null;
 };
 
+/** The page that loaded the tag: its Referer's origin (the Origin header, else nothing). */
+const pageOriginOf = (req: FastifyRequest): string | null =>
+  originOfHeader(req.headers.referer) ?? originOfHeader(req.headers.origin);
+
 /**
- * The origin a page-view beacon comes from: its Origin header (set by the browser, which a page's
- * script cannot change), else its Referer's. "null" (an opaque origin) is no origin.
+ * The page a view beacon comes from: its Origin header first (the browser sets it; a page's
+ * script cannot), else its Referer's origin.
  */
-const beaconOriginOf = (req: FastifyRequest): string | null => {
-  const o = req.headers.origin;
-  if (typeof o === 'string' && o !== 'null') {
-    try {
-      const u = new URL(o);
-      return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : null;
-    } catch {
-      return null;
-    }
-  }
-  return pageOriginOf(req);
-};
+const beaconOriginOf = (req: FastifyRequest): string | null =>
+  originOfHeader(req.headers.origin) ?? originOfHeader(req.headers.referer);
 
 /** Spec 2 §2, §7: /knowledge-tag, /add-knowledge-tag and its markup editor; the embed script. */
 export function registerKnowledgeTagRoutes(
