@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, call, login, type TestApp } from './helpers';
+import { buildTestApp, call, login, multipart, type TestApp } from './helpers';
 
 /**
  * Issue 22 item 8: an id is a whole number or a string of digits, on every operation that takes
@@ -109,6 +109,23 @@ describe('ids are integers (issue 22 item 8)', () => {
       const res = await call(t.app, { ...op.call(v), token: op.token() });
       expect([v, res.statusCode]).toEqual([v, 422]);
       expect(res.json()).toMatchObject({ status_code: 422, message: expect.any(String) });
+    }
+  });
+
+  it("a post's form user_id takes digits only: 0x1 and 1.0 are no store", async () => {
+    for (const v of ['0x1', '1.0', '1e0', `${shopId},0x2`]) {
+      const res = await call(t.app, {
+        method: 'POST',
+        url: '/api/posts',
+        token: shop,
+        ...multipart({
+          user_id: v,
+          content: `お知らせ ${v}`,
+          shared_sns_type: 'google_my_business',
+        }),
+      });
+      expect([v, res.statusCode]).toEqual([v, 422]);
+      expect(Object.keys((res.json() as { errors: object }).errors)).toContain('user_id');
     }
   });
 
