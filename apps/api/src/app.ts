@@ -80,7 +80,11 @@ import { createUsersRepo } from './modules/users/users.repo';
 import { createUsersService } from './modules/users/users.service';
 import { registerApiKey } from './plugins/api-key';
 import { createAuthenticate, registerAuthDecorator } from './plugins/auth';
-import { clientErrorResponse, registerErrorHandler } from './plugins/error-handler';
+import {
+  clientErrorResponse,
+  frameworkErrors,
+  registerErrorHandler,
+} from './plugins/error-handler';
 import { createReadiness, registerHealth, registerProbes, type Readiness } from './plugins/health';
 import { registerMetricsRoute, registerRequestMetrics } from './lib/metrics';
 import { PUBLISHER_ICONS_DIR } from './assets';
@@ -152,6 +156,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       if (socket.writable) socket.write(clientErrorResponse(err as { code?: string }));
       socket.destroy(err);
     },
+    frameworkErrors,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -383,6 +388,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
           entity,
           publishers,
           findStore: (id) => usersRepo.findById(id),
+          websiteOf: (id) => storeInfo.websiteOf(id),
           extras: async (storeId) => ({
             photos: (await photos.publicPhotoUrls(storeId)).slice(0, 10),
             offers: (await products.all(storeId)).map((p) => ({

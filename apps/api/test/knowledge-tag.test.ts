@@ -6,7 +6,10 @@ import {
   type SchemaMarkup,
 } from '@tenpo/domain';
 import { decrypt } from '../src/lib/tokens';
-import { EMBED_RATE_PER_MINUTE } from '../src/modules/knowledge-tag/knowledge-tag.routes';
+import {
+  EMBED_RATE_PER_MINUTE,
+  VIEWS_PER_TAG_PER_MINUTE,
+} from '../src/modules/knowledge-tag/knowledge-tag.routes';
 import { PULL_AFTER_MS } from '../src/modules/store-info/store-info.service';
 import {
   buildTestApp,
@@ -311,10 +314,12 @@ describe('knowledge tag (issue 11 item 3)', () => {
         token,
         payload: { user_id: shop, analytics_option },
       });
+    // A beacon from the store's own website (its information names https://cafe-tenpo.example).
     const view = () =>
       t.app.inject({
         method: 'POST',
         url: `/api/knowledge-tag/view?${new URLSearchParams(k).toString()}`,
+        headers: { origin: 'https://www.cafe-tenpo.example' },
       });
     for (const bad of [3, -1, 'x', null]) {
       const res = await set(bad);
@@ -342,6 +347,97 @@ describe('knowledge tag (issue 11 item 3)', () => {
       url: `/api/knowledge-tag/view?${new URLSearchParams({ ...k, app_key: 'nope' }).toString()}`,
     });
     expect(wrong.statusCode).toBe(404);
+  });
+
+  it('counts only beacons from the store’s own website; a forged origin counts nothing (issue 22 item 10)', async () => {
+    const k = keysOf(await tag());
+    const set = await call(t.app, {
+      method: 'PUT',
+      url: '/api/knowledge-tag/settings',
+      token,
+      payload: { user_id: shop, analytics_option: 0 },
+    });
+    expect(set.statusCode, set.body).toBe(200);
+    const view = (headers: Record<string, string>, remoteAddress = '198.51.100.7') =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/knowledge-tag/view?${new URLSearchParams(k).toString()}`,
+        headers,
+        remoteAddress,
+      });
+    const before = (await tag()).view_count;
+    for (const headers of <Record<string, string>[]>[
+      { origin: 'https://evil.example' },
+      { origin: 'https://evil.example', referer: 'https://cafe-tenpo.example/' },
+      { origin: 'null' },
+      { referer: 'https://cafe-tenpo.example.evil.example/' },
+      {},
+    ])
+      for (let i = 0; i < 5; i++) expect((await view(headers)).statusCode).toBe(204);
+    expect((await tag()).view_count).toBe(before);
+    expect((await view({ origin: 'https://cafe-tenpo.example' })).statusCode).toBe(204);
+    expect((await view({ referer: 'http://www.cafe-tenpo.example/menu' })).statusCode).toBe(204);
+    expect((await tag()).view_count).toBe(before + 2);
+  });
+
+  it('a store with no website set counts no view (ADR 0066)', async () => {
+    // The shop's copy of its information loses its website.
+    const db = t.database.db;
+    const row = await db
+      .selectFrom('store_profiles')
+      .select('contacts')
+      .where('store_id', '=', shop)
+      .executeTakeFirstOrThrow();
+    const contacts = JSON.parse(row.contacts) as { website_url: { url: string | null } };
+    await db
+      .updateTable('store_profiles')
+      .set({
+        contacts: JSON.stringify({
+          ...contacts,
+          website_url: { ...contacts.website_url, url: null },
+        }),
+      })
+      .where('store_id', '=', shop)
+      .execute();
+    try {
+      const k = keysOf(await tag());
+      const before = (await tag()).view_count;
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/knowledge-tag/view?${new URLSearchParams(k).toString()}`,
+        headers: { origin: 'https://cafe-tenpo.example' },
+      });
+      expect(res.statusCode).toBe(204);
+      expect((await tag()).view_count).toBe(before);
+    } finally {
+      await db
+        .updateTable('store_profiles')
+        .set({ contacts: row.contacts })
+        .where('store_id', '=', shop)
+        .execute();
+    }
+  });
+
+  it(`limits one tag's views to ${VIEWS_PER_TAG_PER_MINUTE} a minute, from any number of addresses`, async () => {
+    const k = keysOf(await tag());
+    const hit = (i: number) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/knowledge-tag/view?${new URLSearchParams(k).toString()}`,
+        headers: { origin: 'https://cafe-tenpo.example' },
+        remoteAddress: `192.0.2.${i % 250}`,
+      });
+    // The tests before this one reported views of this tag within the same minute: the 204s
+    // stop within the limit, whatever is left of it, and 429s follow.
+    const statuses: number[] = [];
+    for (let i = 0; i <= VIEWS_PER_TAG_PER_MINUTE; i++) statuses.push((await hit(i)).statusCode);
+    const first429 = statuses.indexOf(429);
+    expect(first429).toBeGreaterThanOrEqual(0);
+    expect(statuses.slice(0, first429).every((s) => s === 204)).toBe(true);
+    expect(statuses.slice(first429).every((s) => s === 429)).toBe(true);
+    const refused = await hit(1);
+    expect(refused.json()).toMatchObject({ status_code: 429 });
+    expect(refused.headers['retry-after']).toBeDefined();
   });
 
   it(`limits the public calls to ${EMBED_RATE_PER_MINUTE} a minute per address`, async () => {

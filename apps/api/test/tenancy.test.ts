@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tokyoDay } from '@tenpo/domain';
+import { Readable } from 'node:stream';
+import { ja, tokyoDay } from '@tenpo/domain';
 import { iso } from '../src/lib/clock';
 import { addOtherTenant, buildTestApp, call, login, multipart, png, type TestApp } from './helpers';
 import type { Actor } from '../src/plugins/auth';
+import { photoJpeg } from './posts-harness';
 
 let t: TestApp;
 const ids: Record<string, number> = {};
@@ -805,5 +807,58 @@ describe('storeFor: who may act for a store', () => {
         })
       ).statusCode,
     ).toBe(403);
+  });
+});
+
+describe("a post cannot use another tenant's upload by its URL (issue 22 item 9)", () => {
+  it('medias[0] naming a foreign photo is 422 as an unknown one; the store’s own photo is taken', async () => {
+    const db = t.database.db;
+    const now = iso(t.clock.now());
+    const jpeg = await photoJpeg();
+    const stored = async (storeId: number) => {
+      const o = await t.app.storage.put(Readable.from([jpeg]), {
+        folder: 'media/photos',
+        ext: 'jpg',
+        contentType: 'image/jpeg',
+      });
+      await db
+        .insertInto('photos')
+        .values({
+          store_id: storeId,
+          media_format: 'PHOTO',
+          storage_key: o.key,
+          mime: 'image/jpeg',
+          bytes: jpeg.length,
+          sync_state: 'local',
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+      return `${t.config.publicUrl}/uploads/${o.key}`;
+    };
+    const foreign = await stored(id('other-store@tenpo.example'));
+    const own = await stored(id('shop@tenpo.example'));
+    const token = await login(t.app, 'shop@tenpo.example');
+    const news = (url: string, path = '/api/posts/news') =>
+      call(t.app, {
+        method: 'POST',
+        url: path,
+        token,
+        ...multipart({
+          user_id: String(id('shop@tenpo.example')),
+          content: `お知らせ ${url.slice(-12)}`,
+          shared_sns_type: 'google_my_business',
+          'medias[0]': url,
+        }),
+      });
+    for (const path of ['/api/posts/news', '/api/posts']) {
+      const refused = await news(foreign, path);
+      expect([path, refused.statusCode]).toEqual([path, 422]);
+      expect(refused.json()).toMatchObject({ errors: { 'medias.0': [ja.postMediaNotFound] } });
+    }
+    // The same with the path only, as a copy of a post sends it.
+    expect((await news(foreign.slice(t.config.publicUrl.length))).statusCode).toBe(422);
+    const ok = await news(own);
+    expect(ok.statusCode, ok.body).toBe(200);
   });
 });

@@ -19,3 +19,4 @@ export * from './admin';
 export * from './groups';
 export * from './audit';
 export * from './payments';
+export * from './ids';

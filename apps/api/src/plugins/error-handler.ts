@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
   isResponseSerializationError,
@@ -93,6 +93,20 @@ export function clientErrorResponse(err: { code?: string }): string {
     `Connection: close\r\n\r\n${body}`
   );
 }
+
+/**
+ * The router's own refusals, which never reach the error handler (Fastify's `frameworkErrors`):
+ * a path that is not valid percent-encoded UTF-8 (400) and a path parameter past
+ * `maxParamLength` (414). They leave in the envelope too: the fuzz of issue 22 found them bare.
+ */
+export const frameworkErrors = (
+  error: FastifyError,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+): void => {
+  const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 400;
+  void reply.code(status).send(envelope(status, clientErrorLine(status)));
+};
 
 /**
  * The one error handler: every failure leaves as the spec's envelope

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idField, idParams } from '../ids';
 import { PASSWORD_MIN } from '../auth/fields';
 import { userSchema } from '../auth/schemas';
 import { ja } from '../messages/ja';
@@ -104,7 +105,7 @@ export const prefixField = () =>
     });
 
 /** The positive id of a path or a query. */
-export const adminIdParams = z.object({ id: z.coerce.number().int().positive() });
+export const adminIdParams = idParams;
 
 /**
  * GET /admin/{resource}: `page`, `per_page` (10), `search`; stores also by `agency_id` and
@@ -114,8 +115,8 @@ export const adminListQuery = pageQuery(DEFAULT_PER_PAGE).extend({
   search: z.string().trim().max(100).optional(),
 });
 export const adminStoreListQuery = adminListQuery.extend({
-  agency_id: z.coerce.number().int().positive().optional(),
-  group_id: z.coerce.number().int().positive().optional(),
+  agency_id: idField().optional(),
+  group_id: idField().optional(),
 });
 
 /**
@@ -150,17 +151,11 @@ const storeRole = () =>
 
 const agencyId = () =>
   z
-    .union([z.number(), z.string()], { error: ja.invalidChoice(label('agency_id')) })
+    .union([z.literal(''), idField(ja.invalidChoice(label('agency_id')))], {
+      error: ja.invalidChoice(label('agency_id')),
+    })
     .nullish()
-    .transform((v, ctx) => {
-      if (v === undefined || v === null || v === '') return null;
-      const n = Number(v);
-      if (!Number.isInteger(n) || n <= 0) {
-        ctx.addIssue({ code: 'custom', message: ja.invalidChoice(label('agency_id')) });
-        return z.NEVER;
-      }
-      return n;
-    });
+    .transform((v) => (v === undefined || v === null || v === '' ? null : v));
 
 const storeFields = {
   email: email(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idField } from '../ids';
 import { adminList } from '../paging/paging';
 
 /**
@@ -34,7 +35,7 @@ const orBlank = <T extends z.ZodTypeAny>(t: T) => z.union([z.literal(''), t]).op
 
 export const auditLogQuery = z
   .object({
-    store_id: orBlank(z.coerce.number().int().positive()),
+    store_id: orBlank(idField()),
     entity: orBlank(z.enum(AUDIT_ENTITIES)),
     action: orBlank(z.enum(AUDIT_ACTIONS)),
     /** Who made the change: part of an e-mail, or an account id. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idField, idParams, isIdText } from '../ids';
 import { ja } from '../messages/ja';
 import { ROLE } from '../roles/roles';
 import { groupSchema } from '../stores/schemas';
@@ -55,7 +56,7 @@ export const parseStoreList = (raw: string): StoreListResult => {
   const seen = new Set<number>();
   for (const part of text.split(',')) {
     const p = part.trim();
-    if (!/^[1-9][0-9]{0,14}$/.test(p)) return { ok: false, reason: 'format' };
+    if (!/^[1-9]/.test(p) || !isIdText(p)) return { ok: false, reason: 'format' };
     const id = Number(p);
     if (seen.has(id)) return { ok: false, reason: 'duplicate', id };
     seen.add(id);
@@ -81,11 +82,7 @@ export const withoutStore = <T extends { id: number }>(
   leaderId: leaderId === removed ? null : leaderId,
 });
 
-const idField = (label: string) =>
-  z.coerce
-    .number({ error: ja.invalidChoice(label) })
-    .int(ja.invalidChoice(label))
-    .positive(ja.invalidChoice(label));
+const idOf = (label: string) => idField(ja.invalidChoice(label));
 
 /** The group name: required, trimmed (the spec's 「{field} を入力してください。」). */
 export const groupNameField = z
@@ -100,7 +97,7 @@ export const groupPayloadSchema = z
     name: groupNameField,
     /** null, '' or absent: no leader. */
     leader_id: z
-      .union([z.literal(''), z.null(), idField(groupJa.labels.leader_id)])
+      .union([z.literal(''), z.null(), idOf(groupJa.labels.leader_id)])
       .optional()
       .transform((v) => (v === '' || v === null || v === undefined ? null : v)),
     store_list: z
@@ -108,7 +105,7 @@ export const groupPayloadSchema = z
       .transform((v) => String(v)),
     /** The agency the group belongs to: an agency may leave it out; a manager names it. */
     agency_id: z
-      .union([z.literal(''), z.null(), idField(groupJa.labels.agency_id)])
+      .union([z.literal(''), z.null(), idOf(groupJa.labels.agency_id)])
       .optional()
       .transform((v) => (v === '' || v === null || v === undefined ? null : v)),
   })
@@ -142,7 +139,7 @@ export const groupPayloadSchema = z
 export type GroupPayload = z.input<typeof groupPayloadSchema>;
 export type GroupInput = z.output<typeof groupPayloadSchema>;
 
-export const groupIdParams = z.object({ id: z.coerce.number().int().positive() });
+export const groupIdParams = idParams;
 
 /** A group as the agency, the leader and the manager read it, with the agency it belongs to. */
 export const agencyGroupSchema = groupSchema.extend({
@@ -154,5 +151,5 @@ export type AgencyGroup = z.infer<typeof agencyGroupSchema>;
 /** GET /admin/groups: search by group name, 10 a page (spec 3 §3 admin lists). */
 export const adminGroupsQuery = z.object({
   search: z.string().trim().max(100).optional(),
-  agency_id: z.coerce.number().int().positive().optional(),
+  agency_id: idField().optional(),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idField } from '../ids';
 
 /** Spec 2 §9: the upload dialog takes at most 10 files; the library refreshes every 30 s. */
 export const PHOTO_UPLOAD_MAX_FILES = 10;
@@ -28,6 +29,6 @@ export const photoItemSchema = z.object({
 export type PhotoItem = z.infer<typeof photoItemSchema>;
 
 /** One store: `user_id` is the store's id (spec 2 §7, Media). */
-export const photoStoreQuery = z.object({ user_id: z.coerce.number().int().positive() });
+export const photoStoreQuery = z.object({ user_id: idField() });
 
 export const photoListSchema = z.array(photoItemSchema);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idText } from '../ids';
 import { PAGE_SIZE_OPTIONS, paged } from '../paging/paging';
 import { PUBLISHER_KEYS } from '../publishers/publishers';
 
@@ -158,10 +159,9 @@ const storeIds = z
     s
       .split(',')
       .map((x) => x.trim())
-      .filter(Boolean)
-      .map(Number),
+      .filter(Boolean),
   )
-  .pipe(z.array(z.number().int().positive()).min(1));
+  .pipe(z.array(idText()).min(1));
 
 export const postListQuery = z.object({
   user_id: storeIds,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ID_MAX, idField } from '../ids';
 import { ja } from '../messages/ja';
 import { paged } from '../paging/paging';
 import { POST_BUTTON } from '../post-calls/schemas';
@@ -134,7 +135,8 @@ export const productFormSchema = z
     const cat = (f.category ?? '').trim();
     let categoryId: number | null = null;
     if (!cat) add('category', ja.required(L.category));
-    else if (!/^\d+$/.test(cat)) add('category', productJa.categoryUnknown);
+    else if (!/^\d{1,10}$/.test(cat) || Number(cat) > ID_MAX)
+      add('category', productJa.categoryUnknown);
     else categoryId = Number(cat);
     const newName = (f.productCategory ?? '').trim();
     if (categoryId === PRODUCT_NEW_CATEGORY_ID) {
@@ -232,14 +234,14 @@ export const productSchema = z.object({
 });
 export type Product = z.infer<typeof productSchema>;
 
-const storeId = z.coerce.number().int().positive();
+const storeId = idField();
 export const productStoreQuery = z.object({ user_id: storeId });
 export const productListQuery = z.object({
   user_id: storeId,
   page: z.coerce.number().int().min(1).default(1),
   limit: z.coerce.number().int().min(1).max(PRODUCTS_MAX_PER_PAGE).default(PRODUCTS_PER_PAGE),
   /** A tab: the products of one category (absent: all). */
-  category_id: z.coerce.number().int().positive().optional(),
+  category_id: idField().optional(),
 });
 export const productListResponse = z.object({ data: paged(productSchema) });
 export const productCategoriesResponse = z.array(productCategorySchema);

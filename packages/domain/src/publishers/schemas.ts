@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idField } from '../ids';
 import { fieldLabels, ja } from '../messages/ja';
 import { pageQuery } from '../paging/paging';
 import { userIdField } from '../stores/schemas';
@@ -54,10 +55,10 @@ const publisherKeyField = z.enum(PUBLISHER_KEYS, {
   error: ja.invalidChoice(fieldLabels.publisher_key),
 });
 
-const publisherIdField = z.coerce
-  .number({ error: ja.required(fieldLabels.publisher_id) })
-  .int(ja.invalidChoice(fieldLabels.publisher_id))
-  .refine((id) => publisherById(id) !== undefined, ja.invalidChoice(fieldLabels.publisher_id));
+const publisherIdField = idField(ja.invalidChoice(fieldLabels.publisher_id)).refine(
+  (id) => publisherById(id) !== undefined,
+  ja.invalidChoice(fieldLabels.publisher_id),
+);
 
 /** A provider's id: digits, letters and the few signs their ids use. */
 const providerId = (f: 'page_id' | 'location_id' | 'entity_id') =>

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idField } from '../ids';
 import { ja } from '../messages';
 import {
   DASHBOARD_RANGES,
@@ -16,10 +17,7 @@ import {
  */
 
 /** One store id, as a number or a numeric string. */
-export const reportStoreId = z.coerce
-  .number({ error: ja.reportStoreInvalid })
-  .int({ error: ja.reportStoreInvalid })
-  .positive({ error: ja.reportStoreInvalid });
+export const reportStoreId = idField(ja.reportStoreInvalid);
 
 /** A list of store ids: an array (of numbers or numeric strings) or one comma-separated string. */
 export const reportStoreIds = z
@@ -28,20 +26,10 @@ export const reportStoreIds = z
   })
   .transform((v) =>
     (Array.isArray(v) ? v : typeof v === 'number' ? [v] : v.split(','))
-      .map((x) => String(x).trim())
-      .filter(Boolean)
-      .map(Number),
+      .map((x) => (typeof x === 'string' ? x.trim() : x))
+      .filter((x) => x !== ''),
   )
-  .pipe(
-    z
-      .array(
-        z
-          .number({ error: ja.reportStoreInvalid })
-          .int({ error: ja.reportStoreInvalid })
-          .positive({ error: ja.reportStoreInvalid }),
-      )
-      .min(1, { error: ja.reportStoresRequired }),
-  );
+  .pipe(z.array(reportStoreId).min(1, { error: ja.reportStoresRequired }));
 
 /** `YYYY-MM-DD`, or `YYYY/MM/DD` (the spec's date format) turned into it; checked by the call. */
 const reportDate = z

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idField } from '../ids';
 import { fieldLabels, ja } from '../messages/ja';
 
 /** A store the selector can offer (spec 1 §3 store option). */
@@ -39,7 +40,4 @@ export const storeListQuery = z.object({
 });
 
 /** `user_id` as the spec sends it: a query or form value naming one store. */
-export const userIdField = z.coerce
-  .number({ error: ja.required(fieldLabels.user_id) })
-  .int(ja.required(fieldLabels.user_id))
-  .positive(ja.required(fieldLabels.user_id));
+export const userIdField = idField(ja.required(fieldLabels.user_id));

@@ -22,6 +22,7 @@ import type { UsersService } from '../users/users.service';
 import type { AuditLog } from '../audit/audit.repo';
 import { accountTarget, pick } from '../audit/audit.entries';
 import type { AccountRepo } from './account.repo';
+import { signedIn } from '../../plugins/route-guards';
 
 /** Zod issues to the envelope's `errors` map. */
 const fieldErrors = (error: z.ZodError): Record<string, string[]> => {
@@ -49,7 +50,7 @@ export function registerAccountRoutes(
   r.get(
     '/account-setting/information',
     {
-      preHandler: deps.authenticate,
+      ...signedIn(deps.authenticate),
       schema: { tags: ['account'], summary: 'The logged-in user', response: userResponse },
     },
     async (req) => okData(await users.present(actorOf(req).user)),
@@ -58,7 +59,7 @@ export function registerAccountRoutes(
   r.post(
     '/confirm-term',
     {
-      preHandler: deps.authenticate,
+      ...signedIn(deps.authenticate),
       schema: {
         tags: ['account'],
         summary: 'Agree to the terms of use',
@@ -86,7 +87,7 @@ export function registerAccountRoutes(
   r.get(
     '/manual-page/download',
     {
-      preHandler: deps.authenticate,
+      ...signedIn(deps.authenticate),
       schema: {
         tags: ['account'],
         summary: 'The Tenpo manual (PDF, Japanese)',
@@ -111,7 +112,7 @@ export function registerAccountRoutes(
     u.post(
       '/account-setting/information',
       {
-        preHandler: deps.authenticate,
+        ...signedIn(deps.authenticate),
         schema: {
           tags: ['account'],
           summary:
@@ -163,7 +164,7 @@ export function registerAccountRoutes(
     u.post(
       '/agency/logo',
       {
-        preHandler: deps.authenticate,
+        ...signedIn(deps.authenticate),
         schema: {
           tags: ['agency'],
           summary: 'Upload the agency logo (multipart: logo, user_id)',

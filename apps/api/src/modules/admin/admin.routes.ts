@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import type { z } from 'zod';
 import {
   adminAgencyCreateRequest,
@@ -15,27 +15,20 @@ import {
   adminStoreSchema,
   adminStoreUpdateRequest,
   ok,
-  ROLE,
 } from '@tenpo/domain';
-import { forbidden, validationError } from '../../lib/errors';
+import { validationError } from '../../lib/errors';
 import { okData, withZod } from '../../lib/route';
 import { accepted, registerUploadRoutes, withMultipart } from '../../lib/uploads';
-import { actorOf, type Actor } from '../../plugins/auth';
+import { actorOf } from '../../plugins/auth';
 import type { MediaStorage } from '../../storage';
 import type { AdminService, StoreKind } from './admin.service';
+import { isManager, withRole } from '../../plugins/route-guards';
 
 /** Zod issues to the envelope's `errors` map. */
 const fieldErrors = (error: z.ZodError): Record<string, string[]> => {
   const out: Record<string, string[]> = {};
   for (const i of error.issues) (out[i.path.join('.') || '_'] ??= []).push(i.message);
   return out;
-};
-
-/** Only a manager reaches /admin/… (spec 3 §6); everyone else is refused with 403. */
-const managerOf = (req: FastifyRequest): Actor => {
-  const actor = actorOf(req);
-  if (actor.user.role !== ROLE.manager) throw forbidden();
-  return actor;
 };
 
 /**
@@ -52,7 +45,9 @@ export function registerAdminRoutes(
 ): void {
   const r = withZod(app);
   const { admin } = deps;
-  const pre = { preHandler: deps.authenticate };
+  // Only a manager reaches /admin/… (spec 3 §6); everyone else is refused with 403, before the
+  // input is read.
+  const pre = withRole(deps.authenticate, isManager);
   const tags = ['admin'];
 
   // ---- Agencies: list and one; create and change take files (multipart). ----
@@ -68,7 +63,7 @@ export function registerAdminRoutes(
       },
     },
     async (req) => {
-      managerOf(req);
+      actorOf(req);
       return okData(await admin.listAgencies(req.query));
     },
   );
@@ -85,7 +80,7 @@ export function registerAdminRoutes(
       },
     },
     async (req) => {
-      managerOf(req);
+      actorOf(req);
       return okData(await admin.agency(req.params.id));
     },
   );
@@ -103,7 +98,7 @@ export function registerAdminRoutes(
       },
     },
     async (req) => {
-      const actor = managerOf(req);
+      const actor = actorOf(req);
       const result = await admin.deleteAgency(actor, req.params.id);
       return okData(result, adminJa.agencyDeleted(result.detached_stores));
     },
@@ -132,7 +127,7 @@ export function registerAdminRoutes(
         },
       },
       async (req) => {
-        const actor = managerOf(req);
+        const actor = actorOf(req);
         const row = await withMultipart(
           req,
           deps.storage,
@@ -166,7 +161,7 @@ export function registerAdminRoutes(
         },
       },
       async (req) => {
-        const actor = managerOf(req);
+        const actor = actorOf(req);
         const row = await withMultipart(
           req,
           deps.storage,
@@ -219,7 +214,7 @@ export function registerAdminRoutes(
         },
       },
       async (req) => {
-        managerOf(req);
+        actorOf(req);
         return okData(await admin.listStores(kind, req.query));
       },
     );
@@ -236,7 +231,7 @@ export function registerAdminRoutes(
         },
       },
       async (req) => {
-        managerOf(req);
+        actorOf(req);
         return okData(await admin.store(kind, req.params.id));
       },
     );
@@ -253,7 +248,7 @@ export function registerAdminRoutes(
         },
       },
       async (req) => {
-        const actor = managerOf(req);
+        const actor = actorOf(req);
         return okData(await admin.createStore(actor, kind, req.body), msg.created);
       },
     );
@@ -271,7 +266,7 @@ export function registerAdminRoutes(
         },
       },
       async (req) => {
-        const actor = managerOf(req);
+        const actor = actorOf(req);
         return okData(await admin.updateStore(actor, kind, req.params.id, req.body), msg.updated);
       },
     );
@@ -288,7 +283,7 @@ export function registerAdminRoutes(
         },
       },
       async (req) => {
-        const actor = managerOf(req);
+        const actor = actorOf(req);
         return okData(await admin.deleteStore(actor, kind, req.params.id), msg.deleted);
       },
     );

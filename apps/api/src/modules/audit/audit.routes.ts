@@ -12,6 +12,7 @@ import { okData, withZod } from '../../lib/route';
 import { actorOf, type Actor } from '../../plugins/auth';
 import type { StoreAccess } from '../stores/access';
 import type { AuditListRow, AuditLog, AuditScope } from './audit.repo';
+import { signedIn } from '../../plugins/route-guards';
 
 /**
  * Whose history the caller reads (ADR 0047): a manager everything, an agency its own rows and its
@@ -59,7 +60,7 @@ export function registerAuditRoutes(
   withZod(app).get(
     '/audit-log',
     {
-      preHandler: deps.authenticate,
+      ...signedIn(deps.authenticate),
       schema: {
         tags: ['audit'],
         summary:

@@ -12,6 +12,7 @@ import {
 import { actorOf } from '../../plugins/auth';
 import { done, metaOf, okData, withZod } from '../../lib/route';
 import type { AuthService } from './auth.service';
+import { signedIn } from '../../plugins/route-guards';
 
 const message = z.object({ status_code: z.number(), message: z.string() });
 
@@ -46,7 +47,7 @@ export function registerAuthRoutes(
   r.get(
     '/refresh-token',
     {
-      preHandler: deps.authenticateRotation,
+      ...signedIn(deps.authenticateRotation),
       schema: {
         tags: ['auth'],
         summary: 'Rotate the session token',
@@ -59,7 +60,7 @@ export function registerAuthRoutes(
   r.get(
     '/logout',
     {
-      preHandler: authenticate,
+      ...signedIn(authenticate),
       schema: {
         tags: ['auth'],
         summary: 'Sign out (revokes the token)',
@@ -110,7 +111,7 @@ export function registerAuthRoutes(
   r.put(
     '/account-setting/password',
     {
-      preHandler: authenticate,
+      ...signedIn(authenticate),
       schema: {
         tags: ['account'],
         summary: 'Change password',

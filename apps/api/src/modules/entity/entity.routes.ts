@@ -14,6 +14,7 @@ import { okData, withZod } from '../../lib/route';
 import { actorOf } from '../../plugins/auth';
 import type { StoreAccess } from '../stores/access';
 import type { EntityService } from './entity.service';
+import { signedIn } from '../../plugins/route-guards';
 
 /** The location picker of /connect-location (spec 1 §2, §7); the store's basic information. */
 export function registerEntityRoutes(
@@ -21,7 +22,7 @@ export function registerEntityRoutes(
   deps: { entity: EntityService; access: StoreAccess; authenticate: preHandlerAsyncHookHandler },
 ): void {
   const r = withZod(app);
-  const pre = { preHandler: deps.authenticate };
+  const pre = signedIn(deps.authenticate);
   const tags = ['entity'];
 
   r.get(

@@ -10,18 +10,11 @@ import {
   groupPayloadSchema,
   ok,
   pageQuery,
-  ROLE,
 } from '@tenpo/domain';
-import { forbidden } from '../../lib/errors';
 import { done, okData, withZod } from '../../lib/route';
-import { actorOf, type Actor } from '../../plugins/auth';
+import { actorOf } from '../../plugins/auth';
 import type { GroupsService } from './groups.service';
-
-const manager = (actor: Actor): Actor => {
-  // As /admin/stores: only a manager reaches /admin/…, anyone else gets 403.
-  if (actor.user.role !== ROLE.manager) throw forbidden();
-  return actor;
-};
+import { isAgency, isManager, withRole } from '../../plugins/route-guards';
 
 /**
  * Group changes (spec 3 §7 Agency: POST /agency/groups, PUT /agency/groups/{id}) and the
@@ -33,13 +26,15 @@ export function registerGroupRoutes(
 ): void {
   const r = withZod(app);
   const { groups } = deps;
-  const pre = { preHandler: deps.authenticate };
+  // An agency changes its own groups, a manager any agency's; only a manager reaches /admin/….
+  const agencyOrManager = withRole(deps.authenticate, (a) => isAgency(a) || isManager(a));
+  const manager = withRole(deps.authenticate, isManager);
   const one = { 200: ok(agencyGroupSchema) };
 
   r.post(
     '/agency/groups',
     {
-      ...pre,
+      ...agencyOrManager,
       schema: {
         tags: ['agency'],
         summary: 'Create a group (name, leader_id, store_list, agency_id)',
@@ -53,7 +48,7 @@ export function registerGroupRoutes(
   r.put(
     '/agency/groups/:id',
     {
-      ...pre,
+      ...agencyOrManager,
       schema: {
         tags: ['agency'],
         summary: 'Change a group (name, leader_id, store_list, agency_id)',
@@ -69,7 +64,7 @@ export function registerGroupRoutes(
   r.get(
     '/admin/groups',
     {
-      ...pre,
+      ...manager,
       schema: {
         tags: ['admin'],
         summary: "Every agency's groups (search by name; 10 a page)",
@@ -78,7 +73,7 @@ export function registerGroupRoutes(
       },
     },
     async (req) => {
-      manager(actorOf(req));
+      actorOf(req);
       const q = req.query;
       return okData(
         await groups.list({ search: q.search, agencyId: q.agency_id }, q.page, q.per_page),
@@ -89,7 +84,7 @@ export function registerGroupRoutes(
   r.get(
     '/admin/groups/:id',
     {
-      ...pre,
+      ...manager,
       schema: {
         tags: ['admin'],
         summary: 'One group, for the manager',
@@ -98,7 +93,7 @@ export function registerGroupRoutes(
       },
     },
     async (req) => {
-      manager(actorOf(req));
+      actorOf(req);
       return okData(await groups.get(req.params.id));
     },
   );
@@ -106,7 +101,7 @@ export function registerGroupRoutes(
   r.post(
     '/admin/groups',
     {
-      ...pre,
+      ...manager,
       schema: {
         tags: ['admin'],
         summary: 'Create a group for an agency (agency_id required)',
@@ -114,13 +109,13 @@ export function registerGroupRoutes(
         response: one,
       },
     },
-    async (req) => okData(await groups.create(manager(actorOf(req)), req.body), groupJa.created),
+    async (req) => okData(await groups.create(actorOf(req), req.body), groupJa.created),
   );
 
   r.put(
     '/admin/groups/:id',
     {
-      ...pre,
+      ...manager,
       schema: {
         tags: ['admin'],
         summary: 'Change any agency’s group',
@@ -130,13 +125,13 @@ export function registerGroupRoutes(
       },
     },
     async (req) =>
-      okData(await groups.update(manager(actorOf(req)), req.params.id, req.body), groupJa.updated),
+      okData(await groups.update(actorOf(req), req.params.id, req.body), groupJa.updated),
   );
 
   r.delete(
     '/admin/groups/:id',
     {
-      ...pre,
+      ...manager,
       schema: {
         tags: ['admin'],
         summary: 'Delete a group (its leader’s is_leader is recomputed)',
@@ -145,7 +140,7 @@ export function registerGroupRoutes(
       },
     },
     async (req) => {
-      await groups.remove(manager(actorOf(req)), req.params.id);
+      await groups.remove(actorOf(req), req.params.id);
       return done(groupJa.deleted);
     },
   );

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { z } from 'zod';
 import {
+  ja,
   knowledgeTagEmbedQuery,
   knowledgeTagMessages,
   knowledgeTagQuery,
@@ -10,28 +11,40 @@ import {
   schemaMarkupRequest,
   schemaMarkupSchema,
 } from '@tenpo/domain';
+import { AppError } from '../../lib/errors';
 import { okData, withZod } from '../../lib/route';
 import { actorOf } from '../../plugins/auth';
 import type { StoreAccess } from '../stores/access';
 import type { KnowledgeTagService } from './knowledge-tag.service';
 import { embedScript } from './knowledge-tag.script';
+import { signedIn } from '../../plugins/route-guards';
 
 /** The embed and view calls are public: per client address, this many a minute. */
 export const EMBED_RATE_PER_MINUTE = 120;
+/** Page views a tag (its api_key) reports, from every address together, this many a minute. */
+export const VIEWS_PER_TAG_PER_MINUTE = 60;
+
+/** The http(s) origin a Referer or Origin header names; null for anything else ("null" too). */
+const originOfHeader = (h: unknown): string | null => {
+  if (typeof h !== 'string' || h.length > 2000) return null;
+  try {
+    const u = new URL(h);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : null;
+  } catch {
+    return null;
+  }
+};
 
 /** The page that loaded the tag: its Referer's origin (the Origin header, else nothing). */
-const pageOriginOf = (req: FastifyRequest): string | null => {
-  for (const h of [req.headers.referer, req.headers.origin]) {
-    if (typeof h !== 'string' || h.length > 2000) continue;
-    try {
-      const u = new URL(h);
-      if (u.protocol === 'http:' || u.protocol === 'https:') return u.origin;
-    } catch {
-      // not a URL: try the next header
-    }
-  }
-  return null;
-};
+const pageOriginOf = (req: FastifyRequest): string | null =>
+  originOfHeader(req.headers.referer) ?? originOfHeader(req.headers.origin);
+
+/**
+ * The page a view beacon comes from: its Origin header first (the browser sets it; a page's
+ * script cannot), else its Referer's origin.
+ */
+const beaconOriginOf = (req: FastifyRequest): string | null =>
+  originOfHeader(req.headers.origin) ?? originOfHeader(req.headers.referer);
 
 /** Spec 2 §2, §7: /knowledge-tag, /add-knowledge-tag and its markup editor; the embed script. */
 export function registerKnowledgeTagRoutes(
@@ -43,10 +56,17 @@ export function registerKnowledgeTagRoutes(
   },
 ): void {
   const r = withZod(app);
-  const pre = { preHandler: deps.authenticate };
+  const pre = signedIn(deps.authenticate);
   const tags = ['knowledge-tag'];
   const kt = deps.knowledgeTag;
   const limited = { rateLimit: { max: EMBED_RATE_PER_MINUTE, timeWindow: 60_000 } };
+  // Beside the per-address limit: one tag's views, whoever sends them (issue 22 item 10).
+  const perTag = app.createRateLimit({
+    max: VIEWS_PER_TAG_PER_MINUTE,
+    timeWindow: 60_000,
+    keyGenerator: (req) =>
+      `knowledge-tag-view:${String((req.query as { api_key?: unknown }).api_key)}`,
+  });
 
   r.get(
     '/knowledge-tag',
@@ -179,7 +199,12 @@ export function registerKnowledgeTagRoutes(
       },
     },
     async (req, reply) => {
-      await kt.view(req.query);
+      const limit = await perTag(req);
+      if (!limit.isAllowed && limit.isExceeded) {
+        reply.header('retry-after', limit.ttlInSeconds);
+        throw new AppError(429, 'rate_limited', ja.tooManyRequests);
+      }
+      await kt.view(req.query, beaconOriginOf(req));
       return reply.header('cross-origin-resource-policy', 'cross-origin').code(204).send();
     },
   );

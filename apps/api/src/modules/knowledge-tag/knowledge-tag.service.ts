@@ -47,6 +47,8 @@ export function createKnowledgeTagService(deps: {
   entity: EntityService;
   publishers: PublisherService;
   findStore: (id: number) => Promise<UserRow | undefined>;
+  /** The store's website as its information has it (no call to Google); null: none set. */
+  websiteOf: (storeId: number) => Promise<string | null>;
   /** The store's photos (their public URLs) and products, from the photo library and catalogue. */
   extras?: (storeId: number) => Promise<{ photos: string[]; offers: OfferFact[] }>;
   clock: Clock;
@@ -231,12 +233,17 @@ export function createKnowledgeTagService(deps: {
       return payload;
     },
 
-    /** A page view the script reported; counted unless the store turned analytics off. */
-    async view(keys: EmbedKeys): Promise<void> {
+    /**
+     * A page view the script reported: counted when the store's analytics option allows it and
+     * the page is on the store's own website (issue 22 item 10, ADR 0066). A beacon from any
+     * other origin, or of a store with no website set, is answered alike and not counted.
+     */
+    async view(keys: EmbedKeys, pageOrigin: string | null): Promise<void> {
       const { row, store } = await resolve(keys);
       const option = row.analytics_option;
-      if (option === ANALYTICS_OPTION.alwaysOn || option === ANALYTICS_OPTION.optIn)
-        await repo.viewed(store.id);
+      if (option !== ANALYTICS_OPTION.alwaysOn && option !== ANALYTICS_OPTION.optIn) return;
+      if (onWebsite(pageOrigin, await deps.websiteOf(store.id)) !== true) return;
+      await repo.viewed(store.id);
     },
   };
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   cardRegisterBody,
   creditCardResponse,
+  idField,
   ok,
   paymentJa,
   paymentMethodBody,
@@ -35,6 +36,7 @@ import {
   tdsFailed,
   type TdsClient,
 } from './tds';
+import { signedIn } from '../../plugins/route-guards';
 
 /** The web screens that hold the card form: where the issuer's challenge sends the user back. */
 const CARD_SCREENS = ['/register-payment', '/change-payment-method'] as const;
@@ -51,7 +53,7 @@ const cardAuthenticateResponse = z.object({
   redirect_url: z.string().nullable(),
 });
 const cardCompleteBody = z.object({
-  user_id: z.coerce.number().int().positive(),
+  user_id: idField(),
   state: z.string().trim().min(1).max(4000),
   tracking_id: z.string().trim().min(1).max(64),
 });
@@ -81,7 +83,7 @@ export function registerPaymentRoutes(
 ): void {
   const r = withZod(app);
   const { payments, access } = deps;
-  const pre = { preHandler: deps.authenticate };
+  const pre = signedIn(deps.authenticate);
   const tags = ['payments'];
   const store = (req: FastifyRequest, id: number, mode: 'read' | 'write') =>
     access.storeFor(actorOf(req), id, mode);
@@ -430,7 +432,7 @@ export function registerPaymentRoutes(
       summary:
         "The browser's return from SBPS's hosted page (A03-1): 303 to the web's /register-payment with stt_id 12999 or 18999",
       params: z.object({ outcome: z.enum(OUTCOMES) }),
-      querystring: z.object({ user_id: z.coerce.number().int().positive() }).passthrough(),
+      querystring: z.object({ user_id: idField() }).passthrough(),
       security: [],
     };
     const back = (

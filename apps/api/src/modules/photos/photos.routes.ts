@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from
 import type { MultipartFile } from '@fastify/multipart';
 import { z } from 'zod';
 import {
+  idParams,
   ja,
   ok,
   PHOTO_UPLOAD_MAX_FILES,
@@ -20,6 +21,7 @@ import type { UserRow } from '../../db/types';
 import type { StoreAccess } from '../stores/access';
 import type { AuditLog } from '../audit/audit.repo';
 import type { PhotosService, PhotoUpload } from './photos.service';
+import { signedIn } from '../../plugins/route-guards';
 
 /** Library files are stored here (ADR 0021 key layout). */
 const FOLDER = 'media/photos';
@@ -48,7 +50,7 @@ export function registerPhotoRoutes(
 ): void {
   const r = withZod(app);
   const { photos, access, storage } = deps;
-  const pre = { preHandler: deps.authenticate };
+  const pre = signedIn(deps.authenticate);
 
   r.get(
     '/photos',
@@ -76,7 +78,7 @@ export function registerPhotoRoutes(
         tags: ['photos'],
         summary:
           "Delete a photo of the library by its id: removed from the Google location's media first, then here.",
-        params: z.object({ id: z.coerce.number().int().positive() }),
+        params: idParams,
         querystring: photoStoreQuery,
         response: { 200: z.object({ status_code: z.number(), message: z.string() }) },
       },

@@ -48,6 +48,29 @@ const queries = (db: Db) => {
   };
 
   return {
+    /**
+     * Is this stored object one of these stores' own: a medium of one of their posts, or a photo
+     * of their library? A post may name an existing medium by its URL only then (issue 22 item 9).
+     */
+    async mediaOwnedBy(key: string, storeIds: readonly number[]): Promise<boolean> {
+      if (storeIds.length === 0) return false;
+      const posted = await db
+        .selectFrom('post_media')
+        .innerJoin('posts', 'posts.id', 'post_media.post_id')
+        .select('post_media.id')
+        .where('post_media.storage_key', '=', key)
+        .where('posts.store_id', 'in', storeIds)
+        .executeTakeFirst();
+      if (posted) return true;
+      const photo = await db
+        .selectFrom('photos')
+        .select('id')
+        .where('storage_key', '=', key)
+        .where('store_id', 'in', storeIds)
+        .executeTakeFirst();
+      return photo !== undefined;
+    },
+
     /** One store's post, its media and its targets, in one go (the transaction's writes). */
     async insert(post: NewPost, media: NewPostMedia[], targets: NewTarget[]) {
       const row = await db

@@ -3,6 +3,9 @@ import { z } from 'zod';
 import {
   checkPost,
   formatPostDate,
+  idField,
+  idParams,
+  isIdText,
   ja,
   POST_TOPIC_PATHS,
   postTopicListQuery,
@@ -32,6 +35,7 @@ import {
 } from './posts.validate';
 import type { StoredTopic } from './posts.draft';
 import { inspectMedia } from '../../media/inspect';
+import { signedIn } from '../../plugins/route-guards';
 
 /** Files of a post are stored here (ADR 0021 key layout). */
 const MEDIA_FOLDER = 'media/posts';
@@ -50,6 +54,14 @@ const keyOfUrl = (url: string, publicUrl: string): string | null => {
   return isMediaKey(key) ? key : null;
 };
 
+/** A form's `user_id`: comma-separated ids (issue 22 item 8: digits only); anything else is no store. */
+const storeIdsOf = (text: string | undefined): number[] =>
+  (text ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(isIdText)
+    .map(Number);
+
 export function registerPostRoutes(
   app: FastifyInstance,
   deps: {
@@ -62,9 +74,8 @@ export function registerPostRoutes(
   },
 ): void {
   const r = withZod(app);
-  const idParams = z.object({ id: z.coerce.number().int().positive() });
   const { posts, access, storage, clock } = deps;
-  const pre = { preHandler: deps.authenticate };
+  const pre = signedIn(deps.authenticate);
 
   /**
    * Every medium is measured from its stored bytes (never its name or the browser's word), and
@@ -160,10 +171,7 @@ export function registerPostRoutes(
                 media.push({ from: 'url', index: m[1] ? Number(m[1]) : order++, url });
           }
           // Who may act for the stores comes first: a foreign store is 404 before any 422.
-          const ids = (fields.user_id ?? '')
-            .split(',')
-            .map((s) => Number(s.trim()))
-            .filter((n) => Number.isInteger(n) && n > 0);
+          const ids = storeIdsOf(fields.user_id);
           const stores = ids.length ? await access.storesFor(actor, ids, 'write') : [];
           if (kind && (fields.shared_sns_type ?? 'google_my_business') !== 'google_my_business')
             throw validationError({ shared_sns_type: [ja.topicGoogleOnly] });
@@ -190,7 +198,10 @@ export function registerPostRoutes(
               continue;
             }
             const key = keyOfUrl(m.url, deps.publicUrl);
-            const stat = key ? await storage.stat(key) : null;
+            // Only the posting stores' own media (issue 22 item 9): another tenant's upload is
+            // refused exactly like one that does not exist.
+            const owned = key !== null && (await posts.mediaOwnedBy(key, stores));
+            const stat = key && owned ? await storage.stat(key) : null;
             if (!key || !stat)
               throw validationError({ [`medias.${m.index}`]: [ja.postMediaNotFound] });
             names.push(key.split('/').pop() ?? key);
@@ -251,12 +262,7 @@ export function registerPostRoutes(
             storage,
             {},
             async ({ fields }) => {
-              const ids = (fields.user_id ?? '').split(',').map((x) => Number(x.trim()));
-              const stores = await access.storesFor(
-                actor,
-                ids.filter((n) => n > 0),
-                'write',
-              );
+              const stores = await access.storesFor(actor, storeIdsOf(fields.user_id), 'write');
               const b = await posts.topicPost(
                 req.params.id,
                 kind,
@@ -402,7 +408,7 @@ export function registerPostRoutes(
         tags: ['posts'],
         summary:
           'Send a failed target (one store × channel) again; one whose outcome is unknown is first looked up at the provider. Not in the spec: the post list needs it.',
-        params: idParams.extend({ targetId: z.coerce.number().int().positive() }),
+        params: idParams.extend({ targetId: idField() }),
         response: { 200: ok(z.array(postSchema)) },
       },
     },

@@ -355,6 +355,13 @@ export function createPostsService(deps: {
       return this.one(b.post.id, [b.post.store_id]);
     },
 
+    /** May a post for these stores name this stored medium by its URL? Only their own. */
+    mediaOwnedBy: (key: string, stores: readonly UserRow[]): Promise<boolean> =>
+      repo.mediaOwnedBy(
+        key,
+        stores.map((s) => s.id),
+      ),
+
     storeOf: async (postId: number): Promise<number> => {
       const b = await repo.one(postId);
       if (!b) throw notFound();

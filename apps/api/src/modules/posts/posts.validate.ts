@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   checkTopic,
+  idText,
   ja,
   parsePostDate,
   POST_BUTTON,
@@ -47,12 +48,9 @@ const HTTP_URL = /^https?:\/\/[^\s/$.?#][^\s]*$/i;
 const fields = z.object({
   user_id: z
     .string({ error: ja.postStoreRequired })
-    .transform((s) => list(s).map(Number))
-    .pipe(
-      z
-        .array(z.number().int().positive({ error: ja.postStoreRequired }))
-        .min(1, { error: ja.postStoreRequired }),
-    ),
+    .transform(list)
+    // Ids are digits only (issue 22 item 8): "0x2" or "2.0" is no store.
+    .pipe(z.array(idText(ja.postStoreRequired)).min(1, { error: ja.postStoreRequired })),
   content: z
     .string({ error: ja.postContentRequired })
     .trim()

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from
 import { z } from 'zod';
 import {
   fieldLabels,
+  idParams,
   ja,
   ok,
   PRODUCT_MAX_FILES,
@@ -29,6 +30,7 @@ import { isMediaKey, MEDIA_PATH_PREFIX, type MediaStorage } from '../../storage'
 import type { StoreAccess } from '../stores/access';
 import type { AuditLog } from '../audit/audit.repo';
 import type { ProductPhoto, ProductsService } from './products.service';
+import { signedIn } from '../../plugins/route-guards';
 
 /** A product's fields as the audit log shows them (photos by count). */
 const productFields = (p: Product): Record<string, unknown> => ({
@@ -112,9 +114,8 @@ export function registerProductRoutes(
       after: after ? productFields(after) : null,
     });
   };
-  const pre = { preHandler: deps.authenticate };
+  const pre = signedIn(deps.authenticate);
   const tags = ['products'];
-  const idParams = z.object({ id: z.coerce.number().int().positive() });
   const one = { 200: ok(z.array(productSchema)) };
 
   r.get(

@@ -21,6 +21,7 @@ import type { EntityService } from '../entity/entity.service';
 import type { StoreAccess } from '../stores/access';
 import type { FacebookPagesService } from './facebook-pages.service';
 import type { PublisherService } from './publisher.service';
+import { signedIn } from '../../plugins/route-guards';
 
 /** The channel connection calls of spec 1 §7. Every call naming a store checks access first. */
 export function registerPublisherRoutes(
@@ -35,7 +36,7 @@ export function registerPublisherRoutes(
 ): void {
   const r = withZod(app);
   const { publishers, access } = deps;
-  const pre = { preHandler: deps.authenticate };
+  const pre = signedIn(deps.authenticate);
   const tags = ['publisher'];
   const rows = { 200: ok(z.array(publisherRowSchema)) };
 

@@ -34,6 +34,7 @@ import { actorOf } from '../../plugins/auth';
 import { createUrlSigner } from '../../storage';
 import type { StoreAccess } from '../stores/access';
 import { reportCsv, type ReportRange, type ReportsService } from './reports.service';
+import { signedIn } from '../../plugins/route-guards';
 
 /** How long a CSV link works (ADR 0036). */
 export const CSV_URL_TTL_SECONDS = 600;
@@ -53,7 +54,7 @@ export function registerReportRoutes(
 ): void {
   const r = withZod(app);
   const { reports, access } = deps;
-  const pre = { preHandler: deps.authenticate };
+  const pre = signedIn(deps.authenticate);
   const tags = ['reports'];
   // Its own key, so a media signature can never pass for a CSV link or the reverse.
   const signer = createUrlSigner(

@@ -35,6 +35,7 @@ import {
   type YearSeries,
 } from '@tenpo/domain';
 import type { Clock } from '../../lib/clock';
+import { csvLine } from '../../lib/csv';
 import { validationError } from '../../lib/errors';
 import {
   addFigures,
@@ -332,12 +333,6 @@ export function createReportsService(deps: { repo: ReportsRepo; clock: Clock }) 
 const CRLF = '\r\n';
 const BOM = '\uFEFF';
 
-/** One CSV field: quoted when it holds a comma, quote or line break (RFC 4180). */
-const field = (v: string | number): string => {
-  const s = String(v);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
-
 /**
  * A CSV Excel opens in Japanese: UTF-8 with a BOM, CRLF line ends, a Japanese header row (the
  * first column's name, then the metric names), one row per month or store, and a total row.
@@ -345,11 +340,11 @@ const field = (v: string | number): string => {
 export function reportCsv(first: string, rows: [string, MonthFigures][]): string {
   const header = [first, ...REPORT_COLUMNS.map((c) => ja.reportMetricLabels[c])];
   const total = zeroFigures();
-  const lines = [header.map(field).join(',')];
+  const lines = [csvLine(header)];
   for (const [label, f] of rows) {
-    lines.push([label, ...REPORT_COLUMNS.map((c) => f[c])].map(field).join(','));
+    lines.push(csvLine([label, ...REPORT_COLUMNS.map((c) => f[c])]));
     for (const c of REPORT_COLUMNS) total[c] += f[c];
   }
-  lines.push([ja.reportCsvTotal, ...REPORT_COLUMNS.map((c) => total[c])].map(field).join(','));
+  lines.push(csvLine([ja.reportCsvTotal, ...REPORT_COLUMNS.map((c) => total[c])]));
   return BOM + lines.join(CRLF) + CRLF;
 }

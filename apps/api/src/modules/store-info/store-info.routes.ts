@@ -12,6 +12,7 @@ import { okData, withZod } from '../../lib/route';
 import { actorOf } from '../../plugins/auth';
 import type { StoreAccess } from '../stores/access';
 import type { StoreInfoService } from './store-info.service';
+import { signedIn } from '../../plugins/route-guards';
 
 /**
  * The three forms of /basic-information (spec 2 §7): each saves Tenpo's copy and queues the
@@ -26,7 +27,7 @@ export function registerStoreInfoRoutes(
   },
 ): void {
   const r = withZod(app);
-  const pre = { preHandler: deps.authenticate };
+  const pre = signedIn(deps.authenticate);
   const tags = ['entity'];
   const response = { 200: ok(basicInformationSchema) };
 

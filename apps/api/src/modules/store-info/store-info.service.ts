@@ -830,6 +830,14 @@ export function createStoreInfoService(deps: {
 
   return {
     information,
+    /**
+     * The store's website as Tenpo's copy of its information has it, without asking Google (the
+     * knowledge tag's page-view beacon reads it on every call); null: none, or no copy yet.
+     */
+    async websiteOf(storeId: number): Promise<string | null> {
+      const p = await repo.profileOf(storeId);
+      return p ? (parseCopy(p).contacts.website_url?.url ?? null) : null;
+    },
     saveCore: (store: UserRow, req: CoreInformationRequest, actor?: AuditActor) =>
       save(store, 'core', (c) => coreEdit(req, c.core, c.additionalPhones), actor),
     saveDetails: (store: UserRow, req: BusinessDetailsRequest, actor?: AuditActor) =>

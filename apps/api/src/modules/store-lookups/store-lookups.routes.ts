@@ -13,6 +13,7 @@ import { okData, withZod } from '../../lib/route';
 import { actorOf } from '../../plugins/auth';
 import type { StoreAccess } from '../stores/access';
 import type { StoreLookupsService } from './store-lookups.service';
+import { signedIn } from '../../plugins/route-guards';
 
 /** The lookups of the basic-information form (spec 2 §7; ADR 0044). */
 export function registerStoreLookupRoutes(
@@ -24,7 +25,7 @@ export function registerStoreLookupRoutes(
   },
 ): void {
   const r = withZod(app);
-  const pre = { preHandler: deps.authenticate };
+  const pre = signedIn(deps.authenticate);
 
   r.get(
     '/postal-code/:code',

@@ -4,32 +4,27 @@ import {
   AGENCY_STORES_PER_PAGE,
   DEFAULT_PER_PAGE,
   groupSchema,
+  idParams,
   ok,
   paged,
   pageQuery,
-  ROLE,
   storeListQuery,
   storeRowSchema,
 } from '@tenpo/domain';
 import type { Clock } from '../../lib/clock';
-import { forbidden, notFound } from '../../lib/errors';
+import { notFound } from '../../lib/errors';
 import { okData, withZod } from '../../lib/route';
-import { actorOf, type Actor } from '../../plugins/auth';
+import { actorOf } from '../../plugins/auth';
 import type { UsersService } from '../users/users.service';
 import type { StoreAccess } from './access';
 import type { StoreFilter, StoresRepo } from './stores.repo';
+import { isAgency, isLeader, withRole } from '../../plugins/route-guards';
 
 const orderOf = (v: string | undefined): StoreFilter['orderBy'] => {
   if (!v) return undefined;
   const [column, direction] = v.split(',') as ['id' | 'name' | 'created_at', 'asc' | 'desc'];
   return { column, direction };
 };
-
-const requireRole = (actor: Actor, ok: (a: Actor) => boolean): void => {
-  if (!ok(actor)) throw forbidden();
-};
-const isAgency = (a: Actor) => a.user.role === ROLE.agency;
-const isLeader = (a: Actor) => a.user.is_leader === 1;
 
 /** The store lists the store selector and the overviews need, by role (spec 3 §4). */
 export function registerStoreRoutes(
@@ -47,13 +42,14 @@ export function registerStoreRoutes(
   const agencyQuery = pageQuery(AGENCY_STORES_PER_PAGE).extend(storeListQuery.shape);
   const listQuery = pageQuery(DEFAULT_PER_PAGE).extend(storeListQuery.shape);
   const pagedStores = { 200: ok(paged(storeRowSchema)) };
-  const groupParams = z.object({ id: z.coerce.number().int().positive() });
-  const pre = { preHandler: deps.authenticate };
+  const groupParams = idParams;
+  const agency = withRole(deps.authenticate, isAgency);
+  const leader = withRole(deps.authenticate, isLeader);
 
   r.get(
     '/agency/stores',
     {
-      ...pre,
+      ...agency,
       schema: {
         tags: ['agency'],
         summary: "The agency's stores (paged, 5 a page by default)",
@@ -63,7 +59,6 @@ export function registerStoreRoutes(
     },
     async (req) => {
       const actor = actorOf(req);
-      requireRole(actor, isAgency);
       const q = req.query;
       return okData(
         await stores.page(
@@ -79,7 +74,7 @@ export function registerStoreRoutes(
   r.get(
     '/agency/groups',
     {
-      ...pre,
+      ...agency,
       schema: {
         tags: ['agency'],
         summary: "The agency's groups with their stores and leader",
@@ -88,7 +83,6 @@ export function registerStoreRoutes(
     },
     async (req) => {
       const actor = actorOf(req);
-      requireRole(actor, isAgency);
       return okData(await stores.groups({ agencyId: actor.user.id }));
     },
   );
@@ -96,7 +90,7 @@ export function registerStoreRoutes(
   r.get(
     '/agency/groups/:id/stores',
     {
-      ...pre,
+      ...agency,
       schema: {
         tags: ['agency'],
         summary: "A group's stores (paged)",
@@ -107,7 +101,6 @@ export function registerStoreRoutes(
     },
     async (req) => {
       const actor = actorOf(req);
-      requireRole(actor, isAgency);
       const group = await stores.group(req.params.id);
       if (!group || group.agency_id !== actor.user.id) throw notFound();
       const q = req.query;
@@ -130,7 +123,7 @@ export function registerStoreRoutes(
   r.get(
     '/group-leader/groups',
     {
-      ...pre,
+      ...leader,
       schema: {
         tags: ['group-leader'],
         summary: 'The groups this leader leads',
@@ -139,7 +132,6 @@ export function registerStoreRoutes(
     },
     async (req) => {
       const actor = actorOf(req);
-      requireRole(actor, isLeader);
       return okData(await stores.groups({ leaderId: actor.user.id }));
     },
   );
@@ -147,7 +139,7 @@ export function registerStoreRoutes(
   r.get(
     '/group-leader/stores',
     {
-      ...pre,
+      ...leader,
       schema: {
         tags: ['group-leader'],
         summary: "Stores of the leader's groups (order_by id,asc)",
@@ -157,7 +149,6 @@ export function registerStoreRoutes(
     },
     async (req) => {
       const actor = actorOf(req);
-      requireRole(actor, isLeader);
       const q = req.query;
       return okData(
         await stores.page(
@@ -177,7 +168,7 @@ export function registerStoreRoutes(
   r.get(
     '/group-leader/groups/:id/stores',
     {
-      ...pre,
+      ...leader,
       schema: {
         tags: ['group-leader'],
         summary: 'Stores of one group this leader leads',
@@ -188,7 +179,6 @@ export function registerStoreRoutes(
     },
     async (req) => {
       const actor = actorOf(req);
-      requireRole(actor, isLeader);
       const group = await stores.group(req.params.id);
       if (!group || group.leader_id !== actor.user.id) throw notFound();
       const q = req.query;
