@@ -359,7 +359,9 @@ describe('item 5: failed sign-ins back off per address, in the database', () => 
   it('a burst of guesses at once: no more passwords are checked than the back-off allows', async () => {
     const email = 'store10@tenpo.example';
     const all = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => loginAs(email, `burst-guess-${i}`, `127.0.0.${10 + (i % 4)}`)),
+      Array.from({ length: 20 }, (_, i) =>
+        loginAs(email, `burst-guess-${i}`, `127.0.0.${10 + (i % 4)}`),
+      ),
     );
     const checked = all.filter((r) => r.statusCode === 401).length;
     expect(all.every((r) => r.statusCode === 401 || r.statusCode === 429)).toBe(true);

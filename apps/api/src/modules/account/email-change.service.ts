@@ -22,7 +22,7 @@ export const EMAIL_CHANGE_TTL_HOURS = 24;
 export type EmailChangeService = ReturnType<typeof createEmailChangeService>;
 
 /**
- * Changing the login address (ADR 0065; OWASP ASVS 5.0 6.2.3 and 6.3.7 in spirit): the current
+ * Changing the login address (ADR 0065; OWASP ASVS 5.0 7.5.1 and 6.3.6): the current
  * password is asked for, the new address takes effect only when the link mailed to it is
  * opened, and the old address is told both when the change is asked for and when it is done.
  * An address that another account has is answered like any other; that address is mailed

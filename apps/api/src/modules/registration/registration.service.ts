@@ -53,7 +53,7 @@ export function createRegistrationService(deps: {
       const origin = await deps.linkOrigin(requestHost);
       const now = clock.now();
       // A registered address gets the same answer as a new one; its owner is told by mail
-      // instead (ADR 0065, ASVS 5.0 6.3.7), so the form does not tell who has an account.
+      // instead (ADR 0065, ASVS 5.0 6.3.8), so the form does not tell who has an account.
       const existing = await users.findByEmail(form.email);
       if (existing) {
         await outbox.send(
