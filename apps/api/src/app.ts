@@ -354,6 +354,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
           outbox,
           linkOrigin,
           audit,
+          checkCurrentPassword: (user, password) => auth.checkCurrentPassword(user, password),
         }),
         access,
         clock,

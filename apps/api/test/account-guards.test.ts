@@ -399,6 +399,43 @@ describe('item 5: failed sign-ins back off per address, in the database', () => 
   });
 });
 
+describe('item 5: the current password asked again counts as a sign-in failure', () => {
+  it('a session guessing the current password is held back like the sign-in form', async () => {
+    const email = 'store02@tenpo.example';
+    const token = await login(t.app, email);
+    const codes: number[] = [];
+    for (let i = 0; i < FREE_FAILURES + 3; i++) {
+      const res = await call(t.app, {
+        method: 'PUT',
+        url: '/api/account-setting/password',
+        token,
+        payload: {
+          current_password: `not-it-${i}-guess`,
+          password: 'kiso-river-fog-19',
+          password_confirmation: 'kiso-river-fog-19',
+        },
+      });
+      codes.push(res.statusCode);
+    }
+    expect(codes).toEqual([...Array(FREE_FAILURES + 1).fill(422), 429, 429]);
+    // The same count: the address is locked for the sign-in form too, and for an address change.
+    expect((await loginAs(email, DEMO_PASSWORD)).statusCode).toBe(429);
+    const change = await call(t.app, {
+      method: 'POST',
+      url: '/api/account-setting/information',
+      token,
+      ...multipart({
+        name: '担当',
+        email: 'store02-new@example.jp',
+        current_password: DEMO_PASSWORD,
+      }),
+    });
+    expect(change.statusCode).toBe(429);
+    t.clock.advance(16_000);
+    expect((await loginAs(email, DEMO_PASSWORD)).statusCode).toBe(200);
+  });
+});
+
 describe('item 11: sign-up does not tell whether an address is registered', () => {
   const form = (email: string) => ({
     full_name: '登録 確認',

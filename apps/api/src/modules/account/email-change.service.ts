@@ -3,7 +3,6 @@ import type { UserRow } from '../../db/types';
 import { addMs, HOUR, iso, type Clock } from '../../lib/clock';
 import { validationError } from '../../lib/errors';
 import type { LinkOrigin } from '../../lib/hosts';
-import { verifyPassword } from '../../lib/passwords';
 import { hashToken, newToken } from '../../lib/tokens';
 import type { MailOutbox } from '../../mail/mail.jobs';
 import {
@@ -35,6 +34,8 @@ export function createEmailChangeService(deps: {
   outbox: MailOutbox;
   linkOrigin: LinkOrigin;
   audit: AuditLog;
+  /** The current password, checked and counted as sign-in failures are (auth.service). */
+  checkCurrentPassword: (user: UserRow, password: string) => Promise<void>;
 }) {
   const { repo, clock, outbox } = deps;
   const invalid = () => validationError({ token: [ja.emailChangeInvalid] });
@@ -44,8 +45,7 @@ export function createEmailChangeService(deps: {
     async checkPassword(user: UserRow, currentPassword: string | null): Promise<void> {
       if (!currentPassword)
         throw validationError({ current_password: [ja.required(fieldLabels.current_password)] });
-      if (!(await verifyPassword(user.password_hash, currentPassword)))
-        throw validationError({ current_password: [ja.currentPasswordWrong] });
+      await deps.checkCurrentPassword(user, currentPassword);
     },
 
     /** Mails the confirmation link to `newEmail` and the notice to the present address. */

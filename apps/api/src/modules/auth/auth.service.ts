@@ -70,6 +70,19 @@ export function createAuthService(deps: {
     if (problem) throw validationError({ password: [problem] });
   };
 
+  /**
+   * The current password asked again of a signed-in user (a password change, a new login
+   * address): its failures count with the sign-in failures of the address, so a stolen session
+   * guesses no faster than a sign-in form (ADR 0065).
+   */
+  const checkCurrentPassword = async (user: UserRow, current: string): Promise<void> => {
+    const key = user.email.toLowerCase();
+    await throttle.claim(key);
+    if (!(await verifyPassword(user.password_hash, current)))
+      throw validationError({ current_password: [ja.currentPasswordWrong] });
+    await throttle.succeeded(key);
+  };
+
   const loginData = async (token: string, userId: number): Promise<LoginResponseData> => {
     const row = await users.repo.findById(userId);
     if (!row) throw new AppError(401, 'unauthenticated', ja.unauthenticated);
@@ -180,10 +193,10 @@ export function createAuthService(deps: {
       await throttle.succeeded(user.email.toLowerCase());
     },
 
+    checkCurrentPassword,
+
     async changePassword(actor: Actor, current: string, next: string): Promise<void> {
-      if (!(await verifyPassword(actor.user.password_hash, current))) {
-        throw validationError({ current_password: [ja.currentPasswordWrong] });
-      }
+      await checkCurrentPassword(actor.user, current);
       refuseWeak(next, actor.user);
       const now = iso(clock.now());
       const passwordHash = await hashPassword(next);
