@@ -11,12 +11,14 @@ import type { DbHandle } from './db/kysely';
 import { createQueue, type Queue } from './jobs/queue';
 import { systemClock, type Clock } from './lib/clock';
 import { AppError } from './lib/errors';
+import { loggerOptions } from './lib/log-redact';
 import { serializerCompiler } from './lib/serializer';
 import { acceptMultipartUnread, createUploadBudget } from './lib/uploads';
 import { createOutbox, registerMailJobs } from './mail/mail.jobs';
 import type { MailTransport } from './mail/mailer';
 import { createAccountRepo } from './modules/account/account.repo';
 import { registerAccountRoutes } from './modules/account/account.routes';
+import { createEmailChangeService } from './modules/account/email-change.service';
 import { createAuthRepo } from './modules/auth/auth.repo';
 import { registerAuthRoutes } from './modules/auth/auth.routes';
 import { createAuthService } from './modules/auth/auth.service';
@@ -114,6 +116,8 @@ export type AppDeps = {
   /** Mounted after the API by the composition root: the sandbox and the web app. */
   mount?: (app: FastifyInstance) => Promise<void>;
   logger?: FastifyServerOptions['logger'];
+  /** Where the app's own logger writes (a test reads it); default: standard output. */
+  logStream?: { write: (line: string) => void };
 };
 
 declare module 'fastify' {
@@ -143,8 +147,13 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const clock = deps.clock ?? systemClock;
   const { db, dialect } = deps.database;
 
+  const logger: FastifyServerOptions['logger'] =
+    deps.logger ??
+    (deps.logStream
+      ? { ...loggerOptions(config.logLevel), stream: deps.logStream }
+      : loggerOptions(config.logLevel));
   const app = Fastify({
-    logger: deps.logger ?? { level: config.logLevel },
+    logger,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
@@ -349,11 +358,20 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       registerAccountRoutes(api, {
         users,
         audit,
-        account: createAccountRepo(db),
+        emailChange: createEmailChangeService({
+          repo: createAccountRepo(db),
+          users: usersRepo,
+          clock,
+          outbox,
+          linkOrigin,
+          audit,
+          checkCurrentPassword: (user, password) => auth.checkCurrentPassword(user, password),
+        }),
         access,
         clock,
         storage,
         authenticate,
+        authRateLimit,
       });
       registerStoreRoutes(api, {
         stores: createStoresRepo(db),

@@ -160,7 +160,12 @@ describe('every kind of change is recorded', () => {
     const reg = await call(t.app, {
       method: 'POST',
       url: '/api/register',
-      payload: { token, email, password: 'yamada-pass', password_confirmation: 'yamada-pass' },
+      payload: {
+        token,
+        email,
+        password: 'hanami-kouen-22',
+        password_confirmation: 'hanami-kouen-22',
+      },
     });
     expect(reg.statusCode, reg.body).toBe(200);
     const row = await t.database.db
@@ -169,7 +174,7 @@ describe('every kind of change is recorded', () => {
       .where('email', '=', email)
       .executeTakeFirstOrThrow();
     ids[email] = row.id;
-    tokens[email] = await login(t.app, email, 'yamada-pass');
+    tokens[email] = await login(t.app, email, 'hanami-kouen-22');
     const rows = await list(email);
     expect(rows.data).toHaveLength(1);
     expect(rows.data[0]).toMatchObject({
@@ -378,7 +383,7 @@ describe('every kind of change is recorded', () => {
       const text = `${r.before ?? ''}${r.after ?? ''}`;
       expect(text).not.toMatch(/password|token|secret|hash/i);
       expect(text).not.toContain('secret-pass-42');
-      expect(text).not.toContain('yamada-pass');
+      expect(text).not.toContain('hanami-kouen-22');
       for (const h of hashes) expect(text).not.toContain(h.password_hash);
       for (const c of creds) {
         expect(text).not.toContain(c.access_token);

@@ -66,6 +66,8 @@ export async function buildTestApp(
     channels?: (config: Config, clock: TestClock) => ChannelSet;
     /** An SBPS of the test's own making (payments); default: the client on config's URLs. */
     sbps?: (config: Config, clock: TestClock) => SbpsClient;
+    /** The app's own logger, writing here (with LOG_LEVEL from env); default: no logger. */
+    logStream?: { write: (line: string) => void };
   } = {},
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tenpo-test-'));
@@ -111,7 +113,7 @@ export async function buildTestApp(
   const app = await buildApp(config, {
     database,
     clock,
-    logger: false,
+    ...(opts.logStream ? { logStream: opts.logStream } : { logger: false }),
     mail: { send: async (m) => void mailbox.deliver(m) },
     ...(opts.channels ? { channels: opts.channels(config, clock) } : {}),
     ...(opts.sbps ? { sbps: opts.sbps(config, clock) } : {}),

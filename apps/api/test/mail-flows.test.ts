@@ -313,8 +313,8 @@ describe('registration', () => {
       payload: {
         token,
         email: form.email,
-        password: 'yamada-pass',
-        password_confirmation: 'yamada-pasS',
+        password: 'hanami-kouen-22',
+        password_confirmation: 'hanami-kouen-2Z',
       },
     });
     expect(json<ErrorBody>(mismatch).errors).toEqual({
@@ -327,8 +327,8 @@ describe('registration', () => {
       payload: {
         token,
         email: form.email,
-        password: 'yamada-pass',
-        password_confirmation: 'yamada-pass',
+        password: 'hanami-kouen-22',
+        password_confirmation: 'hanami-kouen-22',
       },
     });
     expect(reg.statusCode).toBe(200);
@@ -337,7 +337,7 @@ describe('registration', () => {
     const loginRes = await call(t.app, {
       method: 'POST',
       url: '/api/login',
-      payload: { email: form.email, password: 'yamada-pass' },
+      payload: { email: form.email, password: 'hanami-kouen-22' },
     });
     expect(loginRes.statusCode).toBe(200);
     expect(
@@ -366,8 +366,16 @@ describe('registration', () => {
     });
     expect(reuse.statusCode).toBe(422);
     expect(json<ErrorBody>(reuse).errors).toEqual({ token: [ja.accessTokenExpired] });
+    // Issue 22 item 11 (ADR 0065): a registered address gets the same answer as a new one;
+    // its owner gets a mail saying so, and no new link.
     const dup = await call(t.app, { method: 'POST', url: '/api/registration-form', payload: form });
-    expect(json<ErrorBody>(dup).errors).toEqual({ email: [ja.emailTaken] });
+    expect(dup.statusCode).toBe(200);
+    expect(json(dup)).toEqual({ status_code: 200, message: ja.registrationReceived });
+    await t.app.queue.drain();
+    const last = t.mailbox.list({ to: form.email })[0];
+    expect(last?.subject).toBe('【Tenpo】新規登録のお申し込みについて');
+    expect(last?.text).toContain('すでに登録されています');
+    expect(last?.text).not.toContain('/register-account');
   });
 
   it('refuses an unknown or expired registration token', async () => {
@@ -420,7 +428,12 @@ describe('registration', () => {
     const reg = await call(t.app, {
       method: 'POST',
       url: '/api/register',
-      payload: { token: first, email, password: 'twice-pass', password_confirmation: 'twice-pass' },
+      payload: {
+        token: first,
+        email,
+        password: 'spring-rain-41',
+        password_confirmation: 'spring-rain-41',
+      },
     });
     expect(reg.statusCode).toBe(200);
 
@@ -433,8 +446,8 @@ describe('registration', () => {
       payload: {
         token: second,
         email,
-        password: 'twice-pass',
-        password_confirmation: 'twice-pass',
+        password: 'spring-rain-41',
+        password_confirmation: 'spring-rain-41',
       },
     });
     expect(json<ErrorBody>(submit).errors).toEqual({ token: [ja.accessTokenExpired] });

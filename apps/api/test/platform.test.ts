@@ -181,6 +181,7 @@ describe('OpenAPI', () => {
       '/api/login',
       '/api/refresh-token',
       '/api/register',
+      '/api/account-setting/email/confirm',
       '/api/agency/stores',
       '/api/group-leader/stores',
       '/api/domain/{prefix}/title',

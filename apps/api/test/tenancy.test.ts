@@ -2,7 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
 import { ja, tokyoDay } from '@tenpo/domain';
 import { iso } from '../src/lib/clock';
-import { addOtherTenant, buildTestApp, call, login, multipart, png, type TestApp } from './helpers';
+import {
+  addOtherTenant,
+  buildTestApp,
+  call,
+  DEMO_PASSWORD,
+  login,
+  multipart,
+  png,
+  type TestApp,
+} from './helpers';
 import type { Actor } from '../src/plugins/auth';
 import { photoJpeg } from './posts-harness';
 
@@ -860,5 +869,50 @@ describe("a post cannot use another tenant's upload by its URL (issue 22 item 9)
     expect((await news(foreign.slice(t.config.publicUrl.length))).statusCode).toBe(422);
     const ok = await news(own);
     expect(ok.statusCode, ok.body).toBe(200);
+  });
+});
+
+describe('the link mailed to a new login address (issue 22 item 4, ADR 0065)', () => {
+  it("changes only the account that asked, never the session's that opens it", async () => {
+    const asker = 'other-store@tenpo.example';
+    const token = await login(t.app, asker);
+    const next = 'other-store-new@example.jp';
+    const asked = await call(t.app, {
+      method: 'POST',
+      url: '/api/account-setting/information',
+      token,
+      ...multipart({ name: '他社', email: next, current_password: DEMO_PASSWORD }),
+    });
+    expect(asked.statusCode, asked.body).toBe(200);
+    await t.app.queue.drain();
+    const text = t.mailbox.list({ to: next })[0]?.text ?? '';
+    const link = new URL(/https?:\/\/\S+/.exec(text)?.[0] ?? 'http://missing.invalid/');
+    const emailOf = async (userId: number) =>
+      (
+        await t.database.db
+          .selectFrom('users')
+          .select('email')
+          .where('id', '=', userId)
+          .executeTakeFirstOrThrow()
+      ).email;
+    try {
+      // Another tenant's agency opens it while signed in: its own address stays as it was.
+      const other = await login(t.app, 'agency@tenpo.example');
+      const res = await call(t.app, {
+        method: 'POST',
+        url: '/api/account-setting/email/confirm',
+        token: other,
+        payload: { token: link.searchParams.get('token') },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(await emailOf(id('agency@tenpo.example'))).toBe('agency@tenpo.example');
+      expect(await emailOf(id(asker))).toBe(next);
+    } finally {
+      await t.database.db
+        .updateTable('users')
+        .set({ email: asker })
+        .where('id', '=', id(asker))
+        .execute();
+    }
   });
 });

@@ -18,6 +18,7 @@ import { auditLog } from './migrations/0016-audit-log';
 import { payments } from './migrations/0017-payments';
 import { listingGoogleVersion } from './migrations/0019-listing-google-version';
 import { paymentCommitDate } from './migrations/0020-payment-commit-date';
+import { accountGuards } from './migrations/0021-account-guards';
 
 /** Migrations are listed here in order; each runs on SQLite and PostgreSQL alike. */
 const migrations = (dialect: Dialect): Record<string, Migration> => ({
@@ -39,6 +40,7 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   '0017-payments': payments(dialect),
   '0019-listing-google-version': listingGoogleVersion(),
   '0020-payment-commit-date': paymentCommitDate(),
+  '0021-account-guards': accountGuards(dialect),
 });
 
 const migratorOf = ({ db, dialect, schema }: DbHandle): Migrator => {

@@ -47,6 +47,26 @@ export type PasswordResetsTable = {
   used_at: string | null;
 };
 
+/** Failed sign-ins per e-mail address (ADR 0065). */
+export type LoginThrottleTable = {
+  email: string;
+  failures: number;
+  last_failed_at: string;
+  locked_until: string | null;
+  notified: Generated<number>;
+};
+
+/** A new login address waiting for its confirmation link (ADR 0065). */
+export type EmailChangesTable = {
+  id: Generated<number>;
+  user_id: number;
+  new_email: string;
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+};
+
 export type RegistrationRequestsTable = {
   id: Generated<number>;
   full_name: string;
@@ -497,6 +517,8 @@ export type Database = {
   users: UsersTable;
   sessions: SessionsTable;
   password_resets: PasswordResetsTable;
+  login_throttle: LoginThrottleTable;
+  email_changes: EmailChangesTable;
   registration_requests: RegistrationRequestsTable;
   registration_tokens: RegistrationTokensTable;
   agency_domains: AgencyDomainsTable;

@@ -25,6 +25,44 @@ export const passwordChangedMail = () => ({
   text: `ご登録のアカウントのパスワードが変更されました。\n心当たりのない場合は至急パスワードの再設定を行ってください。${footer}`,
 });
 
+// ---- Account guards (issue 22, ADR 0065) ----
+
+/** Sign-in refused for a while after repeated failures (login-throttle.ts). */
+export const loginFailuresMail = (failures: number, forgotLink: string) => ({
+  subject: '【Tenpo】ログインの失敗が続いています',
+  text: `ご登録のメールアドレスで、ログインが${failures}回続けて失敗しました。このため、しばらくの間このメールアドレスではログインできません（数分で解除されます）。\n\nご自身の操作であれば、時間をおいて再度お試しいただくか、下記のリンクからパスワードを再設定してください。再設定すると、すぐにログインできるようになります。\nお心当たりのない場合は、第三者がログインを試みている可能性があります。推測されにくいパスワードへの再設定をおすすめします。\n\n${forgotLink}${footer}`,
+});
+
+/** Someone asked to sign up with an address that already has an account (item 11). */
+export const signupExistingMail = (loginLink: string, forgotLink: string) => ({
+  subject: '【Tenpo】新規登録のお申し込みについて',
+  text: `このメールアドレスで Tenpo への新規登録のお申し込みがありましたが、このメールアドレスはすでに登録されています。新たなアカウントは作成していません。\n\nログインはこちら: ${loginLink}\nパスワードをお忘れの場合はこちら: ${forgotLink}\n\nお心当たりのない場合は、このメールを破棄してください。${footer}`,
+});
+
+/** To the new address: the link that makes it the login address. */
+export const emailChangeConfirmMail = (link: string, hours: number) => ({
+  subject: '【Tenpo】メールアドレス変更の確認',
+  text: `Tenpo のログイン用メールアドレスをこのアドレスに変更するお申し込みを受け付けました。\n下記のリンクを${hours}時間以内に開くと、変更が完了します。リンクを開くまでは、これまでのメールアドレスでログインできます。\n\n${link}${footer}`,
+});
+
+/** To the old address, when a change is asked for. */
+export const emailChangeRequestedMail = (newEmail: string) => ({
+  subject: '【Tenpo】メールアドレス変更のお申し込み',
+  text: `ご登録のアカウントで、ログイン用メールアドレスを ${newEmail} に変更するお申し込みがありました。変更は、新しいメールアドレスに送った確認メールのリンクが開かれた時点で完了します。\n\nお心当たりのない場合は、至急パスワードを変更してください。${footer}`,
+});
+
+/** To the old address, once the change is done. */
+export const emailChangedMail = (newEmail: string) => ({
+  subject: '【Tenpo】メールアドレス変更のお知らせ',
+  text: `ご登録のアカウントのログイン用メールアドレスが ${newEmail} に変更されました。今後のお知らせは新しいメールアドレスにお送りします。\n\nお心当たりのない場合は、至急 Tenpo 運営事務局までご連絡ください。${footer}`,
+});
+
+/** To an address that another account asked to take: it is taken, nothing changed. */
+export const emailInUseMail = () => ({
+  subject: '【Tenpo】メールアドレス変更のお申し込みについて',
+  text: `別の Tenpo アカウントで、ログイン用メールアドレスをこのアドレスに変更するお申し込みがありましたが、このメールアドレスはすでに登録されているため、変更は行っていません。\n\nお心当たりのない場合は、このメールを破棄してください。${footer}`,
+});
+
 const yen = (n: number) => `${n.toLocaleString('ja-JP')}円`;
 
 /** The first payment or a monthly charge went through (ADR 0050). */

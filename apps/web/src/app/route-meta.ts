@@ -8,6 +8,7 @@ export type RouteName =
   | 'Reset Password'
   | 'Register Information'
   | 'Register Account'
+  | 'Confirm Email'
   | 'Facebook Terms And Privacy'
   | 'Not Found'
   | 'Overview'

@@ -75,6 +75,17 @@ export const routes: RouteObject[] = [
           },
         ],
       },
+      // The link mailed to a new login address (ADR 0065): signed in or not, so not PublicOnly.
+      {
+        element: <BlankLayout />,
+        children: [
+          {
+            path: '/confirm-email',
+            lazy: lazy(() => import('./routes/confirm-email'), 'ConfirmEmailRoute'),
+            handle: meta({ name: 'Confirm Email', title: 'メールアドレスの変更' }),
+          },
+        ],
+      },
       {
         lazy: lazy(() => import('./layouts/shell'), 'ShellLayout'),
         children: [

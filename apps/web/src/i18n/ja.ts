@@ -82,6 +82,14 @@ export const ja = {
       countdown: '{{seconds}} 秒後に新規登録画面へ移動します。',
       goNow: '今すぐ新規登録画面へ',
     },
+    confirmEmail: {
+      title: 'メールアドレスの変更',
+      lead: 'ボタンを押すと、ログイン用のメールアドレスの変更が完了します。',
+      submit: 'メールアドレスを変更する',
+      missing: 'このリンクは無効です。メールに記載のリンクをもう一度開いてください。',
+      doneTo: '新しいメールアドレス: {{email}}',
+      toLogin: 'ログイン画面へ',
+    },
     notFound: {
       title: 'Page Not Found',
       lead: 'お探しのページは見つかりませんでした。',
@@ -383,6 +391,10 @@ export const ja = {
     logoHint: '画像ファイル（{{kb}}KB まで）',
     logoDialogTitle: 'ロゴのアップロード',
     logoDrop: 'ここに画像をドラッグするか、クリックして選択してください',
+    // A new login address needs the password and a mailed link (issue 22, ADR 0065).
+    currentPasswordForEmail: 'メールアドレスを変更する場合は、現在のパスワードを入力してください',
+    emailChangeNote:
+      '新しいメールアドレスには確認メールをお送りします。メールのリンクを開くまで、ログインには現在のメールアドレスをお使いください。',
   },
   privacy: { title: 'プライバシーポリシー' },
   groups: {

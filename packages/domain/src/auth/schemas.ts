@@ -53,15 +53,28 @@ export const changePasswordRequest = z
   .superRefine(confirmedWith(ja.newPasswordMismatch));
 export type ChangePasswordRequest = z.infer<typeof changePasswordRequest>;
 
-/** Account information (multipart text fields; the logo file is checked separately). */
+/**
+ * Account information (multipart text fields; the logo file is checked separately). A new
+ * `email` needs `current_password` and takes effect once the link mailed to it is opened
+ * (ADR 0065); the other fields change at once.
+ */
 export const accountInformationRequest = z.object({
   name: requiredText('name'),
   email: emailField(),
   company_name: optionalText('company_name'),
   store_name: optionalText('store_name'),
   phone: phoneField(),
+  current_password: z
+    .string()
+    .max(255, ja.maxLength(fieldLabels.current_password, 255))
+    .nullish()
+    .transform((v) => (v ? v : null)),
 });
 export type AccountInformationRequest = z.infer<typeof accountInformationRequest>;
+
+/** The link mailed to a new login address (ADR 0065). */
+export const emailChangeConfirmRequest = z.object({ token: requiredText('token', 200) });
+export const emailChangeConfirmResponseData = z.object({ email: z.string() });
 
 export const KNOWLEDGE_OPTIONS = [
   'search',

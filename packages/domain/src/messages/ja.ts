@@ -79,6 +79,18 @@ export const ja = {
   emailTaken: 'このメールアドレスはすでに登録されています。',
   currentPasswordWrong: '現在のパスワードが正しくありません。',
   passwordChanged: 'パスワードを変更しました。',
+  // Account guards (issue 22, ADR 0065).
+  passwordTooCommon:
+    'このパスワードはよく使われているか推測されやすいため使用できません。別のパスワードを設定してください。',
+  passwordPersonal:
+    'メールアドレスや氏名・会社名・店舗名をもとにしたパスワードは使用できません。別のパスワードを設定してください。',
+  loginLocked: (minutes: number) =>
+    `ログインの失敗が続いたため、このメールアドレスでは一時的にログインできません。${minutes}分ほどたってから再度お試しいただくか、パスワードを再設定してください。`,
+  emailChangeRequested:
+    '新しいメールアドレスに確認メールを送信しました。メールに記載のリンクを開くと、メールアドレスの変更が完了します。',
+  emailChangeDone:
+    'メールアドレスを変更しました。次回から新しいメールアドレスでログインしてください。',
+  emailChangeInvalid: 'メールアドレス変更のリンクが無効か、有効期限が切れています。',
   termsAgreed: '利用規約に同意しました。',
   logoutDone: 'ログアウトしました。',
   fileTooLarge: 'ファイルサイズが大きすぎます。',

@@ -4,6 +4,8 @@ import type { z } from 'zod';
 import {
   accountInformationRequest,
   confirmTermRequest,
+  emailChangeConfirmRequest,
+  emailChangeConfirmResponseData,
   ja,
   ok,
   ROLE,
@@ -21,8 +23,8 @@ import type { StoreAccess } from '../stores/access';
 import type { UsersService } from '../users/users.service';
 import type { AuditLog } from '../audit/audit.repo';
 import { accountTarget, pick } from '../audit/audit.entries';
-import type { AccountRepo } from './account.repo';
 import { signedIn } from '../../plugins/route-guards';
+import type { EmailChangeService } from './email-change.service';
 
 /** Zod issues to the envelope's `errors` map. */
 const fieldErrors = (error: z.ZodError): Record<string, string[]> => {
@@ -35,16 +37,17 @@ export function registerAccountRoutes(
   app: FastifyInstance,
   deps: {
     users: UsersService;
-    account: AccountRepo;
     access: StoreAccess;
     clock: Clock;
     storage: MediaStorage;
     audit: AuditLog;
+    emailChange: EmailChangeService;
     authenticate: preHandlerAsyncHookHandler;
+    authRateLimit: object;
   },
 ): void {
   const r = withZod(app);
-  const { users, account, access, clock } = deps;
+  const { users, access, clock } = deps;
   const userResponse = { 200: ok(userSchema) };
 
   r.get(
@@ -84,6 +87,22 @@ export function registerAccountRoutes(
     },
   );
 
+  // The link mailed to a new login address (ADR 0065). No session: it may be opened on another
+  // device; the token is the proof, and it changes only the account that asked.
+  r.post(
+    '/account-setting/email/confirm',
+    {
+      config: { rateLimit: deps.authRateLimit },
+      schema: {
+        tags: ['account'],
+        summary: 'Confirm a new login e-mail address with the mailed token',
+        body: emailChangeConfirmRequest,
+        response: { 200: ok(emailChangeConfirmResponseData) },
+      },
+    },
+    async (req) => okData(await deps.emailChange.confirm(req.body.token), ja.emailChangeDone),
+  );
+
   r.get(
     '/manual-page/download',
     {
@@ -116,7 +135,7 @@ export function registerAccountRoutes(
         schema: {
           tags: ['account'],
           summary:
-            'Change account information (multipart: name, company_name, store_name, email, phone, logo_url image ≤ 3072 KB)',
+            'Change account information (multipart: name, company_name, store_name, email, phone, logo_url image ≤ 3072 KB; a new email needs current_password and is confirmed by mail)',
           consumes: ['multipart/form-data'],
           response: userResponse,
         },
@@ -124,6 +143,7 @@ export function registerAccountRoutes(
       async (req) => {
         const actor = actorOf(req);
         const rules = { logo_url: { accept: 'image', folder: 'logos' } } as const;
+        let emailChanging = false;
         const row = await withMultipart(
           req,
           deps.storage,
@@ -131,33 +151,32 @@ export function registerAccountRoutes(
           async ({ fields, files }) => {
             const parsed = accountInformationRequest.safeParse(fields);
             if (!parsed.success) throw validationError(fieldErrors(parsed.error));
-            const input = parsed.data;
-            if (await account.emailTakenByOther(input.email, actor.user.id))
-              throw validationError({ email: [ja.emailTaken] });
+            const { email, current_password, ...input } = parsed.data;
+            // A new login address: the password first, then a link to the new address; the
+            // address in use stays until the link is opened (ADR 0065).
+            emailChanging = email !== actor.user.email.toLowerCase();
+            if (emailChanging) await deps.emailChange.checkPassword(actor.user, current_password);
             const logo = files.logo_url;
             const updated = await users.repo.update(actor.user.id, {
               ...input,
               logo_url: logo ? accepted(logo).path : actor.user.logo_url,
               updated_at: iso(clock.now()),
             });
-            const keys = [
-              'name',
-              'company_name',
-              'store_name',
-              'email',
-              'phone',
-              'logo_url',
-            ] as const;
+            const keys = ['name', 'company_name', 'store_name', 'phone', 'logo_url'] as const;
             await deps.audit.recordUpdate(
               { actor: actor.user, ...accountTarget(actor.user), summary: 'アカウント情報を変更' },
               pick(actor.user, keys),
               pick(updated, keys),
             );
+            if (emailChanging) await deps.emailChange.request(actor.user, email, req.host);
             return updated;
           },
           { userId: actor.user.id },
         );
-        return okData(await users.present(row), ja.updateSuccess);
+        return okData(
+          await users.present(row),
+          emailChanging ? ja.emailChangeRequested : ja.updateSuccess,
+        );
       },
     );
 

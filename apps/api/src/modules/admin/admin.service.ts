@@ -17,6 +17,7 @@ import type { UserRow } from '../../db/types';
 import { iso, type Clock } from '../../lib/clock';
 import { notFound, validationError } from '../../lib/errors';
 import { hashPassword } from '../../lib/passwords';
+import { passwordProblem } from '../../lib/password-policy';
 import type { Actor } from '../../plugins/auth';
 import type { AuditLog } from '../audit/audit.repo';
 import { CONNECTED_STATUSES } from '../users/users.repo';
@@ -165,6 +166,24 @@ export function createAdminService(deps: { repo: AdminRepo; audit: AuditLog; clo
       throw validationError({ email: [adminJa.emailTaken] });
   };
 
+  /** A password set here is held to the same rules as one the user sets (ADR 0065). */
+  const checkPassword = (input: {
+    password?: string | null;
+    email: string;
+    name: string;
+    company_name?: string | null;
+    store_name?: string | null;
+  }) => {
+    if (!input.password) return;
+    const problem = passwordProblem(input.password, {
+      email: input.email,
+      name: input.name,
+      companyName: input.company_name ?? null,
+      storeName: input.store_name ?? null,
+    });
+    if (problem) throw validationError({ password: [problem] });
+  };
+
   const checkPrefix = async (tx: AdminTx, prefix: string, agencyId?: number) => {
     const owner = await tx.prefixOwner(prefix);
     if (owner !== undefined && owner !== agencyId)
@@ -290,6 +309,7 @@ export function createAdminService(deps: { repo: AdminRepo; audit: AuditLog; clo
     },
 
     async createAgency(actor: Actor, input: AdminAgencyInput, files: AgencyFiles) {
+      checkPassword(input);
       const hash = await hashPassword(input.password ?? '');
       const now = iso(clock.now());
       const id = await saving(() =>
@@ -343,6 +363,7 @@ export function createAdminService(deps: { repo: AdminRepo; audit: AuditLog; clo
     },
 
     async updateAgency(actor: Actor, id: number, input: AdminAgencyInput, files: AgencyFiles) {
+      checkPassword(input);
       const hash = input.password ? await hashPassword(input.password) : null;
       const now = iso(clock.now());
       await saving(() =>
@@ -461,6 +482,7 @@ export function createAdminService(deps: { repo: AdminRepo; audit: AuditLog; clo
     },
 
     async createStore(actor: Actor, kind: StoreKind, input: AdminStoreInput) {
+      checkPassword(input);
       const hash = await hashPassword(input.password ?? '');
       const nowDate = clock.now();
       const now = iso(nowDate);
@@ -516,6 +538,7 @@ export function createAdminService(deps: { repo: AdminRepo; audit: AuditLog; clo
     },
 
     async updateStore(actor: Actor, kind: StoreKind, id: number, input: AdminStoreInput) {
+      checkPassword(input);
       const hash = input.password ? await hashPassword(input.password) : null;
       const nowDate = clock.now();
       const now = iso(nowDate);

@@ -130,6 +130,54 @@ const queries = (db: Db) => {
       return Number(res.numUpdatedRows) === 1;
     },
 
+    // ---- Failed sign-ins per address (ADR 0065): compare-and-set, so that every process counts.
+
+    throttleOf: (email: string) =>
+      db.selectFrom('login_throttle').selectAll().where('email', '=', email).executeTakeFirst(),
+
+    /** The first failure of a run; false when another request wrote the row first. */
+    async throttleStart(email: string, at: string): Promise<boolean> {
+      const row = await db
+        .insertInto('login_throttle')
+        .values({ email, failures: 1, last_failed_at: at, locked_until: null, notified: 0 })
+        .onConflict((oc) => oc.column('email').doNothing())
+        .returning('email')
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    /** One more failure, only if the row is still as read; false when another request won. */
+    async throttleNext(
+      email: string,
+      seen: { failures: number; last_failed_at: string },
+      next: { failures: number; last_failed_at: string; locked_until: string | null },
+      restart: boolean,
+    ): Promise<boolean> {
+      const res = await db
+        .updateTable('login_throttle')
+        .set({ ...next, ...(restart ? { notified: 0 } : {}) })
+        .where('email', '=', email)
+        .where('failures', '=', seen.failures)
+        .where('last_failed_at', '=', seen.last_failed_at)
+        .executeTakeFirst();
+      return Number(res.numUpdatedRows) === 1;
+    },
+
+    /** Marks the run as mailed to its owner; true for the one request that did it. */
+    async throttleNotify(email: string): Promise<boolean> {
+      const res = await db
+        .updateTable('login_throttle')
+        .set({ notified: 1 })
+        .where('email', '=', email)
+        .where('notified', '=', 0)
+        .executeTakeFirst();
+      return Number(res.numUpdatedRows) === 1;
+    },
+
+    async throttleClear(email: string): Promise<void> {
+      await db.deleteFrom('login_throttle').where('email', '=', email).execute();
+    },
+
     async setPassword(userId: number, passwordHash: string, at: string): Promise<void> {
       await db
         .updateTable('users')

@@ -5,14 +5,16 @@ import { AppError, validationError } from '../../lib/errors';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
 import { hashToken, newToken } from '../../lib/tokens';
 import type { MailOutbox } from '../../mail/mail.jobs';
-import { resetPasswordMail } from '../../mail/templates';
+import { loginFailuresMail, resetPasswordMail } from '../../mail/templates';
+import { passwordProblem } from '../../lib/password-policy';
 import type { Actor } from '../../plugins/auth';
 import type { UsersService } from '../users/users.service';
-import type { SessionRow } from '../../db/types';
+import type { SessionRow, UserRow } from '../../db/types';
 import type { AuditLog } from '../audit/audit.repo';
 import { accountTarget } from '../audit/audit.entries';
 import type { AuthRepo } from './auth.repo';
 import { liveSuccessor } from './rotation';
+import { createLoginThrottle, FREE_FAILURES } from './login-throttle';
 
 export const RESET_TTL_MINUTES = 60;
 
@@ -38,6 +40,7 @@ export function createAuthService(deps: {
   audit?: AuditLog;
 }) {
   const { repo, users, clock, outbox } = deps;
+  const throttle = createLoginThrottle(repo, clock);
 
   const issue = async (
     userId: number,
@@ -56,6 +59,30 @@ export function createAuthService(deps: {
     return { token, sessionId: session.id };
   };
 
+  /** A new password of the rules of lib/password-policy.ts, judged against its account. */
+  const refuseWeak = (password: string, user: UserRow): void => {
+    const problem = passwordProblem(password, {
+      email: user.email,
+      name: user.name,
+      companyName: user.company_name,
+      storeName: user.store_name,
+    });
+    if (problem) throw validationError({ password: [problem] });
+  };
+
+  /**
+   * The current password asked again of a signed-in user (a password change, a new login
+   * address): its failures count with the sign-in failures of the address, so a stolen session
+   * guesses no faster than a sign-in form (ADR 0065).
+   */
+  const checkCurrentPassword = async (user: UserRow, current: string): Promise<void> => {
+    const key = user.email.toLowerCase();
+    await throttle.claim(key);
+    if (!(await verifyPassword(user.password_hash, current)))
+      throw validationError({ current_password: [ja.currentPasswordWrong] });
+    await throttle.succeeded(key);
+  };
+
   const loginData = async (token: string, userId: number): Promise<LoginResponseData> => {
     const row = await users.repo.findById(userId);
     if (!row) throw new AppError(401, 'unauthenticated', ja.unauthenticated);
@@ -68,14 +95,30 @@ export function createAuthService(deps: {
 
   return {
     async login(email: string, password: string, meta: RequestMeta): Promise<LoginResponseData> {
+      // Counted per address, registered or not, so that a lock tells nothing (ADR 0065).
+      const key = email.toLowerCase();
+      const claim = await throttle.claim(key);
       const user = await users.repo.findByEmail(email);
       dummyHash ??= hashPassword('not-a-real-password');
       const ok = await verifyPassword(user?.password_hash ?? (await dummyHash), password);
       if (!user || !ok || user.status === 0) {
+        if (
+          user &&
+          user.status !== 0 &&
+          claim.failures > FREE_FAILURES &&
+          (await throttle.shouldNotify(key))
+        ) {
+          const link = `${await deps.linkOrigin(undefined)}/forgot-password`;
+          await outbox.send(
+            { to: user.email, ...loginFailuresMail(claim.failures, link) },
+            { key: `login-failures:${user.id}:${iso(clock.now())}` },
+          );
+        }
         throw new AppError(401, 'invalid_credentials', ja.invalidCredentials, {
           email: [ja.invalidCredentials],
         });
       }
+      await throttle.succeeded(key);
       const { token } = await issue(user.id, meta);
       return loginData(token, user.id);
     },
@@ -134,6 +177,7 @@ export function createAuthService(deps: {
       if (!reset || reset.used_at !== null || reset.expires_at <= now) throw invalid;
       const user = await users.repo.findById(reset.user_id);
       if (!user || user.email.toLowerCase() !== input.email.toLowerCase()) throw invalid;
+      refuseWeak(input.password, user);
       const passwordHash = await hashPassword(input.password);
       await repo.transaction(async (trx, db) => {
         if (!(await trx.useReset(reset.id, now))) throw invalid;
@@ -145,12 +189,15 @@ export function createAuthService(deps: {
           db,
         );
       });
+      // The owner proved the address: a lock that someone else's guesses caused ends here.
+      await throttle.succeeded(user.email.toLowerCase());
     },
 
+    checkCurrentPassword,
+
     async changePassword(actor: Actor, current: string, next: string): Promise<void> {
-      if (!(await verifyPassword(actor.user.password_hash, current))) {
-        throw validationError({ current_password: [ja.currentPasswordWrong] });
-      }
+      await checkCurrentPassword(actor.user, current);
+      refuseWeak(next, actor.user);
       const now = iso(clock.now());
       const passwordHash = await hashPassword(next);
       // The new password and the end of the other sessions: both or neither.

@@ -7,7 +7,8 @@ import { validationError } from '../../lib/errors';
 import { hashPassword } from '../../lib/passwords';
 import { hashToken, newToken } from '../../lib/tokens';
 import type { MailOutbox } from '../../mail/mail.jobs';
-import { accountCreatedMail, registrationMail } from '../../mail/templates';
+import { accountCreatedMail, registrationMail, signupExistingMail } from '../../mail/templates';
+import { passwordProblem } from '../../lib/password-policy';
 import { createUsersRepo } from '../users/users.repo';
 import type { UsersRepo } from '../users/users.repo';
 import type { AuditLog } from '../audit/audit.repo';
@@ -49,10 +50,23 @@ export function createRegistrationService(deps: {
   return {
     /** Stores the request and mails the account-registration link. */
     async submit(form: Form, requestHost?: string): Promise<void> {
-      if (await users.findByEmail(form.email)) throw validationError({ email: [ja.emailTaken] });
-      const token = newToken();
+      const origin = await deps.linkOrigin(requestHost);
       const now = clock.now();
-      const link = `${await deps.linkOrigin(requestHost)}/register-account?token=${encodeURIComponent(token)}`;
+      // A registered address gets the same answer as a new one; its owner is told by mail
+      // instead (ADR 0065, ASVS 5.0 6.3.8), so the form does not tell who has an account.
+      const existing = await users.findByEmail(form.email);
+      if (existing) {
+        await outbox.send(
+          {
+            to: existing.email,
+            ...signupExistingMail(`${origin}/login`, `${origin}/forgot-password`),
+          },
+          { key: `signup-existing:${existing.id}:${iso(now)}` },
+        );
+        return;
+      }
+      const token = newToken();
+      const link = `${origin}/register-account?token=${encodeURIComponent(token)}`;
       // The request, its token and its mail: one unit of work (a crash loses none of them alone).
       await repo.transaction(async (tx, trx) => {
         await tx.createRequest(
@@ -97,6 +111,13 @@ export function createRegistrationService(deps: {
     ): Promise<void> {
       const row = await liveToken(input.token);
       if (row.email.toLowerCase() !== input.email.toLowerCase()) throw tokenInvalid();
+      const problem = passwordProblem(input.password, {
+        email: row.email,
+        name: row.full_name,
+        companyName: row.company_name,
+        storeName: row.store_name,
+      });
+      if (problem) throw validationError({ password: [problem] });
       const passwordHash = await hashPassword(input.password);
       const origin = await deps.linkOrigin(requestHost);
       const now = clock.now();

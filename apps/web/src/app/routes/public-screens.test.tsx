@@ -192,3 +192,41 @@ describe('unknown paths', () => {
     expect(screen.getByRole('link', { name: 'メインページへ' })).toHaveAttribute('href', '/');
   });
 });
+
+describe('/confirm-email (issue 22 item 4, ADR 0065)', () => {
+  beforeEach(resetState);
+
+  it('applies the mailed link with a button and says so; signed in or not', async () => {
+    const { calls } = mockApi({
+      'POST /account-setting/email/confirm': ok(
+        { email: 'new@tenpo.example' },
+        'メールアドレスを変更しました。次回から新しいメールアドレスでログインしてください。',
+      ),
+    });
+    signIn();
+    const { router } = renderAt('/confirm-email?token=t1');
+    // Nothing is sent on open: a mail scanner following the link changes nothing.
+    const go = await screen.findByRole('button', { name: 'メールアドレスを変更する' });
+    expect(calls).toHaveLength(0);
+    expect(router.state.location.pathname).toBe('/confirm-email');
+    await userEvent.click(go);
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      'メールアドレスを変更しました。次回から新しいメールアドレスでログインしてください。',
+    );
+    expect(screen.getByText('新しいメールアドレス: new@tenpo.example')).toBeInTheDocument();
+    expect(calls[0]?.body).toEqual({ token: 't1' });
+  });
+
+  it('shows the server error for a used link, and a missing token without calling', async () => {
+    mockApi({
+      'POST /account-setting/email/confirm': fail(422, {
+        token: ['メールアドレス変更のリンクが無効か、有効期限が切れています。'],
+      }),
+    });
+    renderAt('/confirm-email?token=used');
+    await userEvent.click(await screen.findByRole('button', { name: 'メールアドレスを変更する' }));
+    expect(
+      await screen.findByText('メールアドレス変更のリンクが無効か、有効期限が切れています。'),
+    ).toBeInTheDocument();
+  });
+});

@@ -15,6 +15,8 @@ export const updateAccountInformationCall = (fields: {
   company_name: string | null;
   store_name: string | null;
   phone: string | null;
+  /** Needed only when `email` is a new address (ADR 0065). */
+  current_password?: string | null;
   logo: File | null;
 }) => {
   const fd = new FormData();
@@ -23,6 +25,7 @@ export const updateAccountInformationCall = (fields: {
   fd.set('company_name', fields.company_name ?? '');
   fd.set('store_name', fields.store_name ?? '');
   fd.set('phone', fields.phone ?? '');
+  if (fields.current_password) fd.set('current_password', fields.current_password);
   if (fields.logo) fd.set('logo_url', fields.logo);
   return api<User>('/account-setting/information', { method: 'POST', body: fd });
 };
@@ -34,3 +37,11 @@ export const uploadAgencyLogoCall = (logo: File, userId: number) => {
   fd.set('logo', logo);
   return api<User>('/agency/logo', { method: 'POST', body: fd });
 };
+
+/** The link mailed to a new login address: makes it the login address (ADR 0065). */
+export const confirmEmailChangeCall = (token: string) =>
+  api<{ email: string }>('/account-setting/email/confirm', {
+    method: 'POST',
+    body: { token },
+    noAuthRedirect: true,
+  });

@@ -130,6 +130,41 @@ describe('account information form', () => {
   });
 });
 
+describe('account information: a new e-mail address (issue 22 item 4, ADR 0065)', () => {
+  beforeEach(resetState);
+
+  it('asks for the current password only when the address changes, and sends it', async () => {
+    const { calls } = mockApi({
+      'GET /account-setting/information': ok(demoUser()),
+      'POST /account-setting/information': ok(
+        demoUser(),
+        '新しいメールアドレスに確認メールを送信しました。メールに記載のリンクを開くと、メールアドレスの変更が完了します。',
+      ),
+    });
+    signIn();
+    wrap(<AccountInformationForm />);
+    const email = await screen.findByLabelText(/^メールアドレス/);
+    expect(screen.getByLabelText(/^現在のパスワード/)).toBeInTheDocument();
+    await userEvent.clear(email);
+    await userEvent.type(email, 'aoki-new@tenpo.example');
+    expect(screen.getByText(/メールのリンクを開くまで/)).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: '保存' }));
+    expect(await screen.findByText('現在のパスワード を入力してください。')).toBeInTheDocument();
+    expect(calls).toHaveLength(1);
+    await userEvent.type(screen.getByLabelText(/^現在のパスワード/), 'tenpo-demo-1');
+    await userEvent.click(screen.getByRole('button', { name: '保存' }));
+    await waitFor(() => expect(calls).toHaveLength(2));
+    const body = calls[1]?.body as FormData;
+    expect(body.get('email')).toBe('aoki-new@tenpo.example');
+    expect(body.get('current_password')).toBe('tenpo-demo-1');
+    expect(
+      await screen.findByText(
+        '新しいメールアドレスに確認メールを送信しました。メールに記載のリンクを開くと、メールアドレスの変更が完了します。',
+      ),
+    ).toBeInTheDocument();
+  });
+});
+
 describe('logo pickers (issue 7 §3.12)', () => {
   beforeEach(resetState);
 

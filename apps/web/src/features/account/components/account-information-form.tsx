@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, FileInput, Group, Loader, Stack, TextInput } from '@mantine/core';
+import { Button, FileInput, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -7,6 +7,7 @@ import {
   IMAGE_MIME_TYPES,
   IMAGE_SIZE_LIMIT_KB,
   accountInformationRequest,
+  fieldLabels,
   ja,
   type User,
 } from '@tenpo/domain';
@@ -14,6 +15,7 @@ import { useForm, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { ErrorAlert } from '@/components/ui/error-alert';
+import { PasswordField } from '@/components/ui/password-field';
 import { errorLines } from '@/lib/api-client';
 import { setUser } from '@/lib/session';
 import { accountInformationCall, updateAccountInformationCall } from '../api/account-api';
@@ -25,6 +27,7 @@ type Values = {
   company_name: string;
   store_name: string;
   phone: string;
+  current_password: string;
 };
 type Out = z.output<typeof accountInformationRequest>;
 
@@ -34,7 +37,19 @@ const valuesOf = (u: User): Values => ({
   company_name: u.company_name ?? '',
   store_name: u.store_name ?? '',
   phone: u.phone ?? '',
+  current_password: '',
 });
+
+/** The request's rules, and the current password when the address changes (ADR 0065). */
+const schemaFor = (current: string) =>
+  accountInformationRequest.superRefine((v, ctx) => {
+    if (v.email !== current.toLowerCase() && !v.current_password)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['current_password'],
+        message: ja.required(fieldLabels.current_password),
+      });
+  });
 
 function InformationForm({
   user,
@@ -51,10 +66,11 @@ function InformationForm({
   const [logo, setLogo] = useState<File | null>(null);
   const [logoError, setLogoError] = useState<string | null>(null);
   const form = useForm<Values, unknown, Out>({
-    resolver: zodResolver(accountInformationRequest) as unknown as Resolver<Values, unknown, Out>,
+    resolver: zodResolver(schemaFor(user.email)) as unknown as Resolver<Values, unknown, Out>,
     defaultValues: valuesOf(user),
   });
   const fe = form.formState.errors;
+  const emailChanging = form.watch('email').trim().toLowerCase() !== user.email.toLowerCase();
 
   const submit = form.handleSubmit(async (v) => {
     if (logo && imageFileError(logo)) return;
@@ -63,10 +79,12 @@ function InformationForm({
       const r = await updateAccountInformationCall({ ...v, logo });
       setUser(r.data);
       qc.setQueryData(['account-information'], r);
+      const mailed = v.email !== user.email.toLowerCase();
+      // The address changes only once its mailed link is opened: say so, and long enough to read.
       notifications.show({
         color: 'teal',
-        message: r.message ?? ja.updateSuccess,
-        autoClose: 2000,
+        message: r.message ?? (mailed ? ja.emailChangeRequested : ja.updateSuccess),
+        autoClose: mailed ? 10000 : 2000,
       });
       onDone?.();
     } catch (e) {
@@ -93,6 +111,19 @@ function InformationForm({
           error={fe.email?.message}
           {...form.register('email')}
         />
+        <PasswordField
+          label={t('account.currentPassword')}
+          description={t('account.currentPasswordForEmail')}
+          autoComplete="current-password"
+          withAsterisk={emailChanging}
+          error={fe.current_password?.message}
+          {...form.register('current_password')}
+        />
+        {emailChanging && (
+          <Text size="sm" c="dimmed">
+            {t('account.emailChangeNote')}
+          </Text>
+        )}
         <TextInput
           label={t('account.companyName')}
           error={fe.company_name?.message}
