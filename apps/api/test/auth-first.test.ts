@@ -20,6 +20,7 @@ const PUBLIC = new Set([
   'POST /api/login',
   'POST /api/forgot-password',
   'POST /api/reset-password',
+  'POST /api/account-setting/email/confirm',
   'POST /api/registration-form',
   'POST /api/register/verify-token',
   'POST /api/register',

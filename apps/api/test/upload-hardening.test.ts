@@ -81,7 +81,18 @@ async function multipartRoutes(): Promise<{ method: string; url: string }[]> {
 
 describe('item 6: a multipart body that cannot be read is the client’s error, in the envelope', () => {
   it('every multipart route answers a multipart type without a boundary with 400', async () => {
-    const token = await login(t.app, 'shop@tenpo.example');
+    // Each as the role the route is for: the role is checked before the body (item 7).
+    const tokens = {
+      shop: await login(t.app, 'shop@tenpo.example'),
+      agency: await login(t.app, 'agency@tenpo.example'),
+      manager: await login(t.app, 'manager@tenpo.example'),
+    };
+    const tokenFor = (url: string) =>
+      url.startsWith('/api/admin/')
+        ? tokens.manager
+        : url.startsWith('/api/agency/')
+          ? tokens.agency
+          : tokens.shop;
     const routes = await multipartRoutes();
     // photos, posts (and its news, events and offers, new and edited), products (new and
     // edited), account information, agency logo, admin agencies (new and changed).
@@ -90,7 +101,7 @@ describe('item 6: a multipart body that cannot be read is the client’s error, 
       const res = await call(t.app, {
         method: r.method as 'POST',
         url: r.url,
-        token,
+        token: tokenFor(r.url),
         headers: { 'content-type': 'multipart/form-data' },
         payload: 'abc',
       });
