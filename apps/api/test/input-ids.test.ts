@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, call, login, multipart, type TestApp } from './helpers';
+import { buildTestApp, call, login, multipart, png, type TestApp } from './helpers';
 
 /**
  * Issue 22 item 8: an id is a whole number or a string of digits, on every operation that takes
@@ -127,6 +127,30 @@ describe('ids are integers (issue 22 item 8)', () => {
       expect([v, res.statusCode]).toEqual([v, 422]);
       expect(Object.keys((res.json() as { errors: object }).errors)).toContain('user_id');
     }
+  });
+
+  it("a photo upload's user_id takes digits only: 0x1 and 1.0 store nothing", async () => {
+    const before = await t.database.db
+      .selectFrom('photos')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    for (const v of ['0x1', '1.0', '1e0']) {
+      const res = await call(t.app, {
+        method: 'POST',
+        url: '/api/photos/upload',
+        token: shop,
+        ...multipart(
+          { user_id: v },
+          { photos: { filename: 'p.png', type: 'image/png', data: png() } },
+        ),
+      });
+      expect([v, res.statusCode]).toEqual([v, 404]);
+    }
+    const after = await t.database.db
+      .selectFrom('photos')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    expect(Number(after.n)).toBe(Number(before.n));
   });
 
   it('true is not store 1, and a number past the largest id is 422, not a database error', async () => {

@@ -4,6 +4,7 @@ import type { MultipartFile } from '@fastify/multipart';
 import { z } from 'zod';
 import {
   idParams,
+  isIdText,
   ja,
   ok,
   PHOTO_UPLOAD_MAX_FILES,
@@ -134,9 +135,10 @@ export function registerPhotoRoutes(
     let count = 0;
     let store: UserRow | null = null;
     const storeNow = () =>
+      // Digits only (issue 22 item 8): `0x1` or `1.0` is no store, as on every other route.
       access.storeFor(
         actor,
-        z.coerce.number().int().positive().catch(0).parse(fields.user_id),
+        fields.user_id && isIdText(fields.user_id) ? Number(fields.user_id) : 0,
         'write',
       );
     try {

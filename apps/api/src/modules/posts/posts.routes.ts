@@ -126,10 +126,8 @@ export function registerPostRoutes(
   const early = (actor: Actor) => ({
     userId: actor.user.id,
     authorize: async (fields: Record<string, string>) => {
-      const ids = (fields.user_id ?? '')
-        .split(',')
-        .map((s) => Number(s.trim()))
-        .filter((n) => Number.isInteger(n) && n > 0);
+      // Digits only (issue 22 item 8); the form's own check answers the rest with 422.
+      const ids = storeIdsOf(fields.user_id);
       if (ids.length) await access.storesFor(actor, ids, 'write');
     },
   });
