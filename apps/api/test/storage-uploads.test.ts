@@ -58,7 +58,13 @@ describe('logo uploads on the S3 driver', () => {
       'newshop@tenpo.example',
       { logo_url: [ja.imageTooLarge(3072)] },
     ],
-    ['a good image with a taken e-mail', png(), 'shop@tenpo.example', { email: [ja.emailTaken] }],
+    // A new login address without the current password (ADR 0065): refused after the file.
+    [
+      'a good image, a new e-mail and no password',
+      png(),
+      'newshop-next@tenpo.example',
+      { current_password: [ja.required('現在のパスワード')] },
+    ],
   ])('a refused upload (%s) leaves no object behind', async (_what, file, email, errors) => {
     const token = await login(t.app, 'newshop@tenpo.example');
     const before = await s3.keys();
