@@ -50,6 +50,9 @@ export default defineConfig({
         '--disable-background-networking',
         '--disable-component-update',
         '--disable-sync',
+        // The demo stores' websites (`https://cafe-tenpo.example/…`) resolve to this machine, so
+        // a journey can serve a page on a store's own host (knowledge-tag.spec).
+        '--host-resolver-rules=MAP *.example 127.0.0.1',
       ],
     },
   },

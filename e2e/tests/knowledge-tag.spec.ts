@@ -72,8 +72,15 @@ const expectedHours = (hours: unknown[]): Map<string, string[]> => {
   return out;
 };
 
-/** The shop's own site: one page, on its own origin, that allows scripts from Tenpo only. */
-async function shopSite(tag: string): Promise<{ origin: string; close: () => Promise<void> }> {
+/**
+ * A site with the tag: one page, on its own origin, that allows scripts from Tenpo only. `host`
+ * is the name the browser uses for it (the config maps every `*.example` name to this machine),
+ * so the page can stand on the store's own website host.
+ */
+async function shopSite(
+  tag: string,
+  host = '127.0.0.1',
+): Promise<{ origin: string; close: () => Promise<void> }> {
   const html = `<!doctype html>
 <html lang="ja"><head><meta charset="utf-8"><title>カフェのサイト</title>
 ${tag}
@@ -95,7 +102,7 @@ ${tag}
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    origin: `http://127.0.0.1:${port}`,
+    origin: `http://${host}:${port}`,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
@@ -138,6 +145,7 @@ test('the shop installs its knowledge tag on its own page, which then carries it
   const info = await apiGet<Info>(page, request, `/entity/basic-information?user_id=${storeId}`);
 
   const site = await shopSite(tag);
+  let own: Awaited<ReturnType<typeof shopSite>> | null = null;
   try {
     const shop = await context.newPage();
     const embedCall = shop.waitForResponse(/\/api\/knowledge-tag\/embed\?/);
@@ -222,10 +230,17 @@ test('the shop installs its knowledge tag on its own page, which then carries it
       );
     const base = await tagState();
     expect(base.analytics_option).toBe(0);
-    // A new visitor (no cached script) on the shop's page.
+    // A new visitor (no cached script) on the other site: the tag works, the view is not counted
+    // (views count only on the store's own website, issue 22 item 10).
     const visitor = await browser.newContext();
     const again = await visitor.newPage();
     await again.goto(`${site.origin}/`);
+    await expect(again.locator('script[type="application/ld+json"]')).toHaveCount(1);
+    await again.waitForLoadState('networkidle');
+    expect((await tagState()).view_count).toBe(base.view_count);
+    // The same page on the store's own website host counts.
+    own = await shopSite(tag, new URL(siteUrl).hostname);
+    await again.goto(`${own.origin}/`);
     await expect(again.locator('script[type="application/ld+json"]')).toHaveCount(1);
     await expect.poll(async () => (await tagState()).view_count).toBe(base.view_count + 1);
     await visitor.close();
@@ -245,7 +260,7 @@ test('the shop installs its knowledge tag on its own page, which then carries it
     reader.on('request', (r) => {
       if (r.url().includes('/api/knowledge-tag/view?')) beacons.push(r.url());
     });
-    await reader.goto(`${site.origin}/`);
+    await reader.goto(`${own.origin}/`);
     await expect(reader.locator('script[type="application/ld+json"]')).toHaveCount(1);
     await reader.waitForLoadState('networkidle');
     expect(beacons).toEqual([]);
@@ -257,5 +272,6 @@ test('the shop installs its knowledge tag on its own page, which then carries it
     await careful.close();
   } finally {
     await site.close();
+    await own?.close();
   }
 });
