@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { emailBox, expect, login, passwordBox, settled, test, trackRequests } from './support';
+import { emailBox, expect, login, passwordBox, test } from './support';
 
 const mainMenu = 'メインメニュー';
 const warningTitle = 'ログイン状態が変わりました';
@@ -37,7 +37,7 @@ test.describe('no token in storage', () => {
     // Let the route change's rotation answer first (as for a user, who removes it by hand
     // later): a rotation that answers after the removal is refused too, but sends the tab to
     // /login on its own, before the move under test.
-    await settled(page);
+    await page.waitForTimeout(1500);
     const seen = watchNavigations(page);
     await page.evaluate(() => localStorage.removeItem('token'));
     await menuLink(page, 'レポート').click();
@@ -56,7 +56,7 @@ test.describe('no token in storage', () => {
     await expect(page).toHaveURL(/\/dashboard$/);
     await menuLink(page, 'レポート').click();
     await expect(page).toHaveURL(/\/report$/);
-    await settled(page);
+    await page.waitForTimeout(1500);
     const seen = watchNavigations(page);
     await page.evaluate(() => localStorage.removeItem('token'));
     await page.goBack();
@@ -76,7 +76,6 @@ test.describe('two tabs of one browser', () => {
     await expect(page).toHaveURL(/\/dashboard$/);
     const second = await page.context().newPage();
     const secondErrors = watchErrors(second);
-    trackRequests(second);
     await second.goto('/dashboard');
     await expect(second).toHaveURL(/\/dashboard$/);
     await expect(menuLink(second, 'ダッシュボード')).toBeVisible();
@@ -97,7 +96,7 @@ test.describe('two tabs of one browser', () => {
     ]);
     await expect(page).toHaveURL(/\/report$/);
     await expect(second).toHaveURL(/\/register-payment$/);
-    await Promise.all([settled(page), settled(second)]);
+    await page.waitForTimeout(1000);
     for (const tab of [page, second]) {
       await expect(tab.getByRole('dialog', { name: warningTitle })).toHaveCount(0);
       await expect(menuLink(tab, 'ダッシュボード')).toBeVisible();
