@@ -63,7 +63,6 @@ export function registerAdminRoutes(
       },
     },
     async (req) => {
-      actorOf(req);
       return okData(await admin.listAgencies(req.query));
     },
   );
@@ -80,7 +79,6 @@ export function registerAdminRoutes(
       },
     },
     async (req) => {
-      actorOf(req);
       return okData(await admin.agency(req.params.id));
     },
   );

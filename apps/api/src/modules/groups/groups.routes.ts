@@ -73,7 +73,6 @@ export function registerGroupRoutes(
       },
     },
     async (req) => {
-      actorOf(req);
       const q = req.query;
       return okData(
         await groups.list({ search: q.search, agencyId: q.agency_id }, q.page, q.per_page),
@@ -93,7 +92,6 @@ export function registerGroupRoutes(
       },
     },
     async (req) => {
-      actorOf(req);
       return okData(await groups.get(req.params.id));
     },
   );
