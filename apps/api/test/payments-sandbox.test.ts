@@ -351,6 +351,8 @@ describe('payments against the SBPS sandbox', () => {
     // The loser finds the row held (busy) or, if the winner was quick, already paid.
     expect([a.outcome, b.outcome]).toContain('paid');
     for (const o of [a.outcome, b.outcome]) expect(['busy', 'paid']).toContain(o);
+    // A run that starts after the winner finished (a redelivery) finds its own attempt paid.
+    expect((await service.charge(job)).outcome).toBe('paid');
     await service.enqueueDue();
     await t.app.queue.drain();
     await service.enqueueDue();

@@ -740,9 +740,11 @@ export function createPaymentsService(deps: {
       const a = await repo.account(job.userId);
       if (!a?.cust_code || !a.plan) return { outcome: 'skipped' };
       const attempts = await repo.attempts(job.userId, job.period);
+      const mine = attempts.find((c) => c.attempt === job.attempt);
+      // This very attempt was settled by a run beside this one (two workers, a redelivery).
+      if (mine?.state === 'paid') return { outcome: 'paid' };
       // Settled by another attempt (the hosted page, an earlier retry), or no longer due.
       if (attempts.some((c) => c.state === 'paid')) return { outcome: 'skipped' };
-      const mine = attempts.find((c) => c.attempt === job.attempt);
       if (!mine && a.next_billing_on !== job.period) return { outcome: 'skipped' };
       // That attempt is the hosted page's (the store is paying there): not for the stored card.
       if (mine && mine.kind !== 'billing') return { outcome: 'skipped' };
