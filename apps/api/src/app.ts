@@ -1,6 +1,10 @@
 import { linkOriginOf } from './lib/hosts';
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyServerOptions,
+  type RouteOptions,
+} from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import { validatorCompiler } from 'fastify-type-provider-zod';
@@ -135,6 +139,8 @@ declare module 'fastify' {
     payments: { service: PaymentsService; jobs: PaymentJobs };
     /** GET /api/health/ready's answer; server.ts turns it unready on SIGTERM (ADR 0052). */
     readiness: Readiness;
+    /** Every route as it was declared, with its `config.access` (ADR 0068). */
+    routeTable: readonly RouteOptions[];
   }
 }
 
@@ -167,6 +173,12 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     },
     frameworkErrors,
   });
+  // Every route as declared, for the route-table tests (ADR 0068).
+  const routeTable: RouteOptions[] = [];
+  app.addHook('onRoute', (route) => {
+    routeTable.push(route);
+  });
+  app.decorate('routeTable', routeTable);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   // The first onRequest hook, so every response that runs the hooks carries it: successes,

@@ -87,6 +87,23 @@ describe('session and role before input (issue 22 item 7)', () => {
     for (const p of PUBLIC) expect(ops.map((o) => `${o.method} ${o.path}`)).toContain(p);
   });
 
+  it('the role each route declares (config.access, ADR 0068) is the one its path implies', () => {
+    const declared = new Map<string, string>();
+    for (const r of t.app.routeTable) {
+      const who = (r.config as { access?: { who: string } } | undefined)?.access?.who;
+      const url = r.url.replace(/:(\w+)/g, '{$1}');
+      for (const m of ([] as string[]).concat(r.method as string))
+        if (who) declared.set(`${m} ${url}`, who);
+    }
+    const wrong: string[] = [];
+    for (const op of ops) {
+      const key = `${op.method} ${op.path}`;
+      const expected = PUBLIC.has(key) ? 'public' : (roleOf(op) ?? 'signed-in');
+      if (declared.get(key) !== expected) wrong.push(`${key}: ${declared.get(key)} ≠ ${expected}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
   it('every operation but the public ones answers 401 without a session, whatever its input', async () => {
     const wrong: string[] = [];
     for (const op of ops) {

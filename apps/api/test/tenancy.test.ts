@@ -148,7 +148,9 @@ describe("a session cannot read or change another tenant's store (404)", () => {
     url: string;
     body?: ReturnType<typeof multipart> | { payload: Record<string, unknown> };
   };
-  const cases: [string, string, () => Attempt][] = [
+  /** The attempt; a case may first make what it needs (a link minted by the other tenant). */
+  type Make = () => Attempt | Promise<Attempt>;
+  const cases: [string, string, Make][] = [
     [
       'agency',
       "upload a logo for another agency's store",
@@ -238,71 +240,69 @@ describe("a session cannot read or change another tenant's store (404)", () => {
       () => ({ method: 'POST', url: `/api/posts/${otherPost}/targets/${otherTarget}/retry` }),
     ],
     // Offers, events and news (spec 2 §7): every call, for each type.
-    ...(['offers', 'events', 'news'] as const).flatMap(
-      (type): [string, string, () => Attempt][] => [
-        [
-          'agency',
-          `create ${type} for another agency's store`,
-          () => ({
-            method: 'POST',
-            url: `/api/posts/${type}`,
-            body: multipart({
-              user_id: String(id('other-store@tenpo.example')),
-              content: '本文',
-              title: 'タイトル',
-            }),
+    ...(['offers', 'events', 'news'] as const).flatMap((type): [string, string, Make][] => [
+      [
+        'agency',
+        `create ${type} for another agency's store`,
+        () => ({
+          method: 'POST',
+          url: `/api/posts/${type}`,
+          body: multipart({
+            user_id: String(id('other-store@tenpo.example')),
+            content: '本文',
+            title: 'タイトル',
           }),
-        ],
-        [
-          'agency',
-          `update another agency's ${type}`,
-          () => ({
-            method: 'POST',
-            url: `/api/posts/${type}/${otherPost}`,
-            body: multipart({ user_id: String(id('other-store@tenpo.example')), content: '本文' }),
-          }),
-        ],
-        [
-          'agency',
-          `delete another agency's ${type}`,
-          () => ({
-            method: 'DELETE',
-            url: `/api/posts/${type}/${otherPost}?user_id=${id('other-store@tenpo.example')}`,
-          }),
-        ],
-        [
-          'agency',
-          `delete another agency's ${type} through one of its own stores`,
-          () => ({
-            method: 'DELETE',
-            url: `/api/posts/${type}/${otherPost}?user_id=${id('store02@tenpo.example')}`,
-          }),
-        ],
-        [
-          'agency',
-          `list another agency's store's ${type}`,
-          () => ({
-            method: 'GET',
-            url: `/api/posts/${type}?user_id=${id('other-store@tenpo.example')}`,
-          }),
-        ],
-        [
-          'agency',
-          `read another agency's ${type}`,
-          () => ({
-            method: 'GET',
-            url: `/api/posts/${type}/${otherPost}?user_id=${id('other-store@tenpo.example')}`,
-          }),
-        ],
+        }),
       ],
-    ),
+      [
+        'agency',
+        `update another agency's ${type}`,
+        () => ({
+          method: 'POST',
+          url: `/api/posts/${type}/${otherPost}`,
+          body: multipart({ user_id: String(id('other-store@tenpo.example')), content: '本文' }),
+        }),
+      ],
+      [
+        'agency',
+        `delete another agency's ${type}`,
+        () => ({
+          method: 'DELETE',
+          url: `/api/posts/${type}/${otherPost}?user_id=${id('other-store@tenpo.example')}`,
+        }),
+      ],
+      [
+        'agency',
+        `delete another agency's ${type} through one of its own stores`,
+        () => ({
+          method: 'DELETE',
+          url: `/api/posts/${type}/${otherPost}?user_id=${id('store02@tenpo.example')}`,
+        }),
+      ],
+      [
+        'agency',
+        `list another agency's store's ${type}`,
+        () => ({
+          method: 'GET',
+          url: `/api/posts/${type}?user_id=${id('other-store@tenpo.example')}`,
+        }),
+      ],
+      [
+        'agency',
+        `read another agency's ${type}`,
+        () => ({
+          method: 'GET',
+          url: `/api/posts/${type}/${otherPost}?user_id=${id('other-store@tenpo.example')}`,
+        }),
+      ],
+    ]),
     // Products (issue 11 item 4, ADR 0046): every call, for another tenant's store and product.
     ...(
       [
         ['other-store@tenpo.example', 'its store'],
         ['store02@tenpo.example', 'one of its own stores'],
       ] as const
-    ).flatMap(([store, through]): [string, string, () => Attempt][] => [
+    ).flatMap(([store, through]): [string, string, Make][] => [
       [
         'agency',
         `read another agency's product through ${through}`,
@@ -339,7 +339,7 @@ describe("a session cannot read or change another tenant's store (404)", () => {
         ['agency', 'other-store@tenpo.example', "another agency's store"],
         ['shop', 'store02@tenpo.example', 'an agency store'],
       ] as const
-    ).flatMap(([who, store, whose]): [string, string, () => Attempt][] => [
+    ).flatMap(([who, store, whose]): [string, string, Make][] => [
       [
         who,
         `list ${whose}'s products`,
@@ -374,26 +374,24 @@ describe("a session cannot read or change another tenant's store (404)", () => {
       }),
     ],
     // The basic-information lookups (spec 2 §7): the store must be one the session may read.
-    ...(['prefectures', 'categories'] as const).flatMap(
-      (lookup): [string, string, () => Attempt][] => [
-        [
-          'agency',
-          `read the ${lookup} of another agency's store`,
-          () => ({
-            method: 'GET',
-            url: `/api/entity/${lookup}?user_id=${id('other-store@tenpo.example')}`,
-          }),
-        ],
-        [
-          'shop',
-          `read the ${lookup} of an agency store`,
-          () => ({
-            method: 'GET',
-            url: `/api/entity/${lookup}?user_id=${id('store02@tenpo.example')}`,
-          }),
-        ],
+    ...(['prefectures', 'categories'] as const).flatMap((lookup): [string, string, Make][] => [
+      [
+        'agency',
+        `read the ${lookup} of another agency's store`,
+        () => ({
+          method: 'GET',
+          url: `/api/entity/${lookup}?user_id=${id('other-store@tenpo.example')}`,
+        }),
       ],
-    ),
+      [
+        'shop',
+        `read the ${lookup} of an agency store`,
+        () => ({
+          method: 'GET',
+          url: `/api/entity/${lookup}?user_id=${id('store02@tenpo.example')}`,
+        }),
+      ],
+    ]),
     [
       'shop',
       "read an agency store's basic information",
@@ -418,7 +416,7 @@ describe("a session cannot read or change another tenant's store (404)", () => {
         ['business-details', { description: '説明', hours: '[]' }],
         ['contact-websites-apps', { website_url: 'https://a.example' }],
       ] as const
-    ).flatMap(([form, body]): [string, string, () => Attempt][] => [
+    ).flatMap(([form, body]): [string, string, Make][] => [
       [
         'agency',
         `save another agency's store's ${form}`,
@@ -444,7 +442,7 @@ describe("a session cannot read or change another tenant's store (404)", () => {
         ['agency', 'other-store@tenpo.example', "another agency's store"],
         ['shop', 'store02@tenpo.example', 'an agency store'],
       ] as const
-    ).flatMap(([who, email, whose]): [string, string, () => Attempt][] =>
+    ).flatMap(([who, email, whose]): [string, string, Make][] =>
       (['accept', 'resend'] as const).map((choice) => [
         who,
         `${choice} Google's version of ${whose}`,
@@ -461,7 +459,7 @@ describe("a session cannot read or change another tenant's store (404)", () => {
         ['agency', 'other-store@tenpo.example', "another agency's store"],
         ['shop', 'store02@tenpo.example', 'an agency store'],
       ] as const
-    ).flatMap(([who, email, whose]): [string, string, () => Attempt][] => [
+    ).flatMap(([who, email, whose]): [string, string, Make][] => [
       [
         who,
         `read the knowledge tag of ${whose}`,
@@ -554,7 +552,7 @@ describe("a session cannot read or change another tenant's store (404)", () => {
         ['/report/single-store/adjustment-period', reportDates()],
         ['/report/single-store/csv', reportDates()],
       ] as const
-    ).flatMap(([url, extra]): [string, string, () => Attempt][] => [
+    ).flatMap(([url, extra]): [string, string, Make][] => [
       [
         'agency',
         `${url} for another agency's store`,
@@ -575,7 +573,7 @@ describe("a session cannot read or change another tenant's store (404)", () => {
       ],
     ]),
     ...(['/report/multiple-store/adjustment-period', '/report/multiple-store/csv'] as const).map(
-      (url): [string, string, () => Attempt] => [
+      (url): [string, string, Make] => [
         'agency',
         `${url} with one of another agency's stores`,
         () => ({
@@ -613,7 +611,7 @@ describe("a session cannot read or change another tenant's store (404)", () => {
         ['shop', 'store02@tenpo.example', 'an agency store'],
         ['other-agency', 'store02@tenpo.example', "the demo agency's store"],
       ] as const
-    ).flatMap(([who, store, whose]): [string, string, () => Attempt][] => [
+    ).flatMap(([who, store, whose]): [string, string, Make][] => [
       ...(
         [
           '/payment/provider',
@@ -624,7 +622,7 @@ describe("a session cannot read or change another tenant's store (404)", () => {
           '/payment/credit-card/reference',
           '/payment/credit-card/remove',
         ] as const
-      ).map((url): [string, string, () => Attempt] => [
+      ).map((url): [string, string, Make] => [
         who,
         `GET ${url} of ${whose}`,
         () => ({ method: 'GET', url: `/api${url}?user_id=${id(store)}` }),
@@ -639,7 +637,7 @@ describe("a session cannot read or change another tenant's store (404)", () => {
           ['/payment/credit-card/authenticate/complete', { state: 'state', tracking_id: 'tr' }],
           ['/payment/purchase', {}],
         ] as const
-      ).map(([url, extra]): [string, string, () => Attempt] => [
+      ).map(([url, extra]): [string, string, Make] => [
         who,
         `POST ${url} for ${whose}`,
         () => ({
@@ -649,6 +647,67 @@ describe("a session cannot read or change another tenant's store (404)", () => {
         }),
       ]),
     ]),
+    [
+      'other-agency',
+      "change the demo agency's group",
+      () => ({
+        method: 'PUT',
+        url: `/api/agency/groups/${tokyoGroup}`,
+        body: {
+          payload: { name: '乗っ取り', store_list: String(id('other-store@tenpo.example')) },
+        },
+      }),
+    ],
+    // Channel connections (spec 1 §7): every call names the store.
+    ...(
+      [
+        ['GET', '/publisher', {}],
+        ['GET', '/publisher/connect', { publisher_key: 'google_my_business' }],
+        ['GET', '/publisher/facebook/pages', {}],
+        ['GET', '/entity/locations', {}],
+        ['PUT', '/publisher/disconnect', { publisher_id: 1, entity_id: null }],
+        ['POST', '/publisher/google-my-business/sync', {}],
+        ['POST', '/publisher/facebook/connect-page', { page_id: 'page-1' }],
+        ['POST', '/entity/location', { location_id: 'locations/1' }],
+      ] as const
+    ).map(([method, url, extra]): [string, string, Make] => [
+      'agency',
+      `${method} ${url} of another agency's store`,
+      () =>
+        method === 'GET'
+          ? {
+              method,
+              url: `/api${url}?${new URLSearchParams({
+                ...extra,
+                user_id: String(id('other-store@tenpo.example')),
+              })}`,
+            }
+          : {
+              method,
+              url: `/api${url}`,
+              body: { payload: { ...extra, user_id: id('other-store@tenpo.example') } },
+            },
+    ]),
+    [
+      'agency',
+      "read the change history of another agency's store",
+      () => ({ method: 'GET', url: `/api/audit-log?store_id=${id('other-store@tenpo.example')}` }),
+    ],
+    [
+      'agency',
+      'open a CSV link the other agency made for its store',
+      async () => {
+        const other = await login(t.app, 'other-agency@tenpo.example');
+        const made = await call(t.app, {
+          method: 'POST',
+          url: '/api/report/single-store/csv',
+          token: other,
+          payload: { user_id: id('other-store@tenpo.example'), ...reportDates() },
+        });
+        const link = (made.json() as { data: { csv_url: string } }).data.csv_url;
+        return { method: 'GET', url: link.replace(t.config.publicUrl, '') };
+      },
+    ],
     // A group leader reads its group's stores; it does not pay for them.
     ...(
       [
@@ -659,7 +718,7 @@ describe("a session cannot read or change another tenant's store (404)", () => {
         ['/payment/credit-card/authenticate/complete', { state: 'state', tracking_id: 'tr' }],
         ['/payment/purchase', {}],
       ] as const
-    ).map(([url, extra]): [string, string, () => Attempt] => [
+    ).map(([url, extra]): [string, string, Make] => [
       'leader',
       `POST ${url} for a store of its group`,
       () => ({
@@ -680,9 +739,79 @@ describe("a session cannot read or change another tenant's store (404)", () => {
 
   it.each(cases)('%s: %s', async (who, _what, make) => {
     const token = await login(t.app, `${who}@tenpo.example`);
-    const c = make();
+    const c = await make();
     const res = await call(t.app, { method: c.method, url: c.url, token, ...(c.body ?? {}) });
     expect(res.statusCode).toBe(404);
+  });
+
+  /**
+   * Issue 22 item 14 (ADR 0068): access is a property of the route. The route table is walked:
+   * every API route declares its rule (`config.access`, plugins/route-guards.ts), and every route
+   * that takes a store id or an object id has a case in the list above, unless it is open (its
+   * owner text says what stands in for a session) or for the manager, who has no tenant.
+   */
+  it('every route declares its access rule, and each taking a store or object id has a case above', async () => {
+    type Rule = {
+      who: string;
+      store?: { mode: string; from: string; field?: string };
+      owner?: string;
+    };
+    const keysOf = (schema: unknown): string[] =>
+      Object.keys((schema as { shape?: Record<string, unknown> } | undefined)?.shape ?? {});
+    // Swagger UI and the document itself are served by @fastify/swagger-ui, public by design.
+    const exempt = (url: string) => url === '/api/docs' || url.startsWith('/api/docs/');
+    const routes = t.app.routeTable
+      .flatMap((r) =>
+        ([] as string[])
+          .concat(r.method as string)
+          .filter((m) => m !== 'HEAD')
+          .map((method) => ({ method, url: r.url, schema: r.schema ?? {}, config: r.config })),
+      )
+      .filter((r) => r.url.startsWith('/api/') && !exempt(r.url));
+    expect(routes.length).toBeGreaterThan(120);
+    const undeclared = routes.filter((r) => !(r.config as { access?: Rule })?.access);
+    expect(undeclared.map((r) => `${r.method} ${r.url}`)).toEqual([]);
+
+    const pattern = (url: string) =>
+      new RegExp(`^${url.replace(/:[A-Za-z]+/g, '[^/]+').replace(/\*/g, '.*')}$`);
+    const paramCount = (url: string) => (url.match(/:/g) ?? []).length;
+    /** The route a concrete call reaches: static segments win over parameters, as in the router. */
+    const routeOf = (method: string, url: string) =>
+      routes
+        .filter((r) => r.method === method && pattern(r.url).test(url.split('?')[0] ?? ''))
+        .sort((a, b) => paramCount(a.url) - paramCount(b.url))[0];
+    const covered = new Set<string>();
+    for (const [, , make] of cases) {
+      const c = await make();
+      const r = routeOf(c.method, c.url);
+      covered.add(r ? `${r.method} ${r.url}` : `unmatched ${c.method} ${c.url}`);
+    }
+    expect([...covered].filter((k) => k.startsWith('unmatched'))).toEqual([]);
+
+    const missing: string[] = [];
+    const unexplained: string[] = [];
+    let taking = 0;
+    for (const r of routes) {
+      const rule = (r.config as { access: Rule }).access;
+      const s = r.schema as { querystring?: unknown; body?: unknown; params?: unknown };
+      const storeKeys = [...keysOf(s.querystring), ...keysOf(s.body)].filter((k) =>
+        ['user_id', 'store_id'].includes(k),
+      );
+      const objectIds = keysOf(s.params).filter((k) => /^(id|[a-z]+Id)$/.test(k));
+      if (!storeKeys.length && !objectIds.length && !rule.store) continue;
+      taking++;
+      if (rule.who === 'manager') continue;
+      // An object id without a store rule, or an open route naming a store: say who checks it.
+      if ((rule.who === 'public' || (objectIds.length && !rule.store)) && !rule.owner)
+        unexplained.push(`${r.method} ${r.url}`);
+      if (storeKeys.length && !rule.store && rule.who !== 'public')
+        unexplained.push(`${r.method} ${r.url} names a store without a store rule`);
+      if (rule.who === 'public') continue;
+      if (!covered.has(`${r.method} ${r.url}`)) missing.push(`${r.method} ${r.url}`);
+    }
+    expect(taking).toBeGreaterThan(70);
+    expect(unexplained).toEqual([]);
+    expect(missing).toEqual([]);
   });
 
   it("leaves another tenant's product as it was", async () => {

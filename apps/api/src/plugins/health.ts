@@ -4,6 +4,7 @@ import { ping, type Db, type DbHandle, type Dialect } from '../db/kysely';
 import { pendingMigrations } from '../db/migrate';
 import type { Queue } from '../jobs/queue';
 import { enableProcessMetrics, serveMetrics } from '../lib/metrics';
+import { open } from './route-guards';
 
 /**
  * GET /api/health: the database and the job worker; 503 when the database does not answer.
@@ -16,7 +17,10 @@ export function registerHealth(
 ): void {
   app.get(
     '/health',
-    { schema: { tags: ['health'], summary: 'Liveness of the database and the job worker' } },
+    {
+      ...open(),
+      schema: { tags: ['health'], summary: 'Liveness of the database and the job worker' },
+    },
     async (req, reply) => {
       const started = performance.now();
       let database: { status: 'ok' | 'down'; dialect: Dialect; latency_ms: number };
@@ -131,12 +135,13 @@ const LIVE = { status_code: 200, data: { status: 'ok' } } as const;
 export function registerProbes(app: FastifyInstance, readiness: Readiness): void {
   app.get(
     '/health/live',
-    { schema: { tags: ['health'], summary: 'Liveness: the process runs (always 200)' } },
+    { ...open(), schema: { tags: ['health'], summary: 'Liveness: the process runs (always 200)' } },
     async () => LIVE,
   );
   app.get(
     '/health/ready',
     {
+      ...open(),
       schema: {
         tags: ['health'],
         summary: 'Readiness: database reachable, migrations applied, not draining (else 503)',

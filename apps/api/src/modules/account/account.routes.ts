@@ -14,7 +14,7 @@ import {
 } from '@tenpo/domain';
 import { MANUAL_PDF } from '../../assets';
 import { iso, type Clock } from '../../lib/clock';
-import { AppError, forbidden, validationError } from '../../lib/errors';
+import { AppError, validationError } from '../../lib/errors';
 import { okData, withZod } from '../../lib/route';
 import { accepted, registerUploadRoutes, withMultipart } from '../../lib/uploads';
 import { actorOf } from '../../plugins/auth';
@@ -23,7 +23,7 @@ import type { StoreAccess } from '../stores/access';
 import type { UsersService } from '../users/users.service';
 import type { AuditLog } from '../audit/audit.repo';
 import { accountTarget, pick } from '../audit/audit.entries';
-import { signedIn } from '../../plugins/route-guards';
+import { multipartStoreRoute, open, signedIn } from '../../plugins/route-guards';
 import type { EmailChangeService } from './email-change.service';
 
 /** Zod issues to the envelope's `errors` map. */
@@ -92,7 +92,7 @@ export function registerAccountRoutes(
   r.post(
     '/account-setting/email/confirm',
     {
-      config: { rateLimit: deps.authRateLimit },
+      config: { rateLimit: deps.authRateLimit, ...open('the mailed one-use token').config },
       schema: {
         tags: ['account'],
         summary: 'Confirm a new login e-mail address with the mailed token',
@@ -131,6 +131,7 @@ export function registerAccountRoutes(
     u.post(
       '/account-setting/information',
       {
+        // The caller's own account only: it names no store.
         ...signedIn(deps.authenticate),
         schema: {
           tags: ['account'],
@@ -183,7 +184,7 @@ export function registerAccountRoutes(
     u.post(
       '/agency/logo',
       {
-        ...signedIn(deps.authenticate),
+        ...multipartStoreRoute(deps.authenticate, 'write', { role: 'agency' }),
         schema: {
           tags: ['agency'],
           summary: 'Upload the agency logo (multipart: logo, user_id)',
@@ -193,7 +194,6 @@ export function registerAccountRoutes(
       },
       async (req) => {
         const actor = actorOf(req);
-        if (actor.user.role !== ROLE.agency) throw forbidden();
         const rules = { logo: { accept: 'image', folder: 'logos' } } as const;
         const row = await withMultipart(
           req,

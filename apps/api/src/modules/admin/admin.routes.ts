@@ -22,7 +22,7 @@ import { accepted, registerUploadRoutes, withMultipart } from '../../lib/uploads
 import { actorOf } from '../../plugins/auth';
 import type { MediaStorage } from '../../storage';
 import type { AdminService, StoreKind } from './admin.service';
-import { isManager, withRole } from '../../plugins/route-guards';
+import { withRole } from '../../plugins/route-guards';
 
 /** Zod issues to the envelope's `errors` map. */
 const fieldErrors = (error: z.ZodError): Record<string, string[]> => {
@@ -47,7 +47,7 @@ export function registerAdminRoutes(
   const { admin } = deps;
   // Only a manager reaches /admin/… (spec 3 §6); everyone else is refused with 403, before the
   // input is read.
-  const pre = withRole(deps.authenticate, isManager);
+  const pre = withRole(deps.authenticate, 'manager', 'a manager acts on every tenant');
   const tags = ['admin'];
 
   // ---- Agencies: list and one; create and change take files (multipart). ----

@@ -12,7 +12,7 @@ import { okData, withZod } from '../../lib/route';
 import { actorOf, type Actor } from '../../plugins/auth';
 import type { StoreAccess } from '../stores/access';
 import type { AuditListRow, AuditLog, AuditScope } from './audit.repo';
-import { signedIn } from '../../plugins/route-guards';
+import { storeRoute } from '../../plugins/route-guards';
 
 /**
  * Whose history the caller reads (ADR 0047): a manager everything, an agency its own rows and its
@@ -60,7 +60,8 @@ export function registerAuditRoutes(
   withZod(app).get(
     '/audit-log',
     {
-      ...signedIn(deps.authenticate),
+      // store_id, when given, goes through the store rule; without it the role's scope applies.
+      ...storeRoute(deps.authenticate, deps.access, 'read', 'query', { field: 'store_id' }),
       schema: {
         tags: ['audit'],
         summary:
@@ -74,7 +75,6 @@ export function registerAuditRoutes(
       const q = req.query;
       const scope = auditScopeOf(actor);
       if (q.store_id) {
-        await deps.access.storeFor(actor, q.store_id, 'read');
         // A group leader reads its group's stores elsewhere, but their history is not its own.
         if (scope.kind === 'store' && q.store_id !== actor.user.id) throw notFound();
       }

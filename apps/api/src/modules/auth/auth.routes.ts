@@ -12,7 +12,7 @@ import {
 import { actorOf } from '../../plugins/auth';
 import { done, metaOf, okData, withZod } from '../../lib/route';
 import type { AuthService } from './auth.service';
-import { signedIn } from '../../plugins/route-guards';
+import { signedIn, open } from '../../plugins/route-guards';
 
 const message = z.object({ status_code: z.number(), message: z.string() });
 
@@ -28,7 +28,8 @@ export function registerAuthRoutes(
 ): void {
   const r = withZod(app);
   const { auth, authenticate } = deps;
-  const limited = { rateLimit: deps.authRateLimit };
+  /** Open without a session, and rate-limited per address. */
+  const limited = { rateLimit: deps.authRateLimit, ...open().config };
 
   r.post(
     '/login',

@@ -4,12 +4,14 @@ import { domainTitleResponseData, ok } from '@tenpo/domain';
 import { notFound } from '../../lib/errors';
 import { okData, withZod } from '../../lib/route';
 import type { DomainsRepo } from './domains.repo';
+import { open } from '../../plugins/route-guards';
 
 /** White-label lookup by the first label of the host name (spec 1 §1); public. */
 export function registerDomainRoutes(app: FastifyInstance, deps: { domains: DomainsRepo }): void {
   withZod(app).get(
     '/domain/:prefix/title',
     {
+      ...open('the white-label title is public by design: the login screen shows it'),
       schema: {
         tags: ['agency'],
         summary: 'Title and favicon of an agency by its host prefix',

@@ -14,7 +14,7 @@ import { okData, withZod } from '../../lib/route';
 import { actorOf } from '../../plugins/auth';
 import type { StoreAccess } from '../stores/access';
 import type { EntityService } from './entity.service';
-import { signedIn } from '../../plugins/route-guards';
+import { storeRoute, storeOf } from '../../plugins/route-guards';
 
 /** The location picker of /connect-location (spec 1 §2, §7); the store's basic information. */
 export function registerEntityRoutes(
@@ -22,13 +22,12 @@ export function registerEntityRoutes(
   deps: { entity: EntityService; access: StoreAccess; authenticate: preHandlerAsyncHookHandler },
 ): void {
   const r = withZod(app);
-  const pre = signedIn(deps.authenticate);
   const tags = ['entity'];
 
   r.get(
     '/entity/locations',
     {
-      ...pre,
+      ...storeRoute(deps.authenticate, deps.access, 'write', 'query'),
       schema: {
         tags,
         summary: 'The business locations of the connected Google account (5 a page)',
@@ -37,7 +36,7 @@ export function registerEntityRoutes(
       },
     },
     async (req) => {
-      const store = await deps.access.storeFor(actorOf(req), req.query.user_id, 'write');
+      const store = storeOf(req);
       return okData(await deps.entity.locations(store, req.query.page, req.query.per_page));
     },
   );
@@ -45,7 +44,7 @@ export function registerEntityRoutes(
   r.post(
     '/entity/location',
     {
-      ...pre,
+      ...storeRoute(deps.authenticate, deps.access, 'write', 'body'),
       schema: {
         tags,
         summary: 'Chooses the location that becomes the store’s listing',
@@ -55,7 +54,7 @@ export function registerEntityRoutes(
     },
     async (req) => {
       const actor = actorOf(req);
-      const store = await deps.access.storeFor(actor, req.body.user_id, 'write');
+      const store = storeOf(req);
       return okData(
         await deps.entity.choose(store, req.body.location_id, actor.user),
         ja.connectSuccess,
@@ -66,7 +65,7 @@ export function registerEntityRoutes(
   r.get(
     '/entity/basic-information',
     {
-      ...pre,
+      ...storeRoute(deps.authenticate, deps.access, 'read', 'query'),
       schema: {
         tags,
         summary:
@@ -76,7 +75,7 @@ export function registerEntityRoutes(
       },
     },
     async (req) => {
-      const store = await deps.access.storeFor(actorOf(req), req.query.user_id, 'read');
+      const store = storeOf(req);
       return okData(await deps.entity.basicInformation(store));
     },
   );

@@ -14,7 +14,7 @@ import {
 import { done, okData, withZod } from '../../lib/route';
 import { actorOf } from '../../plugins/auth';
 import type { GroupsService } from './groups.service';
-import { isAgency, isManager, withRole } from '../../plugins/route-guards';
+import { withRole } from '../../plugins/route-guards';
 
 /**
  * Group changes (spec 3 §7 Agency: POST /agency/groups, PUT /agency/groups/{id}) and the
@@ -27,8 +27,8 @@ export function registerGroupRoutes(
   const r = withZod(app);
   const { groups } = deps;
   // An agency changes its own groups, a manager any agency's; only a manager reaches /admin/….
-  const agencyOrManager = withRole(deps.authenticate, (a) => isAgency(a) || isManager(a));
-  const manager = withRole(deps.authenticate, isManager);
+  const agencyOrManager = withRole(deps.authenticate, 'agency-or-manager');
+  const manager = withRole(deps.authenticate, 'manager');
   const one = { 200: ok(agencyGroupSchema) };
 
   r.post(
@@ -48,7 +48,11 @@ export function registerGroupRoutes(
   r.put(
     '/agency/groups/:id',
     {
-      ...agencyOrManager,
+      ...withRole(
+        deps.authenticate,
+        'agency-or-manager',
+        "the group is the agency's own (the service looks it up by agency); a manager: any",
+      ),
       schema: {
         tags: ['agency'],
         summary: 'Change a group (name, leader_id, store_list, agency_id)',

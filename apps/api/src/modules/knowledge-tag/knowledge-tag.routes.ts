@@ -17,7 +17,7 @@ import { actorOf } from '../../plugins/auth';
 import type { StoreAccess } from '../stores/access';
 import type { KnowledgeTagService } from './knowledge-tag.service';
 import { embedScript } from './knowledge-tag.script';
-import { signedIn } from '../../plugins/route-guards';
+import { storeRoute, storeOf, open } from '../../plugins/route-guards';
 
 /** The embed and view calls are public: per client address, this many a minute. */
 export const EMBED_RATE_PER_MINUTE = 120;
@@ -56,10 +56,13 @@ export function registerKnowledgeTagRoutes(
   },
 ): void {
   const r = withZod(app);
-  const pre = signedIn(deps.authenticate);
   const tags = ['knowledge-tag'];
   const kt = deps.knowledgeTag;
-  const limited = { rateLimit: { max: EMBED_RATE_PER_MINUTE, timeWindow: 60_000 } };
+  /** A shop's page loads these: the tag's keys, and the store website's host, stand in for a session. */
+  const limited = {
+    rateLimit: { max: EMBED_RATE_PER_MINUTE, timeWindow: 60_000 },
+    ...open("the tag's api_key and app_key name the store").config,
+  };
   // Beside the per-address limit: one tag's views, whoever sends them (issue 22 item 10).
   const perTag = app.createRateLimit({
     max: VIEWS_PER_TAG_PER_MINUTE,
@@ -71,7 +74,7 @@ export function registerKnowledgeTagRoutes(
   r.get(
     '/knowledge-tag',
     {
-      ...pre,
+      ...storeRoute(deps.authenticate, deps.access, 'write', 'query'),
       schema: {
         tags,
         summary:
@@ -81,7 +84,7 @@ export function registerKnowledgeTagRoutes(
       },
     },
     async (req) => {
-      const store = await deps.access.storeFor(actorOf(req), req.query.user_id, 'write');
+      const store = storeOf(req);
       return okData(await kt.tag(store));
     },
   );
@@ -89,7 +92,7 @@ export function registerKnowledgeTagRoutes(
   r.put(
     '/knowledge-tag/settings',
     {
-      ...pre,
+      ...storeRoute(deps.authenticate, deps.access, 'write', 'body'),
       schema: {
         tags,
         summary:
@@ -100,7 +103,7 @@ export function registerKnowledgeTagRoutes(
     },
     async (req) => {
       const actor = actorOf(req);
-      const store = await deps.access.storeFor(actor, req.body.user_id, 'write');
+      const store = storeOf(req);
       return okData(
         await kt.setAnalytics(store, req.body.analytics_option, actor.user),
         knowledgeTagMessages.settingsSaved,
@@ -111,7 +114,7 @@ export function registerKnowledgeTagRoutes(
   r.get(
     '/knowledge-tag/schema-markup',
     {
-      ...pre,
+      ...storeRoute(deps.authenticate, deps.access, 'read', 'query'),
       schema: {
         tags,
         summary: 'The store’s JSON-LD template (the default until it saves one), and the default.',
@@ -120,7 +123,7 @@ export function registerKnowledgeTagRoutes(
       },
     },
     async (req) => {
-      const store = await deps.access.storeFor(actorOf(req), req.query.user_id, 'read');
+      const store = storeOf(req);
       return okData(await kt.markup(store));
     },
   );
@@ -128,7 +131,7 @@ export function registerKnowledgeTagRoutes(
   r.put(
     '/knowledge-tag/schema-markup',
     {
-      ...pre,
+      ...storeRoute(deps.authenticate, deps.access, 'write', 'body'),
       schema: {
         tags,
         summary:
@@ -139,7 +142,7 @@ export function registerKnowledgeTagRoutes(
     },
     async (req) => {
       const actor = actorOf(req);
-      const store = await deps.access.storeFor(actor, req.body.user_id, 'write');
+      const store = storeOf(req);
       return okData(
         await kt.saveMarkup(store, req.body.template, actor.user),
         knowledgeTagMessages.templateSaved,
@@ -150,7 +153,7 @@ export function registerKnowledgeTagRoutes(
   r.delete(
     '/knowledge-tag/schema-markup',
     {
-      ...pre,
+      ...storeRoute(deps.authenticate, deps.access, 'write', 'query'),
       schema: {
         tags,
         summary: 'Reset: the store’s template becomes the default again.',
@@ -160,7 +163,7 @@ export function registerKnowledgeTagRoutes(
     },
     async (req) => {
       const actor = actorOf(req);
-      const store = await deps.access.storeFor(actor, req.query.user_id, 'write');
+      const store = storeOf(req);
       return okData(await kt.resetMarkup(store, actor.user), knowledgeTagMessages.templateReset);
     },
   );

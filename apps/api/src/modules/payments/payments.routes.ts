@@ -21,6 +21,7 @@ import {
   type PlanId,
 } from '@tenpo/domain';
 import type { LinkOrigin } from '../../lib/hosts';
+import type { UserRow } from '../../db/types';
 import { okData, withZod } from '../../lib/route';
 import { actorOf } from '../../plugins/auth';
 import type { StoreAccess } from '../stores/access';
@@ -36,7 +37,7 @@ import {
   tdsFailed,
   type TdsClient,
 } from './tds';
-import { signedIn } from '../../plugins/route-guards';
+import { storeRoute, storeOf, type AccessRule } from '../../plugins/route-guards';
 
 /** The web screens that hold the card form: where the issuer's challenge sends the user back. */
 const CARD_SCREENS = ['/register-payment', '/change-payment-method'] as const;
@@ -81,17 +82,19 @@ export function registerPaymentRoutes(
     tds?: { client: TdsClient | null; secret: Buffer; now: () => Date };
   },
 ): void {
+  /** SBPS calls these, or the browser coming back from its page: the form's sps_hashcode is checked. */
+  const SBPS_SIGNED: AccessRule = {
+    who: 'public',
+    owner: "SBPS's form, checked by its sps_hashcode",
+  };
   const r = withZod(app);
   const { payments, access } = deps;
-  const pre = signedIn(deps.authenticate);
   const tags = ['payments'];
-  const store = (req: FastifyRequest, id: number, mode: 'read' | 'write') =>
-    access.storeFor(actorOf(req), id, mode);
 
   r.get(
     '/payment/provider',
     {
-      ...pre,
+      ...storeRoute(deps.authenticate, access, 'read', 'query'),
       schema: {
         tags,
         summary: 'The card token script and the merchant the browser names to it (ADR 0050)',
@@ -99,16 +102,13 @@ export function registerPaymentRoutes(
         response: { 200: ok(paymentProviderSchema) },
       },
     },
-    async (req) => {
-      await store(req, req.query.user_id, 'read');
-      return okData(payments.provider());
-    },
+    async () => okData(payments.provider()),
   );
 
   r.get(
     '/payment-methods',
     {
-      ...pre,
+      ...storeRoute(deps.authenticate, access, 'read', 'query'),
       schema: {
         tags,
         summary: 'Payment methods; agency invoice is disabled for a direct customer',
@@ -116,13 +116,13 @@ export function registerPaymentRoutes(
         response: { 200: ok(paymentMethodsResponse) },
       },
     },
-    async (req) => okData(payments.methods(await store(req, req.query.user_id, 'read'))),
+    async (req) => okData(payments.methods(storeOf(req))),
   );
 
   r.post(
     '/payment-methods',
     {
-      ...pre,
+      ...storeRoute(deps.authenticate, access, 'write', 'body'),
       schema: {
         tags,
         summary: "Chooses the store's payment method",
@@ -131,7 +131,7 @@ export function registerPaymentRoutes(
       },
     },
     async (req) => {
-      const s = await store(req, req.body.user_id, 'write');
+      const s = storeOf(req);
       const m = await payments.chooseMethod(actorOf(req).user, s, req.body.payment_name);
       return okData(m, paymentJa.methodChanged);
     },
@@ -140,7 +140,7 @@ export function registerPaymentRoutes(
   r.get(
     '/payment-plans',
     {
-      ...pre,
+      ...storeRoute(deps.authenticate, access, 'read', 'query'),
       schema: {
         tags,
         summary: 'The plans and their monthly prices (yen)',
@@ -148,16 +148,13 @@ export function registerPaymentRoutes(
         response: { 200: ok(paymentPlansResponse) },
       },
     },
-    async (req) => {
-      await store(req, req.query.user_id, 'read');
-      return okData(payments.plans());
-    },
+    async () => okData(payments.plans()),
   );
 
   r.post(
     '/payment-plans',
     {
-      ...pre,
+      ...storeRoute(deps.authenticate, access, 'write', 'body'),
       schema: {
         tags,
         summary:
@@ -167,7 +164,7 @@ export function registerPaymentRoutes(
       },
     },
     async (req) => {
-      const s = await store(req, req.body.user_id, 'write');
+      const s = storeOf(req);
       const plan = await payments.choosePlan(actorOf(req).user, s, req.body.payment_plan as PlanId);
       return okData(plan, paymentJa.planChanged);
     },
@@ -176,7 +173,7 @@ export function registerPaymentRoutes(
   r.get(
     '/payment/selected-payment-method',
     {
-      ...pre,
+      ...storeRoute(deps.authenticate, access, 'read', 'query'),
       schema: {
         tags,
         summary: "The store's payment method, or null",
@@ -184,14 +181,13 @@ export function registerPaymentRoutes(
         response: { 200: ok(selectedMethodResponse) },
       },
     },
-    async (req) =>
-      okData(await payments.selectedMethod(await store(req, req.query.user_id, 'read'))),
+    async (req) => okData(await payments.selectedMethod(storeOf(req))),
   );
 
   r.get(
     '/payment/selected-payment-plan',
     {
-      ...pre,
+      ...storeRoute(deps.authenticate, access, 'read', 'query'),
       schema: {
         tags,
         summary: "The store's plan, the next one and the billing days, or null",
@@ -199,7 +195,7 @@ export function registerPaymentRoutes(
         response: { 200: ok(selectedPlanResponse) },
       },
     },
-    async (req) => okData(await payments.selectedPlan(await store(req, req.query.user_id, 'read'))),
+    async (req) => okData(await payments.selectedPlan(storeOf(req))),
   );
 
   const providerDown = () => new AppError(503, 'payment_provider_down', paymentJa.providerDown);
@@ -219,7 +215,7 @@ export function registerPaymentRoutes(
    */
   const authenticateCard = async (
     req: FastifyRequest,
-    s: Awaited<ReturnType<typeof store>>,
+    s: UserRow,
     token: string,
     tokenKey: string,
     returnPath: (typeof CARD_SCREENS)[number],
@@ -258,7 +254,7 @@ export function registerPaymentRoutes(
   r.post(
     '/payment/credit-card/authenticate',
     {
-      ...pre,
+      ...storeRoute(deps.authenticate, access, 'write', 'body'),
       schema: {
         tags,
         summary:
@@ -268,7 +264,7 @@ export function registerPaymentRoutes(
       },
     },
     async (req) => {
-      const s = await store(req, req.body.user_id, 'write');
+      const s = storeOf(req);
       const out = await authenticateCard(
         req,
         s,
@@ -283,7 +279,7 @@ export function registerPaymentRoutes(
   r.post(
     '/payment/credit-card/authenticate/complete',
     {
-      ...pre,
+      ...storeRoute(deps.authenticate, access, 'write', 'body'),
       schema: {
         tags,
         summary:
@@ -293,7 +289,7 @@ export function registerPaymentRoutes(
       },
     },
     async (req) => {
-      const s = await store(req, req.body.user_id, 'write');
+      const s = storeOf(req);
       const tds = deps.tds;
       const pending = tds ? openPending(tds.secret, req.body.state, tds.now()) : null;
       if (!tds?.client || !pending || pending.userId !== s.id) throw tdsExpired();
@@ -317,7 +313,7 @@ export function registerPaymentRoutes(
   r.post(
     '/payment/credit-card/register',
     {
-      ...pre,
+      ...storeRoute(deps.authenticate, access, 'write', 'body'),
       schema: {
         tags,
         summary:
@@ -327,7 +323,7 @@ export function registerPaymentRoutes(
       },
     },
     async (req) => {
-      const s = await store(req, req.body.user_id, 'write');
+      const s = storeOf(req);
       // Through EMV 3-D Secure too: a card whose issuer wants a challenge must use /authenticate.
       const out = await authenticateCard(
         req,
@@ -344,7 +340,7 @@ export function registerPaymentRoutes(
   r.get(
     '/payment/credit-card/reference',
     {
-      ...pre,
+      ...storeRoute(deps.authenticate, access, 'read', 'query'),
       schema: {
         tags,
         summary: "The store's card as SBPS holds it (masked), or null",
@@ -352,14 +348,13 @@ export function registerPaymentRoutes(
         response: { 200: ok(creditCardResponse) },
       },
     },
-    async (req) =>
-      okData(await payments.referenceCard(await store(req, req.query.user_id, 'read'))),
+    async (req) => okData(await payments.referenceCard(storeOf(req))),
   );
 
   r.get(
     '/payment/credit-card/remove',
     {
-      ...pre,
+      ...storeRoute(deps.authenticate, access, 'write', 'query'),
       schema: {
         tags,
         summary: "Removes the store's card; refused while a paid plan is billed to it",
@@ -368,7 +363,7 @@ export function registerPaymentRoutes(
       },
     },
     async (req) => {
-      const s = await store(req, req.query.user_id, 'write');
+      const s = storeOf(req);
       await payments.removeCard(actorOf(req).user, s);
       return okData(null, paymentJa.cardRemoved);
     },
@@ -377,7 +372,7 @@ export function registerPaymentRoutes(
   r.post(
     '/payment/purchase',
     {
-      ...pre,
+      ...storeRoute(deps.authenticate, access, 'write', 'body'),
       schema: {
         tags,
         summary:
@@ -387,7 +382,7 @@ export function registerPaymentRoutes(
       },
     },
     async (req) => {
-      const s = await store(req, req.body.user_id, 'write');
+      const s = storeOf(req);
       return okData(await payments.purchase(s, await deps.linkOrigin(req.headers.host)));
     },
   );
@@ -413,6 +408,7 @@ export function registerPaymentRoutes(
     z2.post(
       '/payment/sbps/notification',
       {
+        config: { access: SBPS_SIGNED },
         schema: {
           tags,
           summary:
@@ -440,11 +436,15 @@ export function registerPaymentRoutes(
       p: { outcome: (typeof OUTCOMES)[number] },
       q: { user_id: number },
     ) => payments.returnTo(p.outcome, q.user_id, formOf(req));
-    z2.post('/payment/sbps/return/:outcome', { schema: returnSchema }, async (req, reply) =>
-      reply.redirect(await back(req, req.params, req.query), 303),
+    z2.post(
+      '/payment/sbps/return/:outcome',
+      { config: { access: SBPS_SIGNED }, schema: returnSchema },
+      async (req, reply) => reply.redirect(await back(req, req.params, req.query), 303),
     );
-    z2.get('/payment/sbps/return/:outcome', { schema: returnSchema }, async (req, reply) =>
-      reply.redirect(await back(req, req.params, req.query), 303),
+    z2.get(
+      '/payment/sbps/return/:outcome',
+      { config: { access: SBPS_SIGNED }, schema: returnSchema },
+      async (req, reply) => reply.redirect(await back(req, req.params, req.query), 303),
     );
   });
 }

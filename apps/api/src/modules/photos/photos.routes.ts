@@ -22,7 +22,7 @@ import type { UserRow } from '../../db/types';
 import type { StoreAccess } from '../stores/access';
 import type { AuditLog } from '../audit/audit.repo';
 import type { PhotosService, PhotoUpload } from './photos.service';
-import { signedIn } from '../../plugins/route-guards';
+import { multipartStoreRoute, storeRoute, storeOf } from '../../plugins/route-guards';
 
 /** Library files are stored here (ADR 0021 key layout). */
 const FOLDER = 'media/photos';
@@ -51,12 +51,11 @@ export function registerPhotoRoutes(
 ): void {
   const r = withZod(app);
   const { photos, access, storage } = deps;
-  const pre = signedIn(deps.authenticate);
 
   r.get(
     '/photos',
     {
-      ...pre,
+      ...storeRoute(deps.authenticate, deps.access, 'read', 'query'),
       schema: {
         tags: ['photos'],
         summary:
@@ -66,7 +65,7 @@ export function registerPhotoRoutes(
       },
     },
     async (req) => {
-      const store = await access.storeFor(actorOf(req), req.query.user_id, 'read');
+      const store = storeOf(req);
       return okData(await photos.list(store));
     },
   );
@@ -74,7 +73,7 @@ export function registerPhotoRoutes(
   r.delete(
     '/photos/:id',
     {
-      ...pre,
+      ...storeRoute(deps.authenticate, deps.access, 'write', 'query'),
       schema: {
         tags: ['photos'],
         summary:
@@ -86,7 +85,7 @@ export function registerPhotoRoutes(
     },
     async (req) => {
       const actor = actorOf(req);
-      const store = await access.storeFor(actor, req.query.user_id, 'write');
+      const store = storeOf(req);
       await photos.remove(store, req.params.id);
       await deps.audit?.record({
         actor: actor.user,
@@ -106,7 +105,7 @@ export function registerPhotoRoutes(
     withZod(scope).post(
       '/photos/upload',
       {
-        ...pre,
+        ...multipartStoreRoute(deps.authenticate, 'write'),
         schema: {
           tags: ['photos'],
           summary: `Upload photos or videos to the library (multipart: user_id, and \`photos\` once per file, at most ${PHOTO_UPLOAD_MAX_FILES}, each at most 20 MB; the type is read from the bytes, WebP refused). Each is sent to the Google location's v4 media in the request; one Google refuses or cannot take now is kept with sync_state failed (ADR 0043).`,

@@ -35,7 +35,7 @@ import {
 } from './posts.validate';
 import type { StoredTopic } from './posts.draft';
 import { inspectMedia } from '../../media/inspect';
-import { signedIn } from '../../plugins/route-guards';
+import { multipartStoreRoute, signedIn, storeRoute, storesOf } from '../../plugins/route-guards';
 
 /** Files of a post are stored here (ADR 0021 key layout). */
 const MEDIA_FOLDER = 'media/posts';
@@ -75,7 +75,6 @@ export function registerPostRoutes(
 ): void {
   const r = withZod(app);
   const { posts, access, storage, clock } = deps;
-  const pre = signedIn(deps.authenticate);
 
   /**
    * Every medium is measured from its stored bytes (never its name or the browser's word), and
@@ -138,7 +137,7 @@ export function registerPostRoutes(
     u.post(
       '/posts',
       {
-        ...pre,
+        ...multipartStoreRoute(deps.authenticate, 'write'),
         schema: {
           tags: ['posts'],
           summary:
@@ -231,7 +230,7 @@ export function registerPostRoutes(
       u.post(
         `/posts/${path}`,
         {
-          ...pre,
+          ...multipartStoreRoute(deps.authenticate, 'write'),
           schema: {
             tags: ['posts'],
             summary: `Create ${kind === 'news' ? 'a news post' : `an ${kind}`} for Google (multipart: as POST /posts, Google only${kind === 'news' ? '' : kind === 'event' ? '; title, start_date, end_date (yyyy-MM-dd HH:mm:ss, Tokyo)' : '; title, start_date, end_date, coupon_code, redeem_link, terms'}). A Google local post of type ${kind === 'news' ? 'STANDARD' : kind.toUpperCase()} (ADR 0030).`,
@@ -244,7 +243,9 @@ export function registerPostRoutes(
       u.post(
         `/posts/${path}/:id`,
         {
-          ...pre,
+          ...multipartStoreRoute(deps.authenticate, 'write', {
+            owner: "the post is looked up by id among the named store's",
+          }),
           schema: {
             tags: ['posts'],
             summary: `Edit ${path} (multipart: user_id, content and the type's fields; media are kept). A live post is patched at Google (updateMask); a scheduled one is sent as edited.`,
@@ -298,7 +299,7 @@ export function registerPostRoutes(
     r.get(
       `/posts/${path}`,
       {
-        ...pre,
+        ...storeRoute(deps.authenticate, deps.access, 'read', 'query'),
         schema: {
           tags: ['posts'],
           summary: `The ${path} of one store or several, newest first (paged, 10 a page by default).`,
@@ -308,7 +309,7 @@ export function registerPostRoutes(
       },
       async (req) => {
         const q = req.query;
-        const stores = await access.storesFor(actorOf(req), q.user_id, 'read');
+        const stores = storesOf(req);
         const ids = stores.map((x) => x.id);
         return okData({ data: await posts.page(ids, q.post_key_search, q.page, q.limit, kind) });
       },
@@ -316,7 +317,7 @@ export function registerPostRoutes(
     r.get(
       `/posts/${path}/:id`,
       {
-        ...pre,
+        ...storeRoute(deps.authenticate, deps.access, 'read', 'query'),
         schema: {
           tags: ['posts'],
           summary: `One of the ${path} (data[0])`,
@@ -326,7 +327,7 @@ export function registerPostRoutes(
         },
       },
       async (req) => {
-        const stores = await access.storesFor(actorOf(req), req.query.user_id, 'read');
+        const stores = storesOf(req);
         const ids = stores.map((x) => x.id);
         const b = await posts.topicPost(req.params.id, kind, ids);
         return okData([await posts.one(b.post.id, ids)]);
@@ -335,7 +336,7 @@ export function registerPostRoutes(
     r.delete(
       `/posts/${path}/:id`,
       {
-        ...pre,
+        ...storeRoute(deps.authenticate, deps.access, 'write', 'query'),
         schema: {
           tags: ['posts'],
           summary: `Delete one of the ${path}: removed at Google now (a scheduled one is never sent)`,
@@ -346,7 +347,7 @@ export function registerPostRoutes(
       },
       async (req) => {
         const actor = actorOf(req);
-        const stores = await access.storesFor(actor, req.query.user_id, 'write');
+        const stores = storesOf(req);
         const ids = stores.map((x) => x.id);
         const b = await posts.topicPost(req.params.id, kind, ids);
         return okData([await posts.removeTopic(b, actor.user)], ja.topicDeleted);
@@ -357,7 +358,7 @@ export function registerPostRoutes(
   r.get(
     '/posts',
     {
-      ...pre,
+      ...storeRoute(deps.authenticate, deps.access, 'read', 'query'),
       schema: {
         tags: ['posts'],
         summary: `The posts of one store or several, newest first (paged: limit 5/10/25/50, 5 by default; post_key_search in the content). Each row lists its targets (store × channel) with state, time, live link and error lines. At most ${POST_MAX_FILES} media a post.`,
@@ -367,7 +368,7 @@ export function registerPostRoutes(
     },
     async (req) => {
       const q = req.query;
-      const stores = await access.storesFor(actorOf(req), q.user_id, 'read');
+      const stores = storesOf(req);
       const ids = stores.map((s) => s.id);
       const type =
         q.post_type === 'all' ? undefined : q.post_type === 'whatNew' ? 'news' : q.post_type;
@@ -378,7 +379,7 @@ export function registerPostRoutes(
   r.get(
     '/posts/:id',
     {
-      ...pre,
+      ...storeRoute(deps.authenticate, deps.access, 'read', 'query'),
       schema: {
         tags: ['posts'],
         summary: 'One post (data[0]) with its media and targets',
@@ -388,7 +389,7 @@ export function registerPostRoutes(
       },
     },
     async (req) => {
-      const stores = await access.storesFor(actorOf(req), req.query.user_id, 'read');
+      const stores = storesOf(req);
       return okData([
         await posts.one(
           req.params.id,
@@ -401,7 +402,10 @@ export function registerPostRoutes(
   r.post(
     '/posts/:id/targets/:targetId/retry',
     {
-      ...pre,
+      ...signedIn(
+        deps.authenticate,
+        "the post's store is looked up and checked for write (stores/access.ts)",
+      ),
       schema: {
         tags: ['posts'],
         summary:

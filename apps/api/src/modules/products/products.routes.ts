@@ -30,7 +30,7 @@ import { isMediaKey, MEDIA_PATH_PREFIX, type MediaStorage } from '../../storage'
 import type { StoreAccess } from '../stores/access';
 import type { AuditLog } from '../audit/audit.repo';
 import type { ProductPhoto, ProductsService } from './products.service';
-import { signedIn } from '../../plugins/route-guards';
+import { multipartStoreRoute, storeRoute, storeOf } from '../../plugins/route-guards';
 
 /** A product's fields as the audit log shows them (photos by count). */
 const productFields = (p: Product): Record<string, unknown> => ({
@@ -114,14 +114,13 @@ export function registerProductRoutes(
       after: after ? productFields(after) : null,
     });
   };
-  const pre = signedIn(deps.authenticate);
   const tags = ['products'];
   const one = { 200: ok(z.array(productSchema)) };
 
   r.get(
     '/posts/products/categories',
     {
-      ...pre,
+      ...storeRoute(deps.authenticate, deps.access, 'read', 'query'),
       schema: {
         tags,
         summary:
@@ -131,7 +130,7 @@ export function registerProductRoutes(
       },
     },
     async (req) => {
-      const store = await access.storeFor(actorOf(req), req.query.user_id, 'read');
+      const store = storeOf(req);
       return okData(await products.categories(store.id));
     },
   );
@@ -139,7 +138,7 @@ export function registerProductRoutes(
   r.get(
     '/posts/products',
     {
-      ...pre,
+      ...storeRoute(deps.authenticate, deps.access, 'read', 'query'),
       schema: {
         tags,
         summary:
@@ -150,7 +149,7 @@ export function registerProductRoutes(
     },
     async (req) => {
       const q = req.query;
-      const store = await access.storeFor(actorOf(req), q.user_id, 'read');
+      const store = storeOf(req);
       return okData({ data: await products.page(store.id, q.category_id, q.page, q.limit) });
     },
   );
@@ -158,7 +157,7 @@ export function registerProductRoutes(
   r.get(
     '/posts/products/:id',
     {
-      ...pre,
+      ...storeRoute(deps.authenticate, deps.access, 'read', 'query'),
       schema: {
         tags,
         summary: 'One product (data[0])',
@@ -168,7 +167,7 @@ export function registerProductRoutes(
       },
     },
     async (req) => {
-      const store = await access.storeFor(actorOf(req), req.query.user_id, 'read');
+      const store = storeOf(req);
       return okData([await products.one(store.id, req.params.id)]);
     },
   );
@@ -176,7 +175,7 @@ export function registerProductRoutes(
   r.delete(
     '/posts/products/:id',
     {
-      ...pre,
+      ...storeRoute(deps.authenticate, deps.access, 'write', 'query'),
       schema: {
         tags,
         summary: 'Delete a product and its photos',
@@ -186,7 +185,7 @@ export function registerProductRoutes(
       },
     },
     async (req) => {
-      const store = await access.storeFor(actorOf(req), req.query.user_id, 'write');
+      const store = storeOf(req);
       const gone = await products.remove(store.id, req.params.id);
       await recordProduct(req, 'delete', gone, null);
       return okData([gone], productJa.deleted);
@@ -281,7 +280,7 @@ export function registerProductRoutes(
     u.post(
       '/posts/products',
       {
-        ...pre,
+        ...multipartStoreRoute(deps.authenticate, 'write'),
         schema: {
           tags,
           summary:
@@ -308,7 +307,9 @@ export function registerProductRoutes(
     u.post(
       '/posts/products/:id',
       {
-        ...pre,
+        ...multipartStoreRoute(deps.authenticate, 'write', {
+          owner: 'the product is looked up by id within the named store',
+        }),
         schema: {
           tags,
           summary:

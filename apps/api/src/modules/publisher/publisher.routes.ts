@@ -21,7 +21,7 @@ import type { EntityService } from '../entity/entity.service';
 import type { StoreAccess } from '../stores/access';
 import type { FacebookPagesService } from './facebook-pages.service';
 import type { PublisherService } from './publisher.service';
-import { signedIn } from '../../plugins/route-guards';
+import { storeRoute, storeOf, open } from '../../plugins/route-guards';
 
 /** The channel connection calls of spec 1 §7. Every call naming a store checks access first. */
 export function registerPublisherRoutes(
@@ -35,15 +35,14 @@ export function registerPublisherRoutes(
   },
 ): void {
   const r = withZod(app);
-  const { publishers, access } = deps;
-  const pre = signedIn(deps.authenticate);
+  const { publishers } = deps;
   const tags = ['publisher'];
   const rows = { 200: ok(z.array(publisherRowSchema)) };
 
   r.get(
     '/publisher',
     {
-      ...pre,
+      ...storeRoute(deps.authenticate, deps.access, 'read', 'query'),
       schema: {
         tags,
         summary: 'The four publishers merged with the store’s connections',
@@ -52,7 +51,7 @@ export function registerPublisherRoutes(
       },
     },
     async (req) => {
-      const store = await access.storeFor(actorOf(req), req.query.user_id, 'read');
+      const store = storeOf(req);
       return okData(await publishers.list(store));
     },
   );
@@ -60,7 +59,7 @@ export function registerPublisherRoutes(
   r.get(
     '/publisher/connect',
     {
-      ...pre,
+      ...storeRoute(deps.authenticate, deps.access, 'write', 'query'),
       schema: {
         tags,
         summary: 'The provider’s consent URL; the browser navigates to data.urlAuth',
@@ -70,7 +69,7 @@ export function registerPublisherRoutes(
     },
     async (req) => {
       const actor = actorOf(req);
-      const store = await access.storeFor(actor, req.query.user_id, 'write');
+      const store = storeOf(req);
       // req.host: the Host (or, behind our proxy, X-Forwarded-Host) the browser asked on.
       const urlAuth = await publishers.connectUrl(
         actor.user.id,
@@ -87,6 +86,7 @@ export function registerPublisherRoutes(
   r.get(
     '/publisher/callback/:key',
     {
+      ...open('the signed OAuth state names the store and the user who started it'),
       schema: {
         tags,
         summary: 'OAuth return from the provider; redirects the browser to the next screen',
@@ -103,7 +103,7 @@ export function registerPublisherRoutes(
   r.put(
     '/publisher/disconnect',
     {
-      ...pre,
+      ...storeRoute(deps.authenticate, deps.access, 'write', 'body'),
       schema: {
         tags,
         summary: 'Disconnects a publisher (Facebook takes Instagram with it)',
@@ -113,7 +113,7 @@ export function registerPublisherRoutes(
     },
     async (req) => {
       const actor = actorOf(req);
-      const store = await access.storeFor(actor, req.body.user_id, 'write');
+      const store = storeOf(req);
       const key = publisherById(req.body.publisher_id)?.key ?? 'google_my_business';
       await publishers.disconnect(store, key, actor.user);
       return okData(await publishers.list(store), ja.disconnectSuccess);
@@ -123,7 +123,7 @@ export function registerPublisherRoutes(
   r.post(
     '/publisher/google-my-business/sync',
     {
-      ...pre,
+      ...storeRoute(deps.authenticate, deps.access, 'write', 'body'),
       schema: {
         tags,
         summary: 'Reads the chosen location again from Google',
@@ -132,7 +132,7 @@ export function registerPublisherRoutes(
       },
     },
     async (req) => {
-      const store = await access.storeFor(actorOf(req), req.body.user_id, 'write');
+      const store = storeOf(req);
       return okData(await deps.entity.sync(store), ja.syncSuccess);
     },
   );
@@ -140,7 +140,7 @@ export function registerPublisherRoutes(
   r.get(
     '/publisher/facebook/pages',
     {
-      ...pre,
+      ...storeRoute(deps.authenticate, deps.access, 'write', 'query'),
       schema: {
         tags,
         summary: 'The Facebook pages the connected user manages',
@@ -149,7 +149,7 @@ export function registerPublisherRoutes(
       },
     },
     async (req) => {
-      const store = await access.storeFor(actorOf(req), req.query.user_id, 'write');
+      const store = storeOf(req);
       return okData(await deps.facebookPages.pages(store));
     },
   );
@@ -157,7 +157,7 @@ export function registerPublisherRoutes(
   r.post(
     '/publisher/facebook/connect-page',
     {
-      ...pre,
+      ...storeRoute(deps.authenticate, deps.access, 'write', 'body'),
       schema: {
         tags,
         summary: 'Connects the chosen page, and its Instagram account when linked',
@@ -167,7 +167,7 @@ export function registerPublisherRoutes(
     },
     async (req) => {
       const actor = actorOf(req);
-      const store = await access.storeFor(actor, req.body.user_id, 'write');
+      const store = storeOf(req);
       return okData(
         await deps.facebookPages.connectPage(store, req.body.page_id, actor.user),
         ja.connectSuccess,

@@ -10,6 +10,7 @@ import {
 } from '@tenpo/domain';
 import { done, okData, withZod } from '../../lib/route';
 import type { RegistrationService } from './registration.service';
+import { open } from '../../plugins/route-guards';
 
 const message = z.object({ status_code: z.number(), message: z.string() });
 
@@ -19,7 +20,8 @@ export function registerRegistrationRoutes(
 ): void {
   const r = withZod(app);
   const { registration } = deps;
-  const limited = { rateLimit: deps.authRateLimit };
+  /** Open without a session, and rate-limited per address. */
+  const limited = { rateLimit: deps.authRateLimit, ...open().config };
 
   r.post(
     '/registration-form',

@@ -34,7 +34,7 @@ import { actorOf } from '../../plugins/auth';
 import { createUrlSigner } from '../../storage';
 import type { StoreAccess } from '../stores/access';
 import { reportCsv, type ReportRange, type ReportsService } from './reports.service';
-import { signedIn } from '../../plugins/route-guards';
+import { signedIn, storeRoute, storeOf, storeNamesOf } from '../../plugins/route-guards';
 
 /** How long a CSV link works (ADR 0036). */
 export const CSV_URL_TTL_SECONDS = 600;
@@ -54,7 +54,6 @@ export function registerReportRoutes(
 ): void {
   const r = withZod(app);
   const { reports, access } = deps;
-  const pre = signedIn(deps.authenticate);
   const tags = ['reports'];
   // Its own key, so a media signature can never pass for a CSV link or the reverse.
   const signer = createUrlSigner(
@@ -70,7 +69,7 @@ export function registerReportRoutes(
   r.post(
     '/dashboard/box-data',
     {
-      ...pre,
+      ...storeRoute(deps.authenticate, deps.access, 'read', 'body'),
       schema: {
         tags,
         summary:
@@ -80,7 +79,7 @@ export function registerReportRoutes(
       },
     },
     async (req) => {
-      const store = await access.storeFor(actorOf(req), req.body.user_id, 'read');
+      const store = storeOf(req);
       const range = req.body.range ?? DEFAULT_DASHBOARD_RANGE;
       return okData({ data: await reports.boxData(store.id, range) });
     },
@@ -89,7 +88,7 @@ export function registerReportRoutes(
   r.post(
     '/dashboard/customer-search/:range',
     {
-      ...pre,
+      ...storeRoute(deps.authenticate, deps.access, 'read', 'body'),
       schema: {
         tags,
         summary: 'The doughnut: the four search impressions over the period, and their total.',
@@ -99,7 +98,7 @@ export function registerReportRoutes(
       },
     },
     async (req) => {
-      const store = await access.storeFor(actorOf(req), req.body.user_id, 'read');
+      const store = storeOf(req);
       return okData({ data: await reports.customerSearch(store.id, req.params.range) });
     },
   );
@@ -107,7 +106,7 @@ export function registerReportRoutes(
   r.post(
     '/dashboard/customer-call/:range',
     {
-      ...pre,
+      ...storeRoute(deps.authenticate, deps.access, 'read', 'body'),
       schema: {
         tags,
         summary: 'Calls a day (`YYYY/MM/DD`, every day of the period) and their total.',
@@ -117,7 +116,7 @@ export function registerReportRoutes(
       },
     },
     async (req) => {
-      const store = await access.storeFor(actorOf(req), req.body.user_id, 'read');
+      const store = storeOf(req);
       return okData({ data: await reports.customerCall(store.id, req.params.range) });
     },
   );
@@ -131,7 +130,7 @@ export function registerReportRoutes(
     r.post(
       `/dashboard/${path}/:timeRange`,
       {
-        ...pre,
+        ...storeRoute(deps.authenticate, deps.access, 'read', 'body'),
         schema: {
           tags,
           summary: `${summary} Period '7', '1' or '3', ending yesterday (Tokyo).`,
@@ -141,7 +140,7 @@ export function registerReportRoutes(
         },
       },
       async (req) => {
-        const store = await access.storeFor(actorOf(req), req.body.user_id, 'read');
+        const store = storeOf(req);
         const range = req.params.timeRange;
         const data =
           path === 'customer-view'
@@ -157,7 +156,7 @@ export function registerReportRoutes(
   r.post(
     '/dashboard/search-keywords/:timeRange',
     {
-      ...pre,
+      ...storeRoute(deps.authenticate, deps.access, 'read', 'body'),
       schema: {
         tags,
         summary:
@@ -168,7 +167,7 @@ export function registerReportRoutes(
       },
     },
     async (req) => {
-      const store = await access.storeFor(actorOf(req), req.body.user_id, 'read');
+      const store = storeOf(req);
       return okData({ data: await reports.searchKeywords(store.id, req.params.timeRange) });
     },
   );
@@ -178,7 +177,7 @@ export function registerReportRoutes(
   r.post(
     '/report/single-store/fixed-period',
     {
-      ...pre,
+      ...storeRoute(deps.authenticate, deps.access, 'read', 'body'),
       schema: {
         tags,
         summary:
@@ -188,7 +187,7 @@ export function registerReportRoutes(
       },
     },
     async (req) => {
-      const store = await access.storeFor(actorOf(req), req.body.user_id, 'read');
+      const store = storeOf(req);
       return okData({ data: await reports.fixed(store.id) });
     },
   );
@@ -196,7 +195,7 @@ export function registerReportRoutes(
   r.post(
     '/report/single-store/adjustment-period',
     {
-      ...pre,
+      ...storeRoute(deps.authenticate, deps.access, 'read', 'body'),
       schema: {
         tags,
         summary:
@@ -206,7 +205,7 @@ export function registerReportRoutes(
       },
     },
     async (req) => {
-      const store = await access.storeFor(actorOf(req), req.body.user_id, 'read');
+      const store = storeOf(req);
       const range = reports.checkRange(req.body.start_date, req.body.end_date);
       return okData({ data: await reports.adjustment(store.id, range) });
     },
@@ -215,7 +214,7 @@ export function registerReportRoutes(
   r.post(
     '/report/multiple-store/adjustment-period',
     {
-      ...pre,
+      ...storeRoute(deps.authenticate, deps.access, 'read', 'body', { names: true }),
       schema: {
         tags,
         summary:
@@ -225,7 +224,7 @@ export function registerReportRoutes(
       },
     },
     async (req) => {
-      const stores = await access.storeNamesFor(actorOf(req), req.body.user_id, 'read');
+      const stores = storeNamesOf(req);
       const range = reports.checkRange(req.body.start_date, req.body.end_date);
       const list = stores.map((s) => ({ id: s.id, name: nameOf(s) }));
       return okData({ data: await reports.multiple(list, range) });
@@ -248,7 +247,7 @@ export function registerReportRoutes(
   r.post(
     '/report/single-store/csv',
     {
-      ...pre,
+      ...storeRoute(deps.authenticate, deps.access, 'read', 'body'),
       schema: {
         tags,
         summary: `A CSV of the single-store report (one row a month, then a total). csv_url works for ${CSV_URL_TTL_SECONDS / 60} minutes, with the Authorization header of a session that may act for the store.`,
@@ -257,7 +256,7 @@ export function registerReportRoutes(
       },
     },
     async (req) => {
-      const store = await access.storeFor(actorOf(req), req.body.user_id, 'read');
+      const store = storeOf(req);
       const range = reports.checkRange(req.body.start_date, req.body.end_date);
       return { status_code: 200, data: { csv_url: csvUrl('single', [store.id], range) } };
     },
@@ -266,7 +265,7 @@ export function registerReportRoutes(
   r.post(
     '/report/multiple-store/csv',
     {
-      ...pre,
+      ...storeRoute(deps.authenticate, deps.access, 'read', 'body', { names: true }),
       schema: {
         tags,
         summary: `A CSV of the multi-store report (one row a linked store, then a total). csv_url works for ${CSV_URL_TTL_SECONDS / 60} minutes, with the Authorization header of a session that may act for every store in it.`,
@@ -275,7 +274,7 @@ export function registerReportRoutes(
       },
     },
     async (req) => {
-      const stores = await access.storeNamesFor(actorOf(req), req.body.user_id, 'read');
+      const stores = storeNamesOf(req);
       const range = reports.checkRange(req.body.start_date, req.body.end_date);
       return {
         status_code: 200,
@@ -293,7 +292,14 @@ export function registerReportRoutes(
   r.get(
     '/report/csv',
     {
-      ...pre,
+      ...signedIn(deps.authenticate),
+      config: {
+        access: {
+          who: 'signed-in',
+          store: { mode: 'read', from: 'handler' },
+          owner: 'a signed link; its stores are checked again for the session',
+        },
+      },
       schema: {
         tags,
         summary:

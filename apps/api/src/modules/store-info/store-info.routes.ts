@@ -12,7 +12,7 @@ import { okData, withZod } from '../../lib/route';
 import { actorOf } from '../../plugins/auth';
 import type { StoreAccess } from '../stores/access';
 import type { StoreInfoService } from './store-info.service';
-import { signedIn } from '../../plugins/route-guards';
+import { storeRoute, storeOf } from '../../plugins/route-guards';
 
 /**
  * The three forms of /basic-information (spec 2 §7): each saves Tenpo's copy and queues the
@@ -27,14 +27,13 @@ export function registerStoreInfoRoutes(
   },
 ): void {
   const r = withZod(app);
-  const pre = signedIn(deps.authenticate);
   const tags = ['entity'];
   const response = { 200: ok(basicInformationSchema) };
 
   r.put(
     '/entity/basic-information',
     {
-      ...pre,
+      ...storeRoute(deps.authenticate, deps.access, 'write', 'body'),
       schema: {
         tags,
         summary:
@@ -45,7 +44,7 @@ export function registerStoreInfoRoutes(
     },
     async (req) => {
       const actor = actorOf(req);
-      const store = await deps.access.storeFor(actor, req.body.user_id, 'write');
+      const store = storeOf(req);
       return okData(await deps.storeInfo.saveCore(store, req.body, actor.user), ja.updateSuccess);
     },
   );
@@ -53,7 +52,7 @@ export function registerStoreInfoRoutes(
   r.put(
     '/entity/business-details',
     {
-      ...pre,
+      ...storeRoute(deps.authenticate, deps.access, 'write', 'body'),
       schema: {
         tags,
         summary:
@@ -64,7 +63,7 @@ export function registerStoreInfoRoutes(
     },
     async (req) => {
       const actor = actorOf(req);
-      const store = await deps.access.storeFor(actor, req.body.user_id, 'write');
+      const store = storeOf(req);
       return okData(
         await deps.storeInfo.saveDetails(store, req.body, actor.user),
         ja.updateSuccess,
@@ -75,7 +74,7 @@ export function registerStoreInfoRoutes(
   r.put(
     '/entity/contact-websites-apps',
     {
-      ...pre,
+      ...storeRoute(deps.authenticate, deps.access, 'write', 'body'),
       schema: {
         tags,
         summary:
@@ -86,7 +85,7 @@ export function registerStoreInfoRoutes(
     },
     async (req) => {
       const actor = actorOf(req);
-      const store = await deps.access.storeFor(actor, req.body.user_id, 'write');
+      const store = storeOf(req);
       return okData(
         await deps.storeInfo.saveContacts(store, req.body, actor.user),
         ja.updateSuccess,
@@ -97,7 +96,7 @@ export function registerStoreInfoRoutes(
   r.post(
     '/entity/google-version',
     {
-      ...pre,
+      ...storeRoute(deps.authenticate, deps.access, 'write', 'body'),
       schema: {
         tags,
         summary:
@@ -108,7 +107,7 @@ export function registerStoreInfoRoutes(
     },
     async (req) => {
       const actor = actorOf(req);
-      const store = await deps.access.storeFor(actor, req.body.user_id, 'write');
+      const store = storeOf(req);
       return okData(
         await deps.storeInfo.settleGoogleVersion(store, req.body.choice, actor.user),
         req.body.choice === 'accept' ? ja.googleVersionAccepted : ja.googleVersionResent,

@@ -10,10 +10,9 @@ import {
   prefecturesQuery,
 } from '@tenpo/domain';
 import { okData, withZod } from '../../lib/route';
-import { actorOf } from '../../plugins/auth';
 import type { StoreAccess } from '../stores/access';
 import type { StoreLookupsService } from './store-lookups.service';
-import { signedIn } from '../../plugins/route-guards';
+import { signedIn, storeRoute, storeOf } from '../../plugins/route-guards';
 
 /** The lookups of the basic-information form (spec 2 §7; ADR 0044). */
 export function registerStoreLookupRoutes(
@@ -45,7 +44,7 @@ export function registerStoreLookupRoutes(
   r.get(
     '/entity/prefectures',
     {
-      ...pre,
+      ...storeRoute(deps.authenticate, deps.access, 'read', 'query'),
       schema: {
         tags: ['entity'],
         summary:
@@ -55,7 +54,6 @@ export function registerStoreLookupRoutes(
       },
     },
     async (req) => {
-      await deps.access.storeFor(actorOf(req), req.query.user_id, 'read');
       return okData(deps.lookups.prefectures(req.query.region_code));
     },
   );
@@ -63,7 +61,7 @@ export function registerStoreLookupRoutes(
   r.get(
     '/entity/categories',
     {
-      ...pre,
+      ...storeRoute(deps.authenticate, deps.access, 'read', 'query'),
       schema: {
         tags: ['entity'],
         summary:
@@ -73,7 +71,7 @@ export function registerStoreLookupRoutes(
       },
     },
     async (req) => {
-      const store = await deps.access.storeFor(actorOf(req), req.query.user_id, 'read');
+      const store = storeOf(req);
       return okData(await deps.lookups.categories(store, req.query.search));
     },
   );

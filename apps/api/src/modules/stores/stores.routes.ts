@@ -18,7 +18,7 @@ import { actorOf } from '../../plugins/auth';
 import type { UsersService } from '../users/users.service';
 import type { StoreAccess } from './access';
 import type { StoreFilter, StoresRepo } from './stores.repo';
-import { isAgency, isLeader, withRole } from '../../plugins/route-guards';
+import { withRole } from '../../plugins/route-guards';
 
 const orderOf = (v: string | undefined): StoreFilter['orderBy'] => {
   if (!v) return undefined;
@@ -43,8 +43,8 @@ export function registerStoreRoutes(
   const listQuery = pageQuery(DEFAULT_PER_PAGE).extend(storeListQuery.shape);
   const pagedStores = { 200: ok(paged(storeRowSchema)) };
   const groupParams = idParams;
-  const agency = withRole(deps.authenticate, isAgency);
-  const leader = withRole(deps.authenticate, isLeader);
+  const agency = withRole(deps.authenticate, 'agency');
+  const leader = withRole(deps.authenticate, 'leader');
 
   r.get(
     '/agency/stores',
@@ -90,7 +90,7 @@ export function registerStoreRoutes(
   r.get(
     '/agency/groups/:id/stores',
     {
-      ...agency,
+      ...withRole(deps.authenticate, 'agency', "the group is looked up among the agency's own"),
       schema: {
         tags: ['agency'],
         summary: "A group's stores (paged)",
@@ -168,7 +168,7 @@ export function registerStoreRoutes(
   r.get(
     '/group-leader/groups/:id/stores',
     {
-      ...leader,
+      ...withRole(deps.authenticate, 'leader', 'the group is looked up among those it leads'),
       schema: {
         tags: ['group-leader'],
         summary: 'Stores of one group this leader leads',
