@@ -1,12 +1,53 @@
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+
+/**
+ * Brotli and gzip copies of every text asset beside it (`x.js.br`, `x.js.gz`), made once at
+ * build time at the highest levels; the server sends the one the browser accepts (ADR 0071).
+ */
+const precompress = (): Plugin => {
+  let outDir = 'dist';
+  return {
+    name: 'tenpo-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    writeBundle() {
+      const walk = (dir: string): string[] =>
+        fs
+          .readdirSync(dir, { withFileTypes: true })
+          .flatMap((e) =>
+            e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)],
+          );
+      for (const file of walk(outDir)) {
+        if (!/\.(js|css|svg|json|txt|webmanifest)$/.test(file)) continue;
+        const data = fs.readFileSync(file);
+        if (data.length < 1024) continue;
+        fs.writeFileSync(
+          `${file}.br`,
+          zlib.brotliCompressSync(data, {
+            params: {
+              [zlib.constants.BROTLI_PARAM_QUALITY]: 11,
+              [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length,
+            },
+          }),
+        );
+        fs.writeFileSync(`${file}.gz`, zlib.gzipSync(data, { level: 9 }));
+      }
+    },
+  };
+};
 
 // The API, the sandbox and uploads are served by `node scripts/start.mjs`; in `vite dev` they are
 // proxied to it (port 3000 by default).
 const backend = 'http://127.0.0.1:3000';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   // `@/` is src/: features reach lib/ and components/ through it (features never import each other).
   resolve: { alias: { '@': decodeURIComponent(new URL('./src', import.meta.url).pathname) } },
   server: {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import zlib from 'node:zlib';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { createMailbox, sandboxDemoGrants, sandboxPlugin, type Mailbox } from '@tenpo/sandbox';
 import { buildApp } from './app';
@@ -33,6 +34,15 @@ export const mailTransportFor = (config: Config, mailbox: Mailbox): MailTranspor
   };
 };
 
+/**
+ * How long a browser keeps a file of the built web app: a content-hashed file under assets/ for
+ * a year, unchanged (`immutable`); anything else (the favicon, the page) is asked again each time.
+ */
+export const cacheControlOf = (relative: string): string =>
+  /^assets\//.test(relative.split(path.sep).join('/'))
+    ? 'public, max-age=31536000, immutable'
+    : 'no-cache';
+
 /** Serves the built web app at /, with the API key (and map tiles) the server was started with. */
 async function mountWeb(app: FastifyInstance, config: Config): Promise<void> {
   const dist = config.webDist ?? DEFAULT_WEB_DIST;
@@ -52,13 +62,33 @@ async function mountWeb(app: FastifyInstance, config: Config): Promise<void> {
     );
   const meta = tags.join('\n');
   const index = fs.readFileSync(indexFile, 'utf8').replace('</head>', `${meta}\n</head>`);
-  await app.register(fastifyStatic, { root: dist, prefix: '/', index: false, wildcard: false });
+  // The page itself, compressed once here (it carries this server's tags); the assets were
+  // compressed at build time and are sent as the browser accepts them (ADR 0071).
+  const indexBr = zlib.brotliCompressSync(index);
+  const indexGz = zlib.gzipSync(index, { level: 9 });
+  await app.register(fastifyStatic, {
+    root: dist,
+    prefix: '/',
+    index: false,
+    wildcard: false,
+    preCompressed: true,
+    cacheControl: false,
+    // Vite names every file under assets/ by its content hash: a new build makes new names.
+    setHeaders: (res, file) => {
+      res.setHeader('cache-control', cacheControlOf(path.relative(dist, file)));
+    },
+  });
   // A staging demo's emulators need the key (ADR 0051); this page holds it already, and the
   // browser will open their pages (consent, payment) with no way to add a header.
   const cookie = config.sandboxMount === 'api-key' ? sandboxCookie(config) : null;
-  const sendIndex = (_req: unknown, reply: FastifyReply) => {
+  const sendIndex = (req: FastifyRequest, reply: FastifyReply) => {
     if (cookie) reply.header('set-cookie', cookie);
-    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(index);
+    reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache');
+    reply.header('vary', 'accept-encoding');
+    const accepts = String(req.headers['accept-encoding'] ?? '');
+    if (/\bbr\b/.test(accepts)) return reply.header('content-encoding', 'br').send(indexBr);
+    if (/\bgzip\b/.test(accepts)) return reply.header('content-encoding', 'gzip').send(indexGz);
+    return reply.send(index);
   };
   app.get('/', sendIndex);
   // Client-side routes: any GET outside /api, /sandbox and /uploads that is not a file.

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { composeServer } from '../src/compose';
 import { loadConfig } from '../src/config';
@@ -18,6 +19,12 @@ beforeAll(async () => {
     '<!doctype html><html><head><title>Tenpo</title></head><body><div id="root"></div></body></html>',
   );
   fs.writeFileSync(path.join(dist, 'assets', 'app.js'), 'console.log(1)');
+  // What the build's precompress step leaves beside a large asset (apps/web/vite.config.ts).
+  const big = `export const words = ${JSON.stringify('店舗の投稿 '.repeat(400))};\n`;
+  fs.writeFileSync(path.join(dist, 'assets', 'big-abc123.js'), big);
+  fs.writeFileSync(path.join(dist, 'assets', 'big-abc123.js.br'), zlib.brotliCompressSync(big));
+  fs.writeFileSync(path.join(dist, 'assets', 'big-abc123.js.gz'), zlib.gzipSync(big));
+  fs.writeFileSync(path.join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   const config = loadConfig({
     DATA_DIR: dir,
     LOG_LEVEL: 'silent',
@@ -56,6 +63,41 @@ describe('composed server', () => {
         'content-type'
       ],
     ).toContain('application/json');
+  });
+
+  it('sends assets compressed as the browser accepts, hashed ones cached for a year (issue 23 item 5)', async () => {
+    const get = (url: string, encoding?: string) =>
+      server.app.inject({
+        method: 'GET',
+        url,
+        headers: encoding ? { 'accept-encoding': encoding } : {},
+      });
+    const raw = (await get('/assets/big-abc123.js')).rawPayload;
+    const br = await get('/assets/big-abc123.js', 'gzip, deflate, br');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toContain('javascript');
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(zlib.brotliDecompressSync(br.rawPayload).equals(raw)).toBe(true);
+    expect(br.rawPayload.length).toBeLessThan(raw.length / 4);
+    const gz = await get('/assets/big-abc123.js', 'gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gz.rawPayload).equals(raw)).toBe(true);
+    expect((await get('/assets/big-abc123.js')).headers['content-encoding']).toBeUndefined();
+    // Not hashed: asked again each time.
+    expect((await get('/favicon.svg', 'br')).headers['cache-control']).toBe('no-cache');
+    // The page, with this server's tags, compressed too and never kept.
+    for (const url of ['/', '/dashboard']) {
+      const page = await get(url, 'br;q=1, gzip;q=0.8');
+      expect(page.headers['content-encoding']).toBe('br');
+      expect(page.headers['cache-control']).toBe('no-cache');
+      expect(page.headers.vary).toContain('accept-encoding');
+      expect(zlib.brotliDecompressSync(page.rawPayload).toString()).toContain(
+        '<meta name="tenpo-api-key" content="compose-key-1">',
+      );
+    }
+    expect(zlib.gunzipSync((await get('/', 'gzip')).rawPayload).toString()).toContain(
+      'tenpo-api-key',
+    );
   });
 
   it('migrates and seeds on first start, idempotently', async () => {
