@@ -81,7 +81,7 @@ test('the shop uploads three photos on /media: in the gallery and in Google’s 
     .getByRole('button', { name: '削除する' })
     .click();
   const done = page.getByRole('dialog', { name: 'Deleted!' });
-  await expect(done.getByText('写真を削除しました。')).toBeVisible();
+  await expect(done.getByText('写真が削除されました。')).toBeVisible();
   await done.getByRole('button', { name: 'OK' }).click();
   await expect(gallery).toHaveCount(before + 2);
   expect(await googleMedia(request, GOOGLE.shop)).toHaveLength(googleBefore + 2);

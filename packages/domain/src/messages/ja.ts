@@ -189,6 +189,8 @@ export const ja = {
   postMediaRequired: (label: string) => `${label}に投稿するには写真または動画が必要です。`,
   postDateFormat: '日時は yyyy-MM-dd HH:mm:ss の形式で入力してください。',
   postDateFromNow: '現在以降の日時を指定してください。',
+  /** Spec 3 §8 "Post end/removal date": a removal date in the past. */
+  postDeleteFromNow: '終了日及び投稿削除予約は現在以降の日付を指定してください。',
   postDeleteAfterPublish: '削除日時は公開日時より後の日時を指定してください。',
   postNotRemovable: (label: string) =>
     `${label}の投稿は削除できません（削除予約は反映されません）。`,
@@ -229,7 +231,8 @@ export const ja = {
   topicStartRequired: '開始日時を入力してください。',
   topicEndRequired: '終了日時を入力してください。',
   topicEndBeforeStart: '終了日時は開始日時より後の日時を指定してください。',
-  topicEndPast: '終了日時は現在以降の日時を指定してください。',
+  // Spec 3 §8 "Post end/removal date" (its 「くさい」 typo corrected).
+  topicEndPast: '終了日及び投稿削除予約は現在以降の日付を指定してください。',
   topicRedeemLinkInvalid:
     '特典利用のリンクには http:// または https:// で始まる URL を入力してください。',
   topicCouponTooLong: (max: number) => `クーポンコードは${max}文字以内で入力してください。`,
@@ -242,8 +245,9 @@ export const ja = {
   photoUploaded: '写真をアップロードしました。',
   photoFileRequired: 'アップロードする写真を選択してください。',
   photoDeleteConfirm: 'この写真を削除しますか？',
-  photoDeleted: '写真を削除しました。',
-  photoDeleteFailed: '写真の削除に失敗しました。',
+  // Spec 3 §8's texts, as written (issue 23 item 13).
+  photoDeleted: '写真が削除されました。',
+  photoDeleteFailed: '写真の削除に失敗',
   photoBusy: 'この写真はGoogleへ送信中です。しばらくしてからもう一度お試しください。',
   photoGoogleRefused:
     'Googleビジネスプロフィールが受け付けませんでした（JPG・PNG、10KB〜5MB、250×250ピクセル以上）。',

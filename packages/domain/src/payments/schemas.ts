@@ -79,10 +79,10 @@ export const paymentJa = {
   cardRemoved: 'カードを削除しました。',
   /** Spec 1 §8, errors. */
   cardInvalid: 'カード情報が正しくありません。',
-  tokenFailed: 'カード情報のトークン取得に失敗しました。時間をおいて再度お試しください。',
+  tokenFailed: 'トークン取得に失敗しました。',
   cardRegisterFailed: 'カードを登録できませんでした。',
   paymentFailedTitle: 'お支払いを完了できませんでした',
-  paymentFailed: 'お支払いを完了できませんでした。詳細はメールでお送りしました。',
+  paymentFailed: 'お支払いが完了できませんでした。詳しくはメールで送信しました。',
   paymentSuccessTitle: 'お支払いが完了しました',
   paymentSuccess: 'お支払いが完了しました。領収書をメールでお送りしました。',
   /** Server-side refusals. */

@@ -33,7 +33,7 @@ describe('validatePostRequest', () => {
     [{ button_type: '6' }, 'phone_number', ja.postPhoneRequired],
     [{ publish_date: '2026/11/24 12:00' }, 'publish_date', ja.postDateFormat],
     [{ publish_date: at(-3600_000) }, 'publish_date', ja.postDateFromNow],
-    [{ delete_date: at(-60_000) }, 'delete_date', ja.postDateFromNow],
+    [{ delete_date: at(-60_000) }, 'delete_date', ja.postDeleteFromNow],
     [
       { publish_date: at(3600_000), delete_date: at(1800_000) },
       'delete_date',

@@ -106,7 +106,7 @@ export function validatePostRequest(
     const d = parsePostDate(text);
     if (!d) add(field, ja.postDateFormat);
     else if (d.getTime() < now.getTime() - (field === 'publish_date' ? NOW_GRACE_MS : 0))
-      add(field, ja.postDateFromNow);
+      add(field, field === 'publish_date' ? ja.postDateFromNow : ja.postDeleteFromNow);
     return d;
   };
   const publishAt = date('publish_date');

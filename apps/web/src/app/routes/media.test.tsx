@@ -145,7 +145,7 @@ describe('/media', () => {
       ),
     );
     const done = await screen.findByRole('dialog', { name: 'Deleted!' });
-    expect(within(done).getByText('写真を削除しました。')).toBeInTheDocument();
+    expect(within(done).getByText('写真が削除されました。')).toBeInTheDocument();
     const del = calls.find((c) => c.method === 'DELETE');
     expect(del?.url.searchParams.get('user_id')).toBe('1');
     await waitFor(() => expect(screen.getAllByTestId('photo')).toHaveLength(1));
@@ -154,11 +154,7 @@ describe('/media', () => {
   });
 
   it.each([
-    [
-      'the server answered',
-      fail(502, {}, domainJa.photoDeleteFailed),
-      '写真の削除に失敗しました。',
-    ],
+    ['the server answered', fail(502, {}, domainJa.photoDeleteFailed), '写真の削除に失敗'],
     ['no answer', null, domainJa.serverError],
   ])('delete failing (%s): "Error!" with its text, the photo stays', async (_w, reply, text) => {
     mockApi({
