@@ -16,8 +16,13 @@ export const baseURL = `http://127.0.0.1:${port}`;
 // The directory lives outside the repository so that lint and format never see its files.
 if (!process.env.TENPO_E2E_DATA_DIR) {
   const tmp = os.tmpdir();
-  for (const old of fs.readdirSync(tmp).filter((f) => f.startsWith('tenpo-e2e-data-'))) {
-    fs.rmSync(path.join(tmp, old), { recursive: true, force: true });
+  // Runs left behind by earlier, finished runs: a run lasts well under 3 hours, and another run
+  // going on beside this one (another checkout, another port) keeps its directory.
+  const stale = Date.now() - 3 * 60 * 60 * 1000;
+  for (const old of fs.readdirSync(tmp)) {
+    const started = /^tenpo-e2e-data-(\d+)$/.exec(old)?.[1];
+    if (started && Number(started) < stale)
+      fs.rmSync(path.join(tmp, old), { recursive: true, force: true });
   }
   const dataDir = path.join(tmp, `tenpo-e2e-data-${Date.now()}`);
   fs.mkdirSync(dataDir, { recursive: true });

@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import sharp from 'sharp';
 import { baseURL } from '../playwright.config';
 import { emailBox, expect, passwordBox, DEMO_PASSWORD, test } from './support';
 
@@ -77,4 +78,41 @@ test('a store at the agency’s host connects Google and comes back to that host
   await expect(page.locator('img[src^="/images/publisher/"]')).toHaveCount(4);
   await expectEveryImageLoaded(page);
   await page.screenshot({ path: test.info().outputPath('white-label-connect-account.png') });
+});
+
+// Media are shown by a path on the page's own host (issue 23 item 7): a photo store05 uploads on
+// the agency's host loads there (the CSP allows the page's origin only).
+test('a photo uploaded on the agency’s host is shown from that host', async ({ page }) => {
+  await page.goto(`${agencyOrigin}/login`);
+  await emailBox(page).fill('store05@tenpo.example');
+  await passwordBox(page).fill(DEMO_PASSWORD);
+  await page.getByRole('button', { name: 'ログイン' }).click();
+  await expect(page).not.toHaveURL(/\/login$/);
+  await page.goto(`${agencyOrigin}/media`);
+  await expect(page.getByRole('heading', { name: '写真・動画' })).toBeVisible();
+  const gallery = page.getByTestId('photo');
+  await expect(page.getByText('写真・動画はまだありません。').or(gallery.first())).toBeVisible();
+  const before = await gallery.count();
+  const photo = await sharp({
+    create: { width: 600, height: 400, channels: 3, background: '#3070c0' },
+  })
+    .jpeg({ quality: 80 })
+    .toBuffer();
+  await page.getByRole('button', { name: 'アップロード', exact: true }).click();
+  const modal = page.getByRole('dialog', { name: '写真・動画をアップロード' });
+  await modal
+    .locator('input[type="file"]')
+    .setInputFiles([{ name: 'store05.jpg', mimeType: 'image/jpeg', buffer: photo }]);
+  await modal.getByRole('button', { name: 'アップロードする' }).click();
+  await expect(page.getByText('写真をアップロードしました。')).toBeVisible();
+  await expect(gallery).toHaveCount(before + 1);
+  await expectEveryImageLoaded(page);
+  const ours = await page
+    .locator('img')
+    .evaluateAll((els) =>
+      (els as HTMLImageElement[]).map((i) => i.src).filter((src) => src.includes('/uploads/')),
+    );
+  expect(ours.length).toBeGreaterThan(0);
+  for (const src of ours) expect(new URL(src).origin).toBe(agencyOrigin);
+  await page.screenshot({ path: test.info().outputPath('white-label-media.png') });
 });

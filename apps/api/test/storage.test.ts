@@ -214,6 +214,27 @@ describe.each([
     await f.storage.delete(put.key);
   });
 
+  it('gives the web app a URL that works on the host the page was opened on (issue 23 item 7)', async () => {
+    const data = randomBytes(3000);
+    const { key } = await f.storage.put(Readable.from([data]), {
+      folder: 'media/7',
+      ext: 'jpg',
+      contentType: 'image/jpeg',
+    });
+    const shown = await f.storage.browserUrl(key);
+    if (f.storage.driver === 'local') {
+      // A path, signed as the store is private: the page's own origin (and CSP) serves it.
+      expect(shown).toMatch(new RegExp(`^/uploads/${key}\\?expires=\\d+&signature=`));
+      const absolute = await f.storage.url(key);
+      const res = await fetch(`${new URL(absolute).origin}${shown}`);
+      expect(res.status).toBe(200);
+      expect(Buffer.from(await res.arrayBuffer()).equals(data)).toBe(true);
+    } else {
+      // The bucket's own URL: the page cannot serve it from its origin.
+      expect(new URL(shown).pathname).toContain(key);
+    }
+  });
+
   it('signs URLs that plain fetch can follow, and refuses them tampered or expired', async () => {
     const data = randomBytes(5000);
     const { key } = await f.storage.put(Readable.from([data]), {

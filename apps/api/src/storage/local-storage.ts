@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import {
   assertMediaKey,
+  MEDIA_PATH_PREFIX,
   byteCounter,
   MediaNotFoundError,
   newMediaKey,
@@ -44,6 +45,13 @@ export function createLocalStorage(o: LocalStorageOptions): MediaStorage {
     (err as NodeJS.ErrnoException).code === 'ENOENT' ||
     (err as NodeJS.ErrnoException).code === 'ENOTDIR';
 
+  /** `<key>`, with its signature when the store is private. */
+  const signedPath = (key: string, expiresInSeconds?: number): string => {
+    const path = assertMediaKey(key);
+    if (!o.private) return path;
+    const q = o.signer.sign(key, expiresInSeconds ?? o.urlTtlSeconds);
+    return `${path}?${new URLSearchParams(q).toString()}`;
+  };
   return {
     driver: 'local',
 
@@ -106,10 +114,11 @@ export function createLocalStorage(o: LocalStorageOptions): MediaStorage {
     },
 
     async url(key, options) {
-      const base = `${o.baseUrl}/${assertMediaKey(key)}`;
-      if (!o.private) return base;
-      const q = o.signer.sign(key, options?.expiresInSeconds ?? o.urlTtlSeconds);
-      return `${base}?${new URLSearchParams(q).toString()}`;
+      return `${o.baseUrl}/${signedPath(key, options?.expiresInSeconds)}`;
+    },
+
+    async browserUrl(key) {
+      return `${MEDIA_PATH_PREFIX}${signedPath(key)}`;
     },
 
     async close() {},

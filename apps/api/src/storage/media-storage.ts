@@ -36,6 +36,12 @@ export interface MediaStorage {
    * after `expiresInSeconds` (default: the configured STORAGE_URL_TTL_SECONDS).
    */
   url(key: string, options?: { expiresInSeconds?: number }): Promise<string>;
+  /**
+   * The URL the web app shows the object at. On local disk a path (`/uploads/<key>`, signed when
+   * private) that works on whatever host the page was opened on — an agency's white-label host,
+   * a proxy's name — and under the page's own CSP; on S3 the same as `url` (issue 23 item 7).
+   */
+  browserUrl(key: string): Promise<string>;
   close(): Promise<void>;
 }
 

@@ -111,6 +111,10 @@ export function createS3Storage(o: S3StorageOptions): MediaStorage {
       });
     },
 
+    browserUrl(key) {
+      return this.url(key);
+    },
+
     async close() {
       client.destroy();
     },

@@ -184,7 +184,7 @@ export function createPhotosService(deps: {
   const present = async (rows: PhotoRow[]): Promise<PhotoItem[]> => {
     const out: PhotoItem[] = [];
     for (const r of rows) {
-      const url = r.storage_key ? await storage.url(r.storage_key) : r.google_url;
+      const url = r.storage_key ? await storage.browserUrl(r.storage_key) : r.google_url;
       // Spec 2 §3: an item without a photo_url is not shown.
       if (!url) continue;
       out.push({

@@ -103,7 +103,7 @@ const topicView = (json: string | null) => {
 export async function presentPost(b: PostBundle, storage: MediaStorage): Promise<PostView> {
   const medias = await Promise.all(
     b.media.map(async (m) => ({
-      url: await storage.url(m.storage_key),
+      url: await storage.browserUrl(m.storage_key),
       kind: m.kind === 'video' ? ('video' as const) : ('photo' as const),
       mime: m.mime,
       bytes: m.bytes,

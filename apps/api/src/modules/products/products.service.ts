@@ -45,7 +45,7 @@ export function createProductsService(deps: {
       linkForButton: row.button_link,
       files: await Promise.all(
         photosOf(row).map(async (p) => ({
-          url: await storage.url(p.key),
+          url: await storage.browserUrl(p.key),
           width: p.width,
           height: p.height,
         })),
