@@ -24,7 +24,8 @@ export const normaliseRows = (rows: readonly DayRow[]): DayRow[] =>
  * and closing times for an open row, "add another" inserting an extra open interval after that
  * day, and delete removing an extra one. On a phone a day is two lines or more (the day and its
  * type, then one line a time slot); from the sm breakpoint it is one row with the slots in a
- * column. Enter in any of its fields never submits the form (issue 23).
+ * column. Enter in a time field sets the time and never submits the form (issue 23); the
+ * day-type selects are read-only inputs, from which Chromium submits nothing.
  */
 export function HoursEditor({
   rows,
@@ -89,15 +90,7 @@ export function HoursEditor({
   })).filter((d) => d.at.length > 0);
 
   return (
-    <Stack
-      gap="sm"
-      role="group"
-      aria-label={t('storeInfo.hoursTitle')}
-      // Enter in a time or type field sets that field; the form is saved by its button only.
-      onKeyDown={(e) => {
-        if (e.key === 'Enter' && e.target instanceof HTMLInputElement) e.preventDefault();
-      }}
-    >
+    <Stack gap="sm" role="group" aria-label={t('storeInfo.hoursTitle')}>
       <Text size="sm" c="dimmed">
         {t('storeInfo.timeHint')}
       </Text>
