@@ -431,6 +431,12 @@ export const ja = {
     open: '開店',
     close: '閉店',
     addInterval: '時間帯を追加',
+    hoursTitle: '営業時間',
+    timeHint:
+      '時刻は一覧から選ぶか、10:15 のように入力してください（15 分単位。それ以外の時刻は近い 15 分に丸めます）。変更は「保存」で反映されます。',
+    timeRounded: '{{typed}} は 15 分単位の {{time}} にしました。',
+    timeUnreadable:
+      '「{{typed}}」は時刻として読めません。00:00〜23:59 の形で入力してください（例: 10:15）。',
     removeInterval: '削除',
     temporarilyClosed: '臨時休業中',
     emailAdd: 'メールアドレスを追加',

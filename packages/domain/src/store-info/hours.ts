@@ -142,3 +142,30 @@ export const samePeriods = (a: readonly TimePeriod[], b: readonly TimePeriod[]):
   const kb = b.map(key).sort();
   return ka.length === kb.length && ka.every((k, i) => k === kb[i]);
 };
+
+/**
+ * What a typed time becomes in the hours editor (ADR 0069). Accepted: `10:15`, `9:05`, `1015`,
+ * `915`, `10`, `10時15分`, full-width digits and colon. Minutes off the 15-minute grid go to the
+ * nearest quarter hour (`rounded` says so). A closing time of 24:00 is 00:00 (midnight, as the picker's 00:00);
+ * rounding past 23:45 gives 00:00 for a closing time and 23:45 for an opening time. Anything else
+ * (25:00, 10:60, letters) is `unreadable`: the field keeps its time.
+ */
+export type TypedTime =
+  | { kind: 'exact'; time: string }
+  | { kind: 'rounded'; time: string }
+  | { kind: 'unreadable' };
+
+export function readTypedTime(text: string, role: 'open' | 'close'): TypedTime {
+  const s = text.normalize('NFKC').replace(/\s+/g, '').replace(/分$/, '').replace(/[時.]/, ':');
+  const m = /^(\d{1,2})(?::(\d{1,2}))?$/.exec(s) ?? /^(\d{1,2})(\d{2})$/.exec(s);
+  if (!m) return { kind: 'unreadable' };
+  const h = Number(m[1]);
+  const min = m[2] === undefined || m[2] === '' ? 0 : Number(m[2]);
+  if (h > 24 || min > 59 || (h === 24 && min > 0)) return { kind: 'unreadable' };
+  const typed = h * 60 + min;
+  if (typed === 24 * 60 && role === 'close') return { kind: 'exact', time: '00:00' };
+  let at = Math.round(typed / HOURS_STEP_MINUTES) * HOURS_STEP_MINUTES;
+  if (at >= 24 * 60) at = role === 'close' ? 0 : 24 * 60 - HOURS_STEP_MINUTES;
+  const time = `${String(Math.floor(at / 60)).padStart(2, '0')}:${String(at % 60).padStart(2, '0')}`;
+  return at === typed ? { kind: 'exact', time } : { kind: 'rounded', time };
+}

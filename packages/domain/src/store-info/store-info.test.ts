@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { DAY_HOURS, periodsOfRows, rowsOfPeriods, samePeriods, type DayRow } from './hours';
+import {
+  DAY_HOURS,
+  periodsOfRows,
+  readTypedTime,
+  rowsOfPeriods,
+  samePeriods,
+  type DayRow,
+} from './hours';
 import { businessDetailsRequest, contactsRequest, coreInformationRequest } from './schemas';
 
 const row = (
@@ -152,6 +159,36 @@ const core = {
 };
 const messages = (r: { success: boolean; error?: { issues: { message: string }[] } }) =>
   r.success ? [] : (r.error?.issues.map((i) => i.message) ?? []);
+
+describe('a typed time in the hours editor (ADR 0069)', () => {
+  it.each([
+    ['10:15', 'open', { kind: 'exact', time: '10:15' }],
+    ['9:00', 'open', { kind: 'exact', time: '09:00' }],
+    ['1015', 'open', { kind: 'exact', time: '10:15' }],
+    ['930', 'open', { kind: 'exact', time: '09:30' }],
+    ['18', 'close', { kind: 'exact', time: '18:00' }],
+    ['１０：４５', 'open', { kind: 'exact', time: '10:45' }],
+    ['10時15分', 'open', { kind: 'exact', time: '10:15' }],
+    [' 7:45 ', 'open', { kind: 'exact', time: '07:45' }],
+    ['00:00', 'close', { kind: 'exact', time: '00:00' }],
+    ['10:10', 'open', { kind: 'rounded', time: '10:15' }],
+    ['10:07', 'open', { kind: 'rounded', time: '10:00' }],
+    ['10:08', 'open', { kind: 'rounded', time: '10:15' }],
+    ['9:53', 'close', { kind: 'rounded', time: '10:00' }],
+    ['23:55', 'close', { kind: 'rounded', time: '00:00' }],
+    ['23:55', 'open', { kind: 'rounded', time: '23:45' }],
+    ['24:00', 'close', { kind: 'exact', time: '00:00' }],
+    ['24:00', 'open', { kind: 'rounded', time: '23:45' }],
+    ['25:00', 'open', { kind: 'unreadable' }],
+    ['10:60', 'open', { kind: 'unreadable' }],
+    ['24:30', 'close', { kind: 'unreadable' }],
+    ['', 'open', { kind: 'unreadable' }],
+    ['abc', 'open', { kind: 'unreadable' }],
+    ['10:1', 'open', { kind: 'rounded', time: '10:00' }],
+  ] as const)('%s as %s time → %o', (text, role, want) => {
+    expect(readTypedTime(text, role)).toEqual(want);
+  });
+});
 
 describe('core information rules (spec 2 §5)', () => {
   it('accepts a complete form', () => {

@@ -140,6 +140,68 @@ describe('/basic-information', () => {
     expect(await screen.findByText(/Google への反映待ち: 1 件/)).toBeInTheDocument();
   });
 
+  it('a typed time stays in the field (Enter and Tab save nothing); only the save button sends it', async () => {
+    const { calls } = mockApi({
+      ...lookups,
+      'GET /entity/basic-information': ok(info()),
+      'PUT /entity/business-details': ok(info()),
+    });
+    signIn();
+    renderAt('/basic-information');
+    const details = await screen.findByRole('form', { name: 'ビジネス情報' });
+    const open = within(details).getByRole('textbox', { name: '月曜日の開店' });
+    await userEvent.clear(open);
+    await userEvent.type(open, '10:15{Enter}');
+    expect(open).toHaveValue('10:15');
+    // A save would be under way by now (the form's submit sends at once).
+    await new Promise((r) => setTimeout(r, 50));
+    expect(saves(calls, 'business-details')).toHaveLength(0);
+    const close = within(details).getByRole('textbox', { name: '月曜日の閉店' });
+    await userEvent.clear(close);
+    await userEvent.type(close, '1930');
+    await userEvent.tab();
+    expect(close).toHaveValue('19:30');
+    expect(open).toHaveValue('10:15');
+    // Minutes off the 15-minute grid go to the nearest quarter hour, and the screen says so.
+    const tuesday = within(details).getByRole('textbox', { name: '火曜日の営業区分' });
+    await userEvent.click(tuesday);
+    await userEvent.click(await screen.findByRole('option', { name: '営業' }));
+    const tueOpen = within(details).getByRole('textbox', { name: '火曜日の開店' });
+    await userEvent.clear(tueOpen);
+    await userEvent.type(tueOpen, '9:08{Enter}');
+    expect(tueOpen).toHaveValue('09:15');
+    expect(within(details).getByText('9:08 は 15 分単位の 09:15 にしました。')).toBeInTheDocument();
+    // What cannot be read as a time is refused and the field keeps its time.
+    const tueClose = within(details).getByRole('textbox', { name: '火曜日の閉店' });
+    await userEvent.clear(tueClose);
+    await userEvent.type(tueClose, '25:00');
+    await userEvent.tab();
+    expect(tueClose).toHaveValue('00:00');
+    expect(within(details).getByText(/「25:00」は時刻として読めません/)).toBeInTheDocument();
+    expect(within(details).getByText('9:08 は 15 分単位の 09:15 にしました。')).toBeInTheDocument();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(saves(calls, 'business-details')).toHaveLength(0);
+
+    await userEvent.click(within(details).getByRole('button', { name: '保存' }));
+    await waitFor(() => expect(saves(calls, 'business-details')).toHaveLength(1));
+    expect(
+      JSON.parse((saves(calls, 'business-details')[0]?.body as { hours: string }).hours),
+    ).toEqual([
+      {
+        openDay: 'MONDAY',
+        closeDay: 'MONDAY',
+        openTime: { hours: 10, minutes: 15 },
+        closeTime: { hours: 19, minutes: 30 },
+      },
+      {
+        openDay: 'TUESDAY',
+        closeDay: 'TUESDAY',
+        openTime: { hours: 9, minutes: 15 },
+        closeTime: { hours: 24 },
+      },
+    ]);
+  });
+
   it('without "specify hours" an empty list is sent (spec 2 §4)', async () => {
     const { calls } = mockApi({
       ...lookups,
