@@ -99,6 +99,7 @@ import {
   paymentOriginsOf,
   registerSecurityHeaders,
   securityHeadersFor,
+  providerImageOrigins,
 } from './plugins/security-headers';
 import {
   createMediaStorage,
@@ -197,7 +198,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   await registerSecurityHeaders(
     app,
-    securityHeadersFor(config.map, paymentOriginsOf(config.publicUrl, config.payments.sbps)),
+    securityHeadersFor(
+      config.map,
+      paymentOriginsOf(config.publicUrl, config.payments.sbps),
+      providerImageOrigins(config),
+    ),
   );
   await app.register(rateLimit, {
     global: false,

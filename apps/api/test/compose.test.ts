@@ -46,10 +46,11 @@ describe('composed server', () => {
       const res = await server.app.inject({ method: 'GET', url });
       expect(res.statusCode).toBe(200);
       expect(res.body).toContain('<meta name="tenpo-api-key" content="compose-key-1">');
-      // No tile server configured: the map draws offline, and the CSP allows no outside image.
+      // No tile server configured: the map draws offline, and the CSP allows no outside image
+      // but the sandbox's own (PUBLIC_URL's host: the photos only its Google holds).
       expect(res.body).not.toContain('tenpo-map-tile-url');
       expect(String(res.headers['content-security-policy'])).toContain(
-        "img-src 'self' data: blob:;",
+        "img-src 'self' data: blob: http://tenpo.test;",
       );
     }
     expect((await server.app.inject({ method: 'GET', url: '/assets/app.js' })).body).toBe(
@@ -168,7 +169,9 @@ describe('composed server with a map tile server (ADR 0042)', () => {
       '<meta name="tenpo-map-attribution" content="© &quot;Tiles&quot; &lt;Example&gt;">',
     );
     const csp = String(res.headers['content-security-policy']);
-    expect(csp).toContain("img-src 'self' data: blob: https://tiles.example.jp;");
+    expect(csp).toContain(
+      "img-src 'self' data: blob: https://tiles.example.jp http://localhost:3000;",
+    );
     expect(csp).toContain("connect-src 'self';");
   });
 });

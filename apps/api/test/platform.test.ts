@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Fastify from 'fastify';
 import helmet from '@fastify/helmet';
 import { ja } from '@tenpo/domain';
-import { SECURITY_HEADERS } from '../src/plugins/security-headers';
+import { providerImageOrigins, securityHeadersFor } from '../src/plugins/security-headers';
 import { API_KEY, buildTestApp, call, json, type TestApp } from './helpers';
 
 let t: TestApp;
@@ -140,7 +140,10 @@ describe('error envelope', () => {
   it('sets exactly the headers @fastify/helmet sets, on successes, errors and 404s', async () => {
     // The reference: the plugin itself, per request, with the same options.
     const reference = Fastify({ logger: false });
-    await reference.register(helmet, SECURITY_HEADERS);
+    await reference.register(
+      helmet,
+      securityHeadersFor(null, undefined, providerImageOrigins(t.config)),
+    );
     reference.get('/', async () => ({}));
     const expected = (await reference.inject({ method: 'GET', url: '/' })).headers;
     await reference.close();

@@ -22,6 +22,20 @@ export const SECURITY_HEADERS: FastifyHelmetOptions = {
   crossOriginEmbedderPolicy: false,
 };
 
+/**
+ * Where the photo library's images come from besides Tenpo (issue 23 item 7): a photo only Google
+ * holds is shown from Google's image host (live), or from the sandbox's, which answers on
+ * PUBLIC_URL's host — another origin for a page opened on an agency's white-label host.
+ */
+export const providerImageOrigins = (config: {
+  providers: 'sandbox' | 'live';
+  publicUrl: string;
+  sandboxUrl: string | null;
+}): string[] =>
+  config.providers === 'live'
+    ? ['https://*.googleusercontent.com']
+    : [new URL(config.sandboxUrl ?? config.publicUrl).origin];
+
 /** Outside origins the card payment needs (ADR 0050); none when SBPS answers on our own. */
 export type PaymentOrigins = {
   /** The token script's origin: loaded as a script, and it calls its own host. */
@@ -52,8 +66,10 @@ export const paymentOriginsOf = (
 export function securityHeadersFor(
   map: { origin: string } | null,
   payments: PaymentOrigins = { tokenOrigin: null, purchaseOrigin: null },
+  providerImages: readonly string[] = [],
 ): FastifyHelmetOptions {
-  if (!map && !payments.tokenOrigin && !payments.purchaseOrigin) return SECURITY_HEADERS;
+  if (!map && !payments.tokenOrigin && !payments.purchaseOrigin && providerImages.length === 0)
+    return SECURITY_HEADERS;
   const csp = SECURITY_HEADERS.contentSecurityPolicy as { directives: Record<string, unknown> };
   const plus = (origin: string | null) => (origin ? [origin] : []);
   return {
@@ -61,7 +77,7 @@ export function securityHeadersFor(
     contentSecurityPolicy: {
       directives: {
         ...csp.directives,
-        imgSrc: ["'self'", 'data:', 'blob:', ...plus(map?.origin ?? null)],
+        imgSrc: ["'self'", 'data:', 'blob:', ...plus(map?.origin ?? null), ...providerImages],
         scriptSrc: ["'self'", ...plus(payments.tokenOrigin)],
         connectSrc: ["'self'", ...plus(payments.tokenOrigin)],
         formAction: ["'self'", ...plus(payments.purchaseOrigin)],
