@@ -870,6 +870,10 @@ export const ja = {
     uploadTitle: '写真・動画をアップロード',
     drop: 'ここにファイルをドロップするか、クリックして選択してください',
     dropHint: '画像・動画（WebPを除く）、1ファイル20MBまで、最大{{max}}件',
+    googleLimit:
+      'Googleビジネスプロフィールに送られるのは JPG・PNG・HEIC の写真（10KB〜5MB、250×250ピクセル以上）です。それ以外はTenpoにだけ保存されます。',
+    googleSkips:
+      '「{{name}}」（{{size}}）はGoogleの受け付ける大きさ（10KB〜5MB）の外です。Tenpoにだけ保存されます。',
     count: '{{count}} / {{max}} 件',
     removeFile: '{{name}} を外す',
     send: 'アップロードする',

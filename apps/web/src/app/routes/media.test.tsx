@@ -94,6 +94,8 @@ describe('/media', () => {
     const items = await screen.findAllByTestId('photo');
     expect(items).toHaveLength(2);
     expect(within(items[1] as HTMLElement).getByText('Google未反映')).toBeInTheDocument();
+    // The reason is text on the card, not a tooltip (issue 23 item 9).
+    expect(within(items[1] as HTMLElement).getByText(domainJa.photoGoogleRefused)).toBeVisible();
     expect(screen.getByRole('button', { name: '2 枚目を表示' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: '3 枚目を表示' })).not.toBeInTheDocument();
   });
@@ -207,6 +209,27 @@ describe('/media', () => {
       await within(modal).findByText('WebP形式の画像には対応していません。'),
     ).toBeInTheDocument();
     expect(within(modal).getByRole('button', { name: 'アップロードする' })).toBeDisabled();
+  });
+
+  it('says before the upload which photos Google will not take for their size (issue 23 item 9)', async () => {
+    mockApi({ 'GET /photos': ok([]) });
+    signIn();
+    renderAt('/media');
+    await userEvent.click(await screen.findByRole('button', { name: 'アップロード' }));
+    const modal = await screen.findByRole('dialog', { name: '写真・動画をアップロード' });
+    expect(within(modal).getByText(/10KB〜5MB、250×250ピクセル以上/)).toBeInTheDocument();
+    const input = modal.querySelector('input[type="file"]') as HTMLInputElement;
+    const large = new File(['x'], 'large.jpg', { type: 'image/jpeg' });
+    Object.defineProperty(large, 'size', { value: 19.5 * 1024 * 1024 });
+    const fine = new File(['x'], 'fine.jpg', { type: 'image/jpeg' });
+    Object.defineProperty(fine, 'size', { value: 2 * 1024 * 1024 });
+    await userEvent.upload(input, [large, fine]);
+    expect(
+      await within(modal).findByText(/「large\.jpg」（19\.5 ?MB）はGoogleの受け付ける大きさ/),
+    ).toBeInTheDocument();
+    expect(within(modal).queryByText(/「fine\.jpg」/)).not.toBeInTheDocument();
+    // Tenpo keeps it: the upload is not refused.
+    expect(within(modal).getByRole('button', { name: 'アップロードする' })).toBeEnabled();
   });
 
   it('uploads the chosen files with the progress shown, then reloads the library', async () => {

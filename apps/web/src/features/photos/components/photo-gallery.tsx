@@ -1,4 +1,4 @@
-import { ActionIcon, Badge, Box, Card, Image, SimpleGrid, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Badge, Box, Card, Image, SimpleGrid, Text } from '@mantine/core';
 import type { PhotoItem } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
 import { TrashIcon } from '@/components/ui/icons';
@@ -41,18 +41,11 @@ export function PhotoGallery({
                 {t('media.video')}
               </Badge>
             )}
-            {p.sync_state !== 'synced' &&
-              (p.sync_error ? (
-                <Tooltip label={p.sync_error} multiline w={240}>
-                  <Badge size="xs" color={STATE_COLOR[p.sync_state]} title={p.sync_error}>
-                    {t(`media.states.${p.sync_state}`)}
-                  </Badge>
-                </Tooltip>
-              ) : (
-                <Badge size="xs" color={STATE_COLOR[p.sync_state]}>
-                  {t(`media.states.${p.sync_state}`)}
-                </Badge>
-              ))}
+            {p.sync_state !== 'synced' && (
+              <Badge size="xs" color={STATE_COLOR[p.sync_state]}>
+                {t(`media.states.${p.sync_state}`)}
+              </Badge>
+            )}
             <ActionIcon
               ml="auto"
               variant="subtle"
@@ -63,6 +56,12 @@ export function PhotoGallery({
               <TrashIcon />
             </ActionIcon>
           </Box>
+          {/* The reason as text, for touch and keyboard alike (issue 23 item 9), not a tooltip. */}
+          {p.sync_state !== 'synced' && p.sync_error && (
+            <Text size="xs" c={p.sync_state === 'failed' ? 'red.8' : 'dimmed'} px={6} pb={6}>
+              {p.sync_error}
+            </Text>
+          )}
         </Card>
       ))}
     </SimpleGrid>

@@ -13,7 +13,15 @@ import {
 import { Dropzone } from '@mantine/dropzone';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ja as domainJa, extOf, PHOTO_UPLOAD_MAX_FILES, UPLOAD_MAX_BYTES } from '@tenpo/domain';
+import {
+  ja as domainJa,
+  extOf,
+  formatBytes,
+  MEDIA_RULES,
+  mediaKindOf,
+  PHOTO_UPLOAD_MAX_FILES,
+  UPLOAD_MAX_BYTES,
+} from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '@/lib/api-client';
 import { TOAST_MS } from '@/lib/timing';
@@ -22,6 +30,21 @@ import { photoKeys, uploadPhotosCall } from '../api/photos-api';
 const ACCEPT = ['image/*', 'video/mp4', 'video/quicktime'];
 
 /** The dialog's own checks (spec 2 §5): at most 10 files, 20 MB each, no WebP. */
+/**
+ * Photos Tenpo keeps but Google will not take for their size (spec 2 §5: 10 KB to 5 MB), said
+ * before the upload rather than as a red badge after it (issue 23 item 9).
+ */
+export const googleSkips = (
+  files: readonly File[],
+  t: (k: string, o: Record<string, string>) => string,
+): string[] => {
+  const { minBytes, maxBytes } = MEDIA_RULES.google_my_business.image;
+  return files
+    .filter((f) => mediaKindOf(extOf(f.name)) === 'image')
+    .filter((f) => f.size > maxBytes || (minBytes !== null && f.size < minBytes))
+    .map((f) => t('media.googleSkips', { name: f.name, size: formatBytes(f.size) }));
+};
+
 export const uploadProblems = (files: readonly File[], t: (k: string) => string): string[] => {
   const out = new Set<string>();
   if (files.length > PHOTO_UPLOAD_MAX_FILES) out.add(t('media.tooMany'));
@@ -96,6 +119,9 @@ export function UploadPhotosModal({
             </Text>
           </Stack>
         </Dropzone>
+        <Text size="xs" c="dimmed">
+          {t('media.googleLimit')}
+        </Text>
         <Group justify="space-between">
           <Badge
             variant="light"
@@ -128,6 +154,11 @@ export function UploadPhotosModal({
             ))}
           </Stack>
         )}
+        {googleSkips(files, t).map((note) => (
+          <Alert key={note} color="yellow" p="xs">
+            {note}
+          </Alert>
+        ))}
         {problems.map((p) => (
           <Alert key={p} color="red" role="alert" p="xs">
             {p}
