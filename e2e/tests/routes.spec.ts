@@ -81,3 +81,29 @@ test('an agency with two stores ticked: report, a 404, メインページへ →
   await expect(page.getByTestId('choose-one-store')).toHaveCount(0);
   await shots(page, 'home-agency-two-stores');
 });
+
+test('an ended trial: the plan help and the account menu link the help site; the manual opens', async ({
+  page,
+}) => {
+  await login(page, 'expired@tenpo.example');
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByTestId('pay-required')).toBeVisible();
+  await settled(page);
+  await page.goto('/register-payment');
+  const plan = page.getByRole('region', { name: 'プラン' });
+  const help = plan.getByRole('link', { name: 'プランについて（マニュアル）' });
+  // HELP_URL unset in the journeys: its default.
+  await expect(help).toHaveAttribute('href', 'https://help.tenpo.example/');
+  await expect(help).toHaveAttribute('target', '_blank');
+  await shots(page, 'register-payment-ended-trial');
+  await page.getByRole('button', { name: 'アカウントメニュー' }).click();
+  await expect(page.getByRole('menuitem', { name: 'マニュアル（ヘルプサイト）' })).toHaveAttribute(
+    'href',
+    'https://help.tenpo.example/',
+  );
+  await page.getByRole('menuitem', { name: 'マニュアル（PDF）' }).click();
+  await expect(page).toHaveURL(/\/manual-document$/);
+  await expect(page.locator('iframe[title="マニュアル"]')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('pay-required')).toHaveCount(0);
+  await shots(page, 'manual-ended-trial');
+});
