@@ -43,7 +43,10 @@ export const cacheControlOf = (relative: string): string =>
     ? 'public, max-age=31536000, immutable'
     : 'no-cache';
 
-/** Serves the built web app at /, with the API key (and map tiles) the server was started with. */
+/**
+ * Serves the built web app at /, with the API key, the help site (and map tiles) the server was
+ * started with.
+ */
 async function mountWeb(app: FastifyInstance, config: Config): Promise<void> {
   const dist = config.webDist ?? DEFAULT_WEB_DIST;
   const indexFile = path.join(dist, 'index.html');
@@ -53,7 +56,10 @@ async function mountWeb(app: FastifyInstance, config: Config): Promise<void> {
   }
   const attr = (v: string) =>
     v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  const tags = [`<meta name="tenpo-api-key" content="${config.apiKey.replace(/[&"<>]/g, '')}">`];
+  const tags = [
+    `<meta name="tenpo-api-key" content="${config.apiKey.replace(/[&"<>]/g, '')}">`,
+    `<meta name="tenpo-help-url" content="${attr(config.helpUrl)}">`,
+  ];
   // The store map's tile server (ADR 0042); without these tags the map draws offline outlines.
   if (config.map)
     tags.push(

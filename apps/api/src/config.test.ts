@@ -383,6 +383,24 @@ describe('loadConfig', () => {
     );
   });
 
+  describe('the help site (HELP_URL, issue 23 item 10)', () => {
+    it('defaults to the help site linked so far, and takes another http(s) URL', () => {
+      expect(loadConfig({ DATA_DIR: tmp() }).helpUrl).toBe('https://help.tenpo.example/');
+      expect(
+        loadConfig({ DATA_DIR: tmp(), HELP_URL: 'https://support.example.jp/tenpo/' }).helpUrl,
+      ).toBe('https://support.example.jp/tenpo/');
+    });
+
+    it.each(['javascript:alert(1)', 'help.example.jp', 'ftp://help.example.jp/'])(
+      'refuses HELP_URL=%s',
+      (url) => {
+        expect(() => loadConfig({ DATA_DIR: tmp(), HELP_URL: url })).toThrow(
+          /^Invalid configuration:\n {2}HELP_URL: must be an http\(s\) URL/,
+        );
+      },
+    );
+  });
+
   describe('the store map tiles (ADR 0042)', () => {
     it('has none by default: the map draws offline outlines', () => {
       expect(loadConfig({ DATA_DIR: tmp() }).map).toBeNull();

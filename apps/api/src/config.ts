@@ -6,6 +6,9 @@ import { z } from 'zod';
 /** The documented development default of the fixed API key (README, configuration table). */
 export const DEV_API_KEY = 'tenpo-dev-key';
 
+/** The help site linked when HELP_URL is unset (README, configuration table). */
+export const DEFAULT_HELP_URL = 'https://help.tenpo.example/';
+
 const boolish = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
@@ -122,6 +125,11 @@ const envSchema = z.object({
     })
     .optional(),
   MAP_ATTRIBUTION: z.string().trim().min(1).max(300).optional(),
+  // The external help site of the account menu and the plan selector (spec 1 §1), handed to the
+  // browser in index.html.
+  HELP_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+    .default(DEFAULT_HELP_URL),
   // Card payments through SB Payment Service (issue 13, ADR 0050): required when live; the
   // sandbox's merchant otherwise (SANDBOX_SBPS).
   SBPS_MERCHANT_ID: z
@@ -267,6 +275,8 @@ export type Config = Readonly<{
    * draws its offline outlines of Japan and asks no outside host for anything.
    */
   map: MapConfig | null;
+  /** The external help site (HELP_URL), handed to the browser in index.html. */
+  helpUrl: string;
   payments: PaymentsConfig;
   /** Probes, drain and metrics (ADR 0052). */
   ops: OpsConfig;
@@ -661,6 +671,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : null,
     storage: Object.freeze(storage),
     map: mapOf(e),
+    helpUrl: e.HELP_URL,
     payments: deepFreeze(payments),
     ops: Object.freeze({
       workerHealthPort: e.WORKER_HEALTH_PORT,

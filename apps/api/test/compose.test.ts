@@ -46,6 +46,10 @@ describe('composed server', () => {
       const res = await server.app.inject({ method: 'GET', url });
       expect(res.statusCode).toBe(200);
       expect(res.body).toContain('<meta name="tenpo-api-key" content="compose-key-1">');
+      // HELP_URL unset: the help site linked so far (issue 23 item 10).
+      expect(res.body).toContain(
+        '<meta name="tenpo-help-url" content="https://help.tenpo.example/">',
+      );
       // No tile server configured: the map draws offline, and the CSP allows no outside image
       // but the sandbox's own (PUBLIC_URL's host: the photos only its Google holds).
       expect(res.body).not.toContain('tenpo-map-tile-url');
@@ -151,6 +155,7 @@ describe('composed server with a map tile server (ADR 0042)', () => {
         TENPO_SEED_DEMO: 'false',
         MAP_TILE_URL: 'https://tiles.example.jp/{z}/{x}/{y}.png?a=1&b=2',
         MAP_ATTRIBUTION: '© "Tiles" <Example>',
+        HELP_URL: 'https://support.example.jp/tenpo?lang=ja&v="2"',
       }),
     );
     await mapped.app.ready();
@@ -167,6 +172,10 @@ describe('composed server with a map tile server (ADR 0042)', () => {
     );
     expect(res.body).toContain(
       '<meta name="tenpo-map-attribution" content="© &quot;Tiles&quot; &lt;Example&gt;">',
+    );
+    // HELP_URL set: the account menu and the plan selector link there (escaped like the rest).
+    expect(res.body).toContain(
+      '<meta name="tenpo-help-url" content="https://support.example.jp/tenpo?lang=ja&amp;v=&quot;2&quot;">',
     );
     const csp = String(res.headers['content-security-policy']);
     expect(csp).toContain(

@@ -1,6 +1,7 @@
 import { Suspense, lazy, useEffect, useState } from 'react';
 import { Center, Loader } from '@mantine/core';
-import { Navigate, Outlet, useLocation } from 'react-router';
+import { Navigate, Outlet, useLocation, useSearchParams } from 'react-router';
+import { verifyRegisterTokenCall } from '../features/auth/api/auth-api';
 import { clearSession, logout, refreshSession, useSession } from '../lib/session';
 import { storage } from '../lib/storage';
 
@@ -10,11 +11,53 @@ const LoginErrorDialog = lazy(() =>
   import('../components/ui/login-error-dialog').then((m) => ({ default: m.LoginErrorDialog })),
 );
 
+function FullLoader() {
+  return (
+    <Center mih="100vh">
+      <Loader aria-label="loading" />
+    </Center>
+  );
+}
+
+const sameEmail = (a: string, b: string | null): boolean =>
+  b !== null && a.trim().toLowerCase() === b.trim().toLowerCase();
+
 /**
- * Public routes send a user signed in in this tab home (spec 1 §2); the terms dialog keeps a
- * user who has not agreed on /login. A tab that arrives here without a session while storage
- * holds a live token (the browser is signed in, in another tab or before a reload) shows the
- * login-error warning instead, whose confirm logs out (spec 3 §4): one browser, one account.
+ * The e-mail address a mailed account link is for: a reset link carries it in its query, a
+ * registration link's token names it once verified. `null`: the page is no such link (or the
+ * link names nobody: a bad token is a dead link, not another account); `undefined`: still asking.
+ * Asked only while someone is signed in (`active`); the pages themselves read the link otherwise.
+ */
+function useLinkEmail(active: boolean): string | null | undefined {
+  const { pathname } = useLocation();
+  const [params] = useSearchParams();
+  const token = pathname === '/register-account' ? params.get('token') : null;
+  const [verified, setVerified] = useState<{ token: string; email: string | null } | null>(null);
+  const ask = active && token !== null;
+  useEffect(() => {
+    if (!ask || token === null) return;
+    let live = true;
+    verifyRegisterTokenCall(token).then(
+      (r) => live && setVerified({ token, email: r.data.email }),
+      () => live && setVerified({ token, email: null }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [ask, token]);
+  if (pathname === '/reset-password') return params.get('email') || null;
+  if (!ask) return null;
+  return verified?.token === token ? verified.email : undefined;
+}
+
+/**
+ * Public routes send a signed-in user home (spec 1 §2; spec 3 §4). A tab that arrives without a
+ * session of its own while storage holds a token (the browser is signed in: another tab, a
+ * reload, a typed address) restores that session first, and then goes home like any signed-in
+ * user: it is this browser's own account, nobody else's. The login-error warning (「すでに別の
+ * アカウントで…」), whose confirm logs out, is kept for a mailed link that names another
+ * account than the signed-in one: a reset or registration link for a different e-mail (ADR 0070).
+ * The terms dialog keeps a user who has not agreed on /login.
  */
 export function PublicOnly() {
   const session = useSession();
@@ -22,7 +65,6 @@ export function PublicOnly() {
   const [checking, setChecking] = useState(
     () => !session.isLoggedIn && storage.get('token') !== null,
   );
-  const [warn, setWarn] = useState(false);
   // A session whose token is gone from storage is over (spec 1 §2: no token means Login);
   // counting it as signed in would send the user back to the app, which sends them here.
   const signedIn = session.isLoggedIn && storage.get('token') !== null;
@@ -36,9 +78,8 @@ export function PublicOnly() {
     let live = true;
     void refreshSession().then((r) => {
       if (!live) return;
-      if (r === 'ok') setWarn(true);
-      // Unreachable: the login form, with the token kept for when the server answers again.
-      else if (r === 'gone') clearSession();
+      // Unreachable: the page, with the token kept for when the server answers again.
+      if (r === 'gone') clearSession();
       setChecking(false);
     });
     return () => {
@@ -46,31 +87,23 @@ export function PublicOnly() {
     };
   }, [checking]);
 
-  if (checking) {
-    return (
-      <Center mih="100vh">
-        <Loader aria-label="loading" />
-      </Center>
-    );
-  }
-  if (warn) {
-    return (
-      <>
-        <Outlet />
-        <Suspense fallback={null}>
-          <LoginErrorDialog
-            opened
-            onConfirm={() => {
-              void logout({ stay: true }).then(() => setWarn(false));
-            }}
-          />
-        </Suspense>
-      </>
-    );
-  }
-  if (signedIn) {
+  const linkEmail = useLinkEmail(signedIn && !checking);
+
+  if (checking || (signedIn && linkEmail === undefined)) return <FullLoader />;
+  const otherAccount = signedIn && !!linkEmail && !sameEmail(linkEmail, session.email);
+  if (signedIn && !otherAccount) {
     if (session.agreeTerm) return <Navigate to="/" replace />;
     if (pathname !== '/login') return <Navigate to="/login" replace />;
   }
-  return <Outlet />;
+  // One tree either way: the page under the warning stays mounted once it is confirmed.
+  return (
+    <>
+      <Outlet />
+      {otherAccount && (
+        <Suspense fallback={null}>
+          <LoginErrorDialog opened onConfirm={() => void logout({ stay: true })} />
+        </Suspense>
+      )}
+    </>
+  );
 }

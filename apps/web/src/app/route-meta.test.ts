@@ -12,6 +12,7 @@ const overview: RouteMeta = { name: 'Overview', title: '' };
 const agencies: RouteMeta = { name: 'Overview Agencies', title: '', roles: MANAGER_ONLY };
 const dashboard: RouteMeta = { name: 'Dashboard', title: '' };
 const connectAccount: RouteMeta = { name: 'Connect Account', title: '', needsStores: true };
+const home: RouteMeta = { name: 'Home', title: '' };
 
 describe('guardRedirect (spec 1 §2 guards)', () => {
   it.each([
@@ -28,6 +29,20 @@ describe('guardRedirect (spec 1 §2 guards)', () => {
     ['a single shop’s home is its dashboard', overview, shop, true, [], '/dashboard'],
     ['a group leader keeps the overview', overview, leader, true, [], null],
     ['agency keeps the overview', overview, agency, false, [], null],
+    // "/" (issue 23 item 8): somewhere whatever is selected.
+    ['"/", agency with two stores', home, agency, false, [8, 9], '/overview'],
+    ['"/", agency with none', home, agency, false, [], '/overview'],
+    ['"/", manager with two stores', home, manager, true, [8, 9], '/overview'],
+    ['"/", group leader', home, leader, true, [], '/overview'],
+    ['"/", shop', home, shop, true, [], '/dashboard'],
+    [
+      '"/", trial without Google (then sent on by the dashboard)',
+      home,
+      trial,
+      false,
+      [],
+      '/dashboard',
+    ],
   ] as const)('%s', (_n, meta, user, connectGMB, ids, want) => {
     expect(guardRedirect(meta, { user, connectGMB, selectedIds: ids })).toBe(want);
   });

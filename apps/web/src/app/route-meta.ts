@@ -3,6 +3,7 @@ import { isAccountManager } from '../lib/session';
 
 /** Route names of spec 1 §2 (plus names for the screens it lists without one). */
 export type RouteName =
+  | 'Home'
   | 'Login'
   | 'Forgot Password'
   | 'Reset Password'
@@ -104,6 +105,8 @@ export type GuardContext = {
  */
 export const guardRedirect = (meta: RouteMeta, ctx: GuardContext): string | null => {
   const { user } = ctx;
+  // "/" leads somewhere whatever is selected: it is a redirect, not a screen (issue 23 item 8).
+  if (meta.name === 'Home') return homeFor(user);
   if (meta.roles && !meta.roles.includes(user.role)) return '/dashboard';
   if (meta.needsStores && isAccountManager(user) && ctx.selectedIds.length === 0) {
     return '/dashboard';
@@ -112,9 +115,18 @@ export const guardRedirect = (meta: RouteMeta, ctx: GuardContext): string | null
     return '/google-my-business';
   }
   // A single shop's home is its own dashboard; the overview lists stores for the others.
-  if (meta.name === 'Overview' && isStoreRole(user.role) && !user.is_leader) return '/dashboard';
+  if (meta.name === 'Overview' && homeFor(user) !== '/overview') return homeFor(user);
   return null;
 };
+
+/**
+ * Where "/" leads (spec 1 §2: / redirects to /overview): the overview for the users who have
+ * one (agency, manager, group leader), whatever stores they have selected; a single shop's
+ * overview is its own dashboard, so it goes there at once. The guards of the target then apply
+ * (a shop without a business profile goes on to /google-my-business).
+ */
+export const homeFor = (user: Pick<User, 'role' | 'is_leader'>): string =>
+  isStoreRole(user.role) && !user.is_leader ? '/dashboard' : '/overview';
 
 export const MANAGER_ONLY: readonly number[] = [ROLE.manager];
 

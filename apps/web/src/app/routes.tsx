@@ -1,5 +1,5 @@
 import { Center, Loader } from '@mantine/core';
-import { Navigate, type RouteObject } from 'react-router';
+import type { RouteObject } from 'react-router';
 import { BlankLayout } from '../components/layout/blank-layout';
 import { loadChunk } from '../lib/chunk';
 import { PublicOnly } from './public-only';
@@ -68,12 +68,14 @@ export const routes: RouteObject[] = [
               },
             ],
           },
-          {
-            path: '/facebook-terms-and-privacy',
-            lazy: lazy(() => import('./routes/privacy-policy'), 'PrivacyPolicyRoute'),
-            handle: meta({ name: 'Facebook Terms And Privacy', title: 'プライバシーポリシー' }),
-          },
         ],
+      },
+      // Spec 1 §2: the privacy policy needs no login, and opening it signed in leaves the
+      // session alone (not PublicOnly: it neither sends anyone home nor logs anyone out).
+      {
+        path: '/facebook-terms-and-privacy',
+        lazy: lazy(() => import('./routes/privacy-policy'), 'PrivacyPolicyRoute'),
+        handle: meta({ name: 'Facebook Terms And Privacy', title: 'プライバシーポリシー' }),
       },
       // The link mailed to a new login address (ADR 0065): signed in or not, so not PublicOnly.
       {
@@ -89,7 +91,8 @@ export const routes: RouteObject[] = [
       {
         lazy: lazy(() => import('./layouts/shell'), 'ShellLayout'),
         children: [
-          { index: true, element: <Navigate to="/overview" replace /> },
+          // The shell's guard sends "/" home (homeFor); the element is never reached.
+          { index: true, element: null, handle: meta({ name: 'Home', title: '' }) },
           {
             path: '/overview',
             lazy: lazy(() => import('./routes/overview'), 'OverviewRoute'),
@@ -107,7 +110,11 @@ export const routes: RouteObject[] = [
           {
             path: '/google-my-business',
             lazy: lazy(() => import('./routes/google-my-business'), 'GoogleMyBusinessRoute'),
-            handle: meta({ name: 'Google My Business', title: 'Googleビジネスプロフィール連携' }),
+            handle: meta({
+              name: 'Google My Business',
+              title: 'Googleビジネスプロフィール連携',
+              needsStores: true,
+            }),
           },
           {
             path: '/facebook/connect-page',
@@ -127,7 +134,11 @@ export const routes: RouteObject[] = [
           {
             path: '/change-payment-method',
             lazy: lazy(() => import('./routes/change-payment-method'), 'ChangePaymentMethodRoute'),
-            handle: meta({ name: 'Change Payment Method', title: '支払い方法の変更' }),
+            handle: meta({
+              name: 'Change Payment Method',
+              title: '支払い方法の変更',
+              needsStores: true,
+            }),
           },
           {
             path: '/connect-account',

@@ -1,19 +1,18 @@
 import { Stack, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { PaymentGate } from '../../components/ui/payment-panels';
 import { ManualViewer } from '../../features/manual/components/manual-viewer';
-import { usePaymentState } from '../payment-state';
 
-/** /manual-document: the PDF manual inside the product, behind the payment panels. */
+/**
+ * /manual-document: the PDF manual inside the product. It opens for every role and payment
+ * state (issue 23 item 10, ADR 0070): a store whose trial ended or whose charge failed needs the
+ * manual most, and the payment panels stay on the screens that act for the store.
+ */
 export function ManualDocumentRoute() {
   const { t } = useTranslation();
-  const payment = usePaymentState();
   return (
     <Stack>
       <Title order={2}>{t('screens.manual.title')}</Title>
-      <PaymentGate state={payment}>
-        <ManualViewer />
-      </PaymentGate>
+      <ManualViewer />
     </Stack>
   );
 }

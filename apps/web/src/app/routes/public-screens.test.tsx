@@ -166,21 +166,94 @@ describe('public routes when signed in', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
   });
 
-  it('a tab without a session of its own, while the browser is signed in, is warned on /login; confirming logs out there (spec 3 §4)', async () => {
+  it.each(['/login', '/forgot-password', '/register-information'])(
+    'a tab that opens %s while the browser is signed in goes home, still signed in: no warning (issue 23 item 4)',
+    async (path) => {
+      const { calls } = mockApi({ 'GET /refresh-token': ok(loginData()) });
+      localStorage.setItem('token', 'this-browser');
+      const { router } = renderAt(path);
+      await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+      expect(screen.queryByRole('dialog', { name: 'ログイン状態が変わりました' })).toBeNull();
+      expect(localStorage.getItem('token')).toBe('token-1');
+      expect(calls.some((c) => c.path === '/logout')).toBe(false);
+    },
+  );
+
+  it('the privacy policy opened signed in is shown, and nobody is logged out or sent away', async () => {
+    const { calls } = mockApi({});
+    signIn();
+    const { router } = renderAt('/facebook-terms-and-privacy');
+    expect(
+      await screen.findByRole('heading', { name: /プライバシーポリシー/, level: 1 }),
+    ).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/facebook-terms-and-privacy');
+    expect(localStorage.getItem('token')).toBe('token-1');
+    expect(calls).toHaveLength(0);
+  });
+
+  it('the privacy policy opened in a new tab of a signed-in browser keeps its token', async () => {
+    const { calls } = mockApi({});
+    localStorage.setItem('token', 'this-browser');
+    const { router } = renderAt('/facebook-terms-and-privacy');
+    expect(
+      await screen.findByRole('heading', { name: /プライバシーポリシー/, level: 1 }),
+    ).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/facebook-terms-and-privacy');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(localStorage.getItem('token')).toBe('this-browser');
+    expect(calls).toHaveLength(0);
+  });
+
+  it('a reset link for the signed-in account goes home, no warning', async () => {
+    mockApi({ 'GET /refresh-token': ok(loginData()) });
+    localStorage.setItem('token', 'this-browser');
+    const { router } = renderAt('/reset-password?token=t1&email=Shop%40tenpo.example');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+    expect(screen.queryByRole('dialog', { name: 'ログイン状態が変わりました' })).toBeNull();
+  });
+
+  it('a reset link for another e-mail warns that another account is signed in; confirming logs out there', async () => {
     const { calls } = mockApi({
       'GET /refresh-token': ok(loginData()),
       'GET /logout': ok(null, 'ログアウトしました。'),
     });
-    localStorage.setItem('token', 'from-the-other-tab');
-    const { router } = renderAt('/login');
+    localStorage.setItem('token', 'this-browser');
+    const { router } = renderAt('/reset-password?token=t1&email=other%40tenpo.example');
     const dialog = await screen.findByRole('dialog', { name: 'ログイン状態が変わりました' });
     expect(within(dialog).getByText(/すでに別のアカウントでログインしている/)).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/login');
     await userEvent.click(within(dialog).getByRole('button', { name: 'OK' }));
     await waitFor(() => expect(localStorage.getItem('token')).toBeNull());
     expect(calls.some((c) => c.path === '/logout')).toBe(true);
-    expect(router.state.location.pathname).toBe('/login');
-    expect(await screen.findByRole('button', { name: 'ログイン' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/reset-password');
+    expect(await screen.findByRole('button', { name: 'パスワードを再設定' })).toBeInTheDocument();
+    expect(screen.queryByRole('dialog', { name: 'ログイン状態が変わりました' })).toBeNull();
+  });
+
+  it('a registration link names its account once verified: another e-mail warns, and the form follows', async () => {
+    mockApi({
+      'GET /refresh-token': ok(loginData()),
+      'POST /register/verify-token': ok({ email: 'new@tenpo.example' }),
+      'GET /logout': ok(null, 'ログアウトしました。'),
+    });
+    signIn();
+    const { router } = renderAt('/register-account?token=good');
+    const dialog = await screen.findByRole('dialog', { name: 'ログイン状態が変わりました' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'OK' }));
+    await waitFor(() => expect(localStorage.getItem('token')).toBeNull());
+    expect(router.state.location.pathname).toBe('/register-account');
+    expect(await screen.findByRole('textbox', { name: 'メールアドレス' })).toHaveValue(
+      'new@tenpo.example',
+    );
+  });
+
+  it('a dead registration link opened signed in goes home: it names no other account', async () => {
+    mockApi({
+      'POST /register/verify-token': fail(422, { token: ['無効です。'] }),
+    });
+    signIn();
+    const { router } = renderAt('/register-account?token=used');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+    expect(screen.queryByRole('dialog', { name: 'ログイン状態が変わりました' })).toBeNull();
   });
 });
 

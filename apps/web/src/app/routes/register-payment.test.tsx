@@ -128,9 +128,10 @@ describe('/register-payment', () => {
       expect(await section(name)).toBeInTheDocument();
     const plan = await section('プラン');
     expect(await within(plan).findByText('現在のプラン：スタンダード')).toBeInTheDocument();
+    // The external help site of spec 1 §1 (HELP_URL; its default here), not a guarded screen.
     expect(
       within(plan).getByRole('link', { name: 'プランについて（マニュアル）' }),
-    ).toHaveAttribute('href', '/manual-document');
+    ).toHaveAttribute('href', 'https://help.tenpo.example/');
     const update = within(plan).getByRole('button', { name: '更新' });
     // The plan already chosen: nothing to update.
     expect(update).toBeDisabled();

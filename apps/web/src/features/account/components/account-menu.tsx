@@ -3,12 +3,10 @@ import { Avatar, Group, Menu, Modal, Text, UnstyledButton } from '@mantine/core'
 import type { User } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { helpUrl } from '@/lib/env';
 import { logout } from '@/lib/session';
 import { AccountInformationForm } from './account-information-form';
 import { ChangePasswordForm } from './change-password-form';
-
-/** The external help site linked from the account menu and the plan selector. */
-export const HELP_SITE_URL = 'https://help.tenpo.example/';
 
 /**
  * Account menu (spec 1 §2): manual, change password (modal), change information (modal),
@@ -55,7 +53,7 @@ export function AccountMenu({ user, canSwitch }: { user: User; canSwitch: boolea
         </Menu.Target>
         <Menu.Dropdown ref={dropdown}>
           <Menu.Label>{user.email}</Menu.Label>
-          <Menu.Item component="a" href={HELP_SITE_URL} target="_blank" rel="noopener noreferrer">
+          <Menu.Item component="a" href={helpUrl()} target="_blank" rel="noopener noreferrer">
             {t('layout.account.manual')}
           </Menu.Item>
           <Menu.Item component={Link} to="/manual-document">

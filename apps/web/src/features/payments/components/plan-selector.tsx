@@ -1,9 +1,9 @@
 import { Anchor, Button, Group, Loader, Select, Stack, Text } from '@mantine/core';
 import { paymentJa, type PlanId } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { ErrorAlert } from '@/components/ui/error-alert';
 import { errorLines } from '@/lib/api-client';
+import { helpUrl } from '@/lib/env';
 import { changePlanCall, paymentKeys, usePaymentPlans, useSelectedPlan } from '../api/payments-api';
 import { useChoice } from './use-choice';
 
@@ -46,7 +46,8 @@ export function PlanSelector({ storeId }: { storeId: number }) {
             ? t('paymentSettings.currentPlan', { name: current.name })
             : t('paymentSettings.noPlan')}
         </Text>
-        <Anchor component={Link} to="/manual-document" size="sm">
+        {/* The external help site (spec 1 §1): open to every payment state, unlike the screens. */}
+        <Anchor href={helpUrl()} target="_blank" rel="noopener noreferrer" size="sm">
           {t('paymentSettings.help')}
         </Anchor>
       </Group>
