@@ -22,3 +22,30 @@ test('overview: long store names wrap and the status badges stay whole', async (
   expect(cut, 'badges whose label is cut').toEqual([]);
   await page.screenshot({ path: test.info().outputPath('overview-long-names.png') });
 });
+
+// Issue 23 item 6: at a laptop's 1280×800 every column of /posts and /connect-account is in view,
+// 終了日 and 操作 and ステータス詳細 too, with no sideways scroll of the table.
+test('a laptop shows every column of /posts and /connect-account', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await login(page, 'shop@tenpo.example');
+  await expect(page).toHaveURL(/\/dashboard$/);
+  for (const [path, last] of [
+    ['/posts', '操作'],
+    ['/connect-account', 'ステータス詳細'],
+  ] as const) {
+    await page.goto(path);
+    const table = page.getByRole('table').first();
+    await expect(table.locator('th', { hasText: last })).toBeVisible();
+    const hidden = await table.evaluate((el) => {
+      const box = el.parentElement?.getBoundingClientRect();
+      return Array.from(el.querySelectorAll('th'))
+        .filter((th) => {
+          const r = th.getBoundingClientRect();
+          return !box || r.right > Math.min(box.right, window.innerWidth) + 1;
+        })
+        .map((th) => th.textContent);
+    });
+    expect(hidden, `${path}: columns beyond the visible area`).toEqual([]);
+    await page.screenshot({ path: test.info().outputPath(`laptop${path.replace('/', '-')}.png`) });
+  }
+});

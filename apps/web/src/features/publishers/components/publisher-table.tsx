@@ -100,7 +100,8 @@ export function PublisherTable(p: PublisherTableProps) {
   };
 
   return (
-    <Table.ScrollContainer minWidth={1080}>
+    // Every column, ステータス詳細 too, fits a laptop's 1280 px beside the side bar (issue 23 item 6).
+    <Table.ScrollContainer minWidth={920}>
       <Table
         withTableBorder
         withColumnBorders
