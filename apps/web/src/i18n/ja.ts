@@ -554,7 +554,7 @@ export const ja = {
     listTitle: '投稿一覧',
     success: '投稿を受け付けました。',
     error: '投稿の処理中にエラーが発生しました。しばらくしてから再度お試しください。',
-    notFound: '投稿が見つかりません。',
+    notFound: 'この投稿は存在しません。',
     noChannels:
       '投稿できる連携先がありません。「アカウント連携」から Google ビジネスプロフィールや SNS を連携してください。',
     stores: '選択中の {{count}} 店舗に投稿します',

@@ -528,6 +528,21 @@ describe('/create-post: Google post types', () => {
   });
 });
 
+describe('/post/:id of an unknown id', () => {
+  beforeEach(resetState);
+
+  it('says the post does not exist (issue 23 item 13)', async () => {
+    api({
+      'GET /posts/999': fail(404, { status_code: 404, message: 'Not Found', errors: {} }),
+      'GET /refresh-token': ok(loginData()),
+    });
+    signIn();
+    renderAt('/post/999');
+    expect(await screen.findByText('この投稿は存在しません。')).toBeInTheDocument();
+    expect(screen.queryByRole('textbox', { name: /投稿内容/ })).not.toBeInTheDocument();
+  });
+});
+
 describe('/post/:id of an event', () => {
   beforeEach(resetState);
 

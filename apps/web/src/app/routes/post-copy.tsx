@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { PaymentGate } from '../../components/ui/payment-panels';
+import { ApiError } from '../../lib/api-client';
 import { postCall, postKeys } from '../../features/posts/api/posts-api';
 import { PostEditor, postErrorLines } from '../../features/posts/components/post-editor';
 import { usePaymentState } from '../payment-state';
@@ -30,13 +31,15 @@ export function PostCopyRoute() {
         {t('posts.copyHint')}
       </Text>
       <PaymentGate state={payment}>
-        {post.isError ? (
-          <Alert color="red" variant="light" style={{ whiteSpace: 'pre-line' }}>
-            {postErrorLines(post.error).join('\n')}
-          </Alert>
-        ) : post.isSuccess && post.data === null ? (
+        {/* An id that is no post of these stores: say so, not a generic error (issue 23 item 13). */}
+        {(post.isError && post.error instanceof ApiError && post.error.status === 404) ||
+        (post.isSuccess && post.data === null) ? (
           <Alert color="yellow" variant="light">
             {t('posts.notFound')}
+          </Alert>
+        ) : post.isError ? (
+          <Alert color="red" variant="light" style={{ whiteSpace: 'pre-line' }}>
+            {postErrorLines(post.error).join('\n')}
           </Alert>
         ) : (
           <PostEditor
