@@ -1,4 +1,5 @@
 import '@mantine/core/styles.css';
+import './app/small-screens.css';
 import { StrictMode, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { LoginEntry } from './app/login-entry';
