@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { api as callApi } from '../../lib/api-client';
 import {
   fail,
@@ -145,4 +145,20 @@ describe('/create-post drafts', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/create-post'));
     expect(await contentBox()).toHaveValue('セッションが切れても残る文章');
   }, 30_000);
+
+  it('asks before a changed form is left for another screen, and stays when refused', async () => {
+    mockApi(reads());
+    signIn();
+    const { router } = renderAt('/create-post');
+    await userEvent.type(await contentBox(), '書きかけ');
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
+    await router.navigate('/posts');
+    await waitFor(() => expect(confirm).toHaveBeenCalled());
+    expect(router.state.location.pathname).toBe('/create-post');
+    expect(await contentBox()).toHaveValue('書きかけ');
+    // The browser's own prompt is asked for too.
+    const unload = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(unload);
+    expect(unload.defaultPrevented).toBe(true);
+  });
 });
