@@ -3,6 +3,7 @@ import { Center, Loader } from '@mantine/core';
 import { Navigate, Outlet, useLocation, useSearchParams } from 'react-router';
 import { verifyRegisterTokenCall } from '../features/auth/api/auth-api';
 import { clearSession, logout, refreshSession, useSession } from '../lib/session';
+import { peekReturnPath } from '../lib/return-path';
 import { storage } from '../lib/storage';
 
 // The warning is rare on a public page, and a modal brings Mantine's focus trap, portal and
@@ -92,7 +93,10 @@ export function PublicOnly() {
   if (checking || (signedIn && linkEmail === undefined)) return <FullLoader />;
   const otherAccount = signedIn && !!linkEmail && !sameEmail(linkEmail, session.email);
   if (signedIn && !otherAccount) {
-    if (session.agreeTerm) return <Navigate to="/" replace />;
+    // Back to the page a session that ended was on (issue 23 item 3), else home.
+    if (session.agreeTerm) {
+      return <Navigate to={(pathname === '/login' && peekReturnPath()) || '/'} replace />;
+    }
     if (pathname !== '/login') return <Navigate to="/login" replace />;
   }
   // One tree either way: the page under the warning stays mounted once it is confirmed.

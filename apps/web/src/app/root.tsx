@@ -1,8 +1,8 @@
-import { Suspense, lazy, useEffect } from 'react';
-import { Outlet, useNavigate } from 'react-router';
+import { Suspense, lazy, useEffect, useRef } from 'react';
+import { Outlet, useLocation, useNavigate } from 'react-router';
 import { i18n } from '../i18n';
 import { chunkRequested, setChunkReporter } from '../lib/chunk';
-import { setNavigator } from '../lib/navigation';
+import { setNavigator, setPathReader } from '../lib/navigation';
 import { useStore } from '../lib/store';
 
 // Loaded with the first lazily loaded screen: /login never navigates before that (ADR 0017).
@@ -17,7 +17,11 @@ const PageProgress = lazy(() =>
 export function Root() {
   const navigate = useNavigate();
   const later = useStore(chunkRequested);
+  const location = useLocation();
+  const here = useRef('');
+  here.current = `${location.pathname}${location.search}`;
   useEffect(() => {
+    setPathReader(() => here.current);
     setNavigator((to, opts) => void navigate(to, { replace: opts?.replace ?? false }));
     setChunkReporter((e) => {
       const message = e.timedOut

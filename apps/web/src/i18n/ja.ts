@@ -560,6 +560,12 @@ export const ja = {
     stores: '選択中の {{count}} 店舗に投稿します',
     channelsLabel: '投稿先',
     channelsHint: '表示中のタブの投稿先は常に含まれます',
+    draft: {
+      restored: '保存されていた下書きを復元しました。',
+      filesLost: '添付していたファイルは下書きに保存できません。もう一度選んでください。',
+      discard: '下書きを破棄',
+      leave: '入力中の内容は保存されていません。このページを離れますか？',
+    },
     form: {
       content: '投稿内容',
       contentPlaceholder: 'お店のお知らせやキャンペーンを入力してください',

@@ -10,6 +10,14 @@ export const setNavigator = (n: Navigate): void => {
   navigator = n;
 };
 
+let readPath = (): string => `${window.location.pathname}${window.location.search}`;
+/** The router registers where it is (a memory router's location is not the window's). */
+export const setPathReader = (r: () => string): void => {
+  readPath = r;
+};
+/** The app's current path and query. */
+export const currentAppPath = (): string => readPath();
+
 export const navigateTo: Navigate = (to, opts) => navigator(to, opts);
 
 /**

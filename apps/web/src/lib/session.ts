@@ -1,7 +1,8 @@
 import { ROLE, type LoginResponseData, type User } from '@tenpo/domain';
 import { acrossTabs, ApiError, apiRaw, exclusive, setUnauthorizedHandler } from './api-client';
 import { withLoading } from './loading';
-import { navigateTo } from './navigation';
+import { currentAppPath, navigateTo } from './navigation';
+import { forgetReturnPath, rememberReturnPath } from './return-path';
 import { readUserIds, storage } from './storage';
 import { createStore, useStore } from './store';
 
@@ -34,6 +35,11 @@ const signedOut: Session = {
   otherAccount: false,
 };
 
+// Set by `logout` (the user chose to leave), cleared by a login: the login guard then does not
+// remember the page for a return after the next login.
+let signedOutOnPurpose = false;
+export const endedByLogout = (): boolean => signedOutOnPurpose;
+
 export const sessionStore = createStore<Session>(signedOut);
 export const useSession = (): Session => useStore(sessionStore);
 
@@ -46,6 +52,7 @@ export const isMultiStoreUser = (u: Pick<User, 'role' | 'is_leader'> | null): bo
 
 /** Stores what a login or a rotation answered. */
 export const applyLogin = (d: LoginResponseData): void => {
+  signedOutOnPurpose = false;
   storage.set('token', d.token);
   sessionStore.set({
     isLoggedIn: true,
@@ -156,6 +163,9 @@ export const refreshSession = (): Promise<Rotation> => {
  * `stay` keeps the current page (the warning on a public page: the user is already there).
  */
 export const logout = async ({ stay = false }: { stay?: boolean } = {}): Promise<void> => {
+  // A chosen logout is no ended session: the next login goes home.
+  signedOutOnPurpose = true;
+  forgetReturnPath();
   await withLoading(async () => {
     try {
       await exclusive(() => apiRaw('/logout', { noAuthRedirect: true }));
@@ -169,6 +179,8 @@ export const logout = async ({ stay = false }: { stay?: boolean } = {}): Promise
 
 /** Any 401 outside the login page logs out and goes to /login (spec 1 §8). */
 setUnauthorizedHandler(() => {
+  // The session ended under the user: the next login brings them back here (issue 23 item 3).
+  rememberReturnPath(currentAppPath());
   clearSession();
   navigateTo('/login', { replace: true });
 });

@@ -31,6 +31,7 @@ import { useGlobalLoading, withLoading } from '../../lib/loading';
 import { selectStores, singleStoreUsable, syncSelection, useSelection } from '../../lib/selection';
 import {
   clearSession,
+  endedByLogout,
   isAccountManager,
   isMultiStoreUser,
   logout,
@@ -42,6 +43,7 @@ import {
   tokenRemoved,
   useSession,
 } from '../../lib/session';
+import { forgetReturnPath, rememberReturnPath } from '../../lib/return-path';
 import { storage } from '../../lib/storage';
 import { SESSION_RETRY_MS } from '../../lib/timing';
 import { useStore } from '../../lib/store';
@@ -65,6 +67,7 @@ function FullLoader() {
 /** Login guard of spec 1 §2: no token → /login; a token but no session → refresh first. */
 export function AdminLayout() {
   const session = useSession();
+  const location = useLocation();
   const [checking, setChecking] = useState(
     () => !session.isLoggedIn && storage.get('token') !== null,
   );
@@ -97,8 +100,17 @@ export function AdminLayout() {
     };
   }, [checking, attempt]);
 
+  // Signed in and in the app: a path kept for the return after a login has served.
+  const inApp = !checking && session.isLoggedIn && storage.get('token') !== null;
+  useEffect(() => {
+    if (inApp) forgetReturnPath();
+  }, [inApp]);
+
   if (checking) return <FullLoader />;
   if (!session.isLoggedIn || !session.user || !storage.get('token')) {
+    // A session that ended (or a page opened signed out) comes back here after the login;
+    // a chosen logout goes home (issue 23 item 3).
+    if (!endedByLogout()) rememberReturnPath(`${location.pathname}${location.search}`);
     return <Navigate to="/login" replace />;
   }
   return <Shell user={session.user} connectGMB={session.connectGMB} />;

@@ -72,11 +72,12 @@ export function PostEditor({
           await createPostCall(input);
         } catch (e) {
           toastPostError(e);
-          return;
+          return false;
         }
         notifications.show({ color: 'teal', message: ja.posts.success, autoClose: TOAST_MS });
         void qc.invalidateQueries({ queryKey: postKeys.all });
         void navigate('/posts');
+        return true;
       }}
     />
   );

@@ -32,6 +32,9 @@ import {
 } from '@tenpo/domain';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { useBlocker } from 'react-router';
+import { sessionStore, useSession } from '@/lib/session';
+import { draftKey, readDraft, usePostDraft } from '../hooks/use-post-draft';
 import type { CreatePostInput, PostRow } from '../api/posts-api';
 import { mediaReader, releasePreview, type PostMedia } from '../media/read-media';
 import {
@@ -106,6 +109,75 @@ const initialTargets = (initial: PostRow | null, channels: readonly PublisherKey
   return new Set<PublisherKey>(fromCopy);
 };
 
+/** What a draft keeps (issue 23 item 3): the fields, channels and dates; files cannot be kept. */
+type PostDraft = {
+  values: PostFormValues;
+  active: PublisherKey | null;
+  ticked: PublisherKey[];
+  postType: PostTopicType;
+  hadFiles: boolean;
+};
+
+/** A stored draft, trimmed to the channels connected now. */
+const fromDraft = (
+  d: PostDraft,
+  pristine: PostDraft,
+  channels: readonly PublisherKey[],
+): PostDraft => {
+  const known = (k: unknown): k is PublisherKey =>
+    typeof k === 'string' && (channels as readonly string[]).includes(k);
+  const values = { ...pristine.values };
+  for (const k of Object.keys(values) as (keyof PostFormValues)[]) {
+    const v = d.values?.[k];
+    if (typeof v === typeof values[k]) (values as Record<string, unknown>)[k] = v;
+  }
+  const postType =
+    d.postType === 'event' || d.postType === 'offer' || d.postType === 'news'
+      ? channels.includes(TOPIC_CHANNEL)
+        ? d.postType
+        : 'news'
+      : pristine.postType;
+  return {
+    values,
+    active: known(d.active) ? d.active : pristine.active,
+    ticked: Array.isArray(d.ticked) ? d.ticked.filter(known) : pristine.ticked,
+    postType,
+    hadFiles: d.hadFiles === true,
+  };
+};
+
+/**
+ * Asks before a changed form is left (issue 23 item 3): the browser's own prompt on reload,
+ * close or a move to another site, and a confirm on a move within the app. A move to /login
+ * (the session ended) and a move once the session is gone are let through: the draft is kept.
+ */
+function useLeaveGuard(dirty: boolean, leaving: { current: boolean }, message: string) {
+  useEffect(() => {
+    if (!dirty) return;
+    const onBeforeUnload = (e: BeforeUnloadEvent) => {
+      if (leaving.current) return;
+      e.preventDefault();
+      // Older browsers show the prompt only when returnValue is set.
+      e.returnValue = '';
+    };
+    window.addEventListener('beforeunload', onBeforeUnload);
+    return () => window.removeEventListener('beforeunload', onBeforeUnload);
+  }, [dirty, leaving]);
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) =>
+      dirty &&
+      !leaving.current &&
+      sessionStore.get().isLoggedIn &&
+      nextLocation.pathname !== '/login' &&
+      currentLocation.pathname !== nextLocation.pathname,
+  );
+  useEffect(() => {
+    if (blocker.state !== 'blocked') return;
+    if (window.confirm(message)) blocker.proceed();
+    else blocker.reset();
+  }, [blocker, message]);
+}
+
 /**
  * The post form of spec 2 §3–§5: one tab per connected channel (the active tab decides the
  * media limits and the count display, and is always a target; the other connected channels can
@@ -126,22 +198,37 @@ export function PostForm({
   channels: readonly PublisherKey[];
   mainPhone: string | null;
   initial: PostRow | null;
-  onSubmit: (input: CreatePostInput) => Promise<void>;
+  /** Resolves true once the post was accepted (the draft is then forgotten). */
+  onSubmit: (input: CreatePostInput) => Promise<boolean>;
   now?: () => Date;
 }) {
   const { t } = useTranslation();
-  const form = useForm<PostFormValues>({ defaultValues: initialValues(initial, mainPhone) });
+  const userId = useSession().user?.id ?? null;
+  // A new post keeps a draft per user and store selection (issue 23 item 3); a copy does not.
+  const key = initial === null && userId !== null ? draftKey(userId, storeIds) : null;
+  const pristine = useMemo(
+    (): PostDraft => ({
+      values: initialValues(initial, mainPhone),
+      active: [...initialTargets(initial, channels)][0] ?? channels[0] ?? null,
+      ticked: [...initialTargets(initial, channels)],
+      postType: initial?.post_type && channels.includes(TOPIC_CHANNEL) ? initial.post_type : 'news',
+      hadFiles: false,
+    }),
+    // The form starts once; later changes of these props do not reset it.
+    [],
+  );
+  const [start] = useState<PostDraft>(() => {
+    const saved = key ? readDraft<PostDraft>(key) : null;
+    return saved ? fromDraft(saved, pristine, channels) : pristine;
+  });
+  const form = useForm<PostFormValues>({ defaultValues: start.values });
   const values = form.watch();
   const { dirtyFields } = form.formState;
-  const [active, setActive] = useState<PublisherKey | undefined>(
-    () => [...initialTargets(initial, channels)][0] ?? channels[0],
-  );
+  const [active, setActive] = useState<PublisherKey | undefined>(() => start.active ?? undefined);
   // The channels ticked besides the active tab (which is always a target).
-  const [ticked, setTicked] = useState(() => initialTargets(initial, channels));
+  const [ticked, setTicked] = useState(() => new Set(start.ticked));
   // Google's post type (ADR 0030). An event or an offer goes to Google only.
-  const [postType, setPostType] = useState<PostTopicType>(() =>
-    initial?.post_type && channels.includes(TOPIC_CHANNEL) ? initial.post_type : 'news',
-  );
+  const [postType, setPostType] = useState<PostTopicType>(start.postType);
   const googleOnly = postType !== 'news';
   const [media, setMedia] = useState<PostMedia[]>([]);
   const [reading, setReading] = useState(0);
@@ -149,6 +236,30 @@ export function PostForm({
   const [sending, setSending] = useState(false);
   const mediaRef = useRef(media);
   mediaRef.current = media;
+
+  const snapshot: PostDraft = {
+    values: { ...values },
+    active: active ?? null,
+    ticked: [...ticked].sort(),
+    postType,
+    hadFiles: media.length > 0,
+  };
+  const changed =
+    JSON.stringify({ ...snapshot, hadFiles: false }) !==
+      JSON.stringify({ ...pristine, ticked: [...pristine.ticked].sort() }) || media.length > 0;
+  const draft = usePostDraft<PostDraft>(key, snapshot, changed);
+  // Set while a send that may leave the page is under way: that move is no leaving.
+  const leaving = useRef(false);
+  useLeaveGuard(changed && !leaving.current, leaving, t('posts.draft.leave'));
+
+  const discardDraft = () => {
+    draft.discard();
+    form.reset(pristine.values);
+    setActive(pristine.active ?? undefined);
+    setTicked(new Set(pristine.ticked));
+    setPostType(pristine.postType);
+    setSubmitted(false);
+  };
 
   // A copy starts with the post's media, sent back as their URLs.
   useEffect(() => {
@@ -300,8 +411,10 @@ export function PostForm({
     setSubmitted(true);
     if (Object.keys(errors).length > 0) return;
     setSending(true);
+    leaving.current = true;
+    let accepted = false;
     try {
-      await onSubmit({
+      accepted = await onSubmit({
         userIds: storeIds,
         content: v.content,
         buttonType: bt,
@@ -323,7 +436,9 @@ export function PostForm({
             }
           : null,
       });
+      if (accepted) draft.finish();
     } finally {
+      if (!accepted) leaving.current = false;
       setSending(false);
     }
   });
@@ -473,6 +588,19 @@ export function PostForm({
   return (
     <Paper withBorder p="md" radius="md">
       <form onSubmit={(e) => void submit(e)} noValidate>
+        {draft.restored && (
+          <Alert color="blue" variant="light" mb="sm" role="status">
+            <Group justify="space-between" wrap="wrap" gap="xs">
+              <Stack gap={2}>
+                <Text size="sm">{t('posts.draft.restored')}</Text>
+                {draft.restored.hadFiles && <Text size="sm">{t('posts.draft.filesLost')}</Text>}
+              </Stack>
+              <Button size="xs" variant="default" onClick={discardDraft}>
+                {t('posts.draft.discard')}
+              </Button>
+            </Group>
+          </Alert>
+        )}
         {storeIds.length > 1 && (
           <Alert color="blue" variant="light" mb="sm">
             {t('posts.stores', { count: storeIds.length })}
