@@ -128,6 +128,8 @@ export default tseslint.config(
   },
   {
     files: ['apps/web/**/*.{ts,tsx}'],
+    // The build's own config runs in Node (its precompress step writes .br/.gz files, ADR 0071).
+    ignores: ['apps/web/vite.config.ts'],
     languageOptions: { globals: { ...globals.browser } },
     rules: {
       'no-restricted-imports': restrict([

@@ -533,7 +533,7 @@ describe('/post/:id of an unknown id', () => {
 
   it('says the post does not exist (issue 23 item 13)', async () => {
     api({
-      'GET /posts/999': fail(404, { status_code: 404, message: 'Not Found', errors: {} }),
+      'GET /posts/999': fail(404, {}, 'Not Found'),
       'GET /refresh-token': ok(loginData()),
     });
     signIn();
