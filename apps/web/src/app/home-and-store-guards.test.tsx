@@ -85,12 +85,13 @@ describe('"/" (issue 23 item 8)', () => {
   });
 
   it('a shop lands on its dashboard, or on google-my-business without a business profile', async () => {
-    mockApi({ 'GET /refresh-token': ok(loginData()) });
+    // The landing screens read the store's channels once they have loaded (a warm module cache).
+    mockApi({ 'GET /refresh-token': ok(loginData()), 'GET /publisher': ok([]) });
     signIn();
     const { router } = renderAt('/');
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
     resetState();
-    mockApi({ 'GET /refresh-token': ok(loginData({}, false)) });
+    mockApi({ 'GET /refresh-token': ok(loginData({}, false)), 'GET /publisher': ok([]) });
     signIn({}, false);
     const second = renderAt('/');
     await waitFor(() => expect(second.router.state.location.pathname).toBe('/google-my-business'));
