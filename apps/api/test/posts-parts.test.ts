@@ -24,6 +24,8 @@ import type { RunningSandbox } from './sandbox';
 let w: PostsWorld;
 let sb: RunningSandbox;
 let t: TestApp;
+/** The page gets a path (issue 23 item 7); a provider fetches it from PUBLIC_URL. */
+const providerUrl = (path: string): string => new URL(path, t.config.publicUrl).href;
 let shop = 0;
 const { countOf, submit, targetsOf, drainUntil, stateOf, tokyoIn } = postsHelpers(() => w);
 
@@ -183,11 +185,11 @@ describe('photo and video together: Facebook and X split the post (spec 2 §4)',
     // died, before its call reached Facebook.
     const one = await publisher.publish(h, {
       text,
-      media: [{ kind: 'video', url: post.media_url[0] as string }],
+      media: [{ kind: 'video', url: providerUrl(post.media_url[0] as string) }],
     });
     const two = await publisher.publish(h, {
       text: '',
-      media: [{ kind: 'video', url: post.media_url[1] as string }],
+      media: [{ kind: 'video', url: providerUrl(post.media_url[1] as string) }],
     });
     const live = (id: string, url: string | null): TargetPart => ({
       id,
@@ -239,14 +241,14 @@ describe('photo and video together: Facebook and X split the post (spec 2 §4)',
       // was sent (its media uploaded first on X) and the worker died before recording it.
       const first = await registry.require(key, 'publish').publish(h, {
         text,
-        media: [{ kind: 'photo', url: post.media_url[0] as string }],
+        media: [{ kind: 'photo', url: providerUrl(post.media_url[0] as string) }],
       });
       const uploaded =
         key === 'twitter'
           ? await registry
               .require(key, 'uploadMedia')
               .uploadMedia(h, { kind: 'video', contentType: 'video/mp4', bytes: video })
-          : { kind: 'video' as const, url: post.media_url[1] as string };
+          : { kind: 'video' as const, url: providerUrl(post.media_url[1] as string) };
       const sentAt = new Date().toISOString();
       // A text-less video of someone else's making in the same minute: not ours. On X it is
       // the newest (the media id tells them apart); on Facebook, which lists no media ids, it
@@ -259,7 +261,7 @@ describe('photo and video together: Facebook and X split the post (spec 2 §4)',
               ? await registry
                   .require(key, 'uploadMedia')
                   .uploadMedia(h, { kind: 'video', contentType: 'video/mp4', bytes: video })
-              : { kind: 'video', url: post.media_url[1] as string },
+              : { kind: 'video', url: providerUrl(post.media_url[1] as string) },
           ],
         });
       const early = key === 'facebook' ? await postStranger() : null;

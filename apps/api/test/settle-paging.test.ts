@@ -26,6 +26,8 @@ const OTHERS = LIST_PAGE_SIZE + 20;
 let w: PostsWorld;
 let sb: RunningSandbox;
 let t: TestApp;
+/** The page gets a path (issue 23 item 7); a provider fetches it from PUBLIC_URL. */
+const providerUrl = (path: string): string => new URL(path, t.config.publicUrl).href;
 let shop = 0;
 let photo: Buffer;
 const { countOf, submit, targetsOf, drainUntil, stateOf, atProvider } = postsHelpers(() => w);
@@ -91,7 +93,10 @@ describe(`a lost send, then ${String(OTHERS)} other posts on the same account, t
       for (let i = 0; i < OTHERS; i++)
         await publisher.publish(h, {
           text: `別店舗の投稿 ${key} ${Date.now()} ${String(i)}`,
-          media: key === 'instagram' ? [{ kind: 'photo', url: post.media_url[0] as string }] : [],
+          media:
+            key === 'instagram'
+              ? [{ kind: 'photo', url: providerUrl(post.media_url[0] as string) }]
+              : [],
         });
       expect(await countOf('POST', CREATE[key]), key).toBe(1 + OTHERS);
 
