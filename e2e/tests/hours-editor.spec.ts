@@ -54,6 +54,8 @@ async function hoursAfterReload(page: Page): Promise<string[]> {
 test('typed times stay in the hours editor; Enter and Tab save nothing; the save button saves them', async ({
   page,
 }) => {
+  // About 25 steps and two reads of Google's copy: alone 25 s, past 60 s beside the other journeys.
+  test.slow();
   await page.setViewportSize({ width: 1280, height: 800 });
   const saves: Request[] = [];
   page.on('request', (r) => {
