@@ -573,7 +573,7 @@ export function PostForm({
         />
       </SimpleGrid>
       {notRemovable.map((label) => (
-        <Text key={label} size="sm" c="orange.8">
+        <Text key={label} size="sm" c="orange">
           {domainJa.postNotRemovable(label)}
         </Text>
       ))}
