@@ -12,7 +12,6 @@ import {
   Table,
   Text,
   TextInput,
-  Title,
 } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
@@ -33,6 +32,7 @@ import { errorLines } from '@/lib/api-client';
 import { withLoading } from '@/lib/loading';
 import { registrationFormCall, type RegistrationBody } from '../api/auth-api';
 import { TermsText } from './terms-text';
+import { PageTitle } from '@/components/ui/page-title';
 
 type Values = {
   full_name: string;
@@ -117,9 +117,7 @@ export function RegisterInformationForm({ onBackToLogin }: { onBackToLogin: () =
         aria-label={t('screens.registerInformation.title')}
       >
         <Stack>
-          <Title order={2} ta="center">
-            {t('screens.registerInformation.title')}
-          </Title>
+          <PageTitle ta="center">{t('screens.registerInformation.title')}</PageTitle>
           <Text c="dimmed" size="sm">
             {t('screens.registerInformation.lead')}
           </Text>
