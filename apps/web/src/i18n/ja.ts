@@ -590,7 +590,7 @@ export const ja = {
       submit: '投稿する',
       submitting: '送信中…',
     },
-    shortcuts: { today: '今日', tomorrow: '明日', week: '1週間後' },
+    shortcuts: { today: '今日', yesterday: '昨日', weekAgo: '1週間前' },
     types: {
       label: '投稿の種類',
       news: '最新情報',
