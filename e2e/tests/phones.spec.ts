@@ -1,0 +1,95 @@
+import type { Page } from '@playwright/test';
+import { expect, gotoSettled, login, test } from './support';
+
+// Issue 23 item 2: at a phone's 390×844 every control of every screen is reachable without
+// sideways scrolling, of the page or of a table inside it (a swipe with no cue is no way in).
+
+const PHONE = { width: 390, height: 844 };
+
+/**
+ * The controls of the page (buttons, links, inputs, selects, checkboxes) that lie beyond the
+ * screen's edge or beyond the visible part of a box that scrolls sideways, and the page's own
+ * width: both must be within the phone's.
+ */
+async function outOfReach(page: Page): Promise<{ pageWidth: number; controls: string[] }> {
+  return page.evaluate(() => {
+    const controls = Array.from(
+      document.querySelectorAll<HTMLElement>(
+        'main button, main a[href], main input:not([type=hidden]), main select, main textarea, main [role=checkbox], main [role=switch], main [role=tab]',
+      ),
+    );
+    const out: string[] = [];
+    for (const el of controls) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 && r.height === 0) continue; // not shown (a closed menu, a hidden input)
+      const style = getComputedStyle(el);
+      if (style.visibility === 'hidden') continue;
+      let right = window.innerWidth;
+      let left = 0;
+      for (let p = el.parentElement; p; p = p.parentElement) {
+        const s = getComputedStyle(p);
+        if (s.overflowX !== 'visible' && p.scrollWidth > p.clientWidth + 1) {
+          const b = p.getBoundingClientRect();
+          right = Math.min(right, b.right);
+          left = Math.max(left, b.left);
+        }
+      }
+      if (r.right > right + 1 || r.left < left - 1) {
+        const name =
+          el.getAttribute('aria-label') ??
+          el.textContent?.trim().slice(0, 30) ??
+          el.getAttribute('name') ??
+          el.tagName;
+        out.push(
+          `${el.tagName.toLowerCase()} 「${name}」 at ${Math.round(r.left)}–${Math.round(r.right)}`,
+        );
+      }
+    }
+    return { pageWidth: document.documentElement.scrollWidth, controls: out };
+  });
+}
+
+async function checkScreens(page: Page, who: string, paths: string[]): Promise<void> {
+  await page.setViewportSize(PHONE);
+  await login(page, who);
+  await expect(page).toHaveURL(/\/(overview|dashboard)$/);
+  const found: Record<string, { pageWidth: number; controls: string[] }> = {};
+  for (const path of paths) {
+    await gotoSettled(page, path);
+    await expect(page.locator('main')).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    const seen = await outOfReach(page);
+    if (seen.pageWidth > PHONE.width || seen.controls.length > 0) found[path] = seen;
+    await page.screenshot({
+      path: test.info().outputPath(`390${path.replaceAll('/', '-')}.png`),
+      fullPage: true,
+    });
+  }
+  expect(found, `${who}: screens with controls out of reach at 390 px`).toEqual({});
+}
+
+test('a shop: every store screen at 390 px, every control in reach', async ({ page }) => {
+  test.slow();
+  await checkScreens(page, 'shop@tenpo.example', [
+    '/dashboard',
+    '/report',
+    '/basic-information',
+    '/knowledge-tag',
+    '/connect-account',
+    '/media',
+    '/posts',
+    '/create-post',
+    '/products',
+    '/change-payment-method',
+    '/audit-log',
+    '/setting-account',
+  ]);
+});
+
+test('an agency: /overview and /audit-log at 390 px, every control in reach', async ({ page }) => {
+  await checkScreens(page, 'agency@tenpo.example', ['/overview', '/audit-log']);
+});
+
+test('a manager: /overview at 390 px, every control in reach', async ({ page }) => {
+  await checkScreens(page, 'manager@tenpo.example', ['/overview']);
+});
