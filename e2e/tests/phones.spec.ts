@@ -86,8 +86,31 @@ test('a shop: every store screen at 390 px, every control in reach', async ({ pa
   ]);
 });
 
-test('an agency: /overview and /audit-log at 390 px, every control in reach', async ({ page }) => {
+test('an agency: /overview and /audit-log at 390 px, then a post from the phone, and /posts with it in reach', async ({
+  page,
+}) => {
+  test.slow();
   await checkScreens(page, 'agency@tenpo.example', ['/overview', '/audit-log']);
+  // A post written on the phone, so that /posts has a row to show as a card.
+  await gotoSettled(page, '/overview');
+  await page.getByRole('button', { name: 'カフェ・ミナト 渋谷店 ダッシュボード' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await gotoSettled(page, '/create-post');
+  const text = `スマホから ${Date.now()}`;
+  await page.getByRole('textbox', { name: '投稿内容' }).fill(text);
+  await page.getByRole('button', { name: '投稿する' }).click();
+  await expect(page.getByText('投稿を受け付けました。')).toBeVisible();
+  await gotoSettled(page, '/posts');
+  const row = page.getByRole('row', { name: new RegExp(text) });
+  await expect(row).toBeVisible();
+  await expect(row.getByRole('link', { name: /コピー/ })).toBeInViewport();
+  const seen = await outOfReach(page);
+  expect(seen.controls, '/posts with a post: controls out of reach').toEqual([]);
+  expect(seen.pageWidth).toBeLessThanOrEqual(PHONE.width);
+  await page.screenshot({
+    path: test.info().outputPath('390-posts-with-a-post.png'),
+    fullPage: true,
+  });
 });
 
 test('a manager: /overview at 390 px, every control in reach', async ({ page }) => {
