@@ -119,8 +119,15 @@ test('the postal-code lookup fills the address, the offline map moves its marker
     })
     .toBeLessThan(1.5);
   await page.screenshot({ path: test.info().outputPath('core-map.png'), fullPage: true });
+  // The save's own answer, not its 2-second notification (spec 1: toasts last 2000 ms), which a
+  // loaded machine can show and hide between two looks.
+  const saved = page.waitForResponse(
+    (r) => r.url().endsWith('/api/entity/basic-information') && r.request().method() === 'PUT',
+  );
   await core.getByRole('button', { name: '保存' }).click();
-  await expect(page.getByText('項目が正常に更新される')).toBeVisible();
+  const answer = await saved;
+  expect(answer.status()).toBe(200);
+  expect(((await answer.json()) as { message?: string }).message).toBe('項目が正常に更新される');
   // The marker is Tenpo's: kept with the store, never sent to Google (spec 2 §4).
   await gotoSettled(page, '/basic-information');
   await mapReady(page);

@@ -284,6 +284,7 @@ export const ja = {
     showing: '{{total}} 件中 {{from}} 〜 {{to}} 件を表示',
     perPage: '表示件数',
     none: '—',
+    unsavedLeave: '保存されていない変更があります。このページを離れますか？',
   },
   payment: {
     payRequiredTitle: '無料期間が終了しました',
