@@ -11,12 +11,23 @@ const PHONE = { width: 390, height: 844 };
  * screen's edge or beyond the visible part of a box that scrolls sideways, and the page's own
  * width: both must be within the phone's.
  */
-async function outOfReach(page: Page): Promise<{ pageWidth: number; controls: string[] }> {
-  return page.evaluate(() => {
+async function outOfReach(
+  page: Page,
+  scope = 'main',
+): Promise<{ pageWidth: number; controls: string[] }> {
+  return page.evaluate((scope) => {
+    const kinds = [
+      'button',
+      'a[href]',
+      'input:not([type=hidden])',
+      'select',
+      'textarea',
+      '[role=checkbox]',
+      '[role=switch]',
+      '[role=tab]',
+    ];
     const controls = Array.from(
-      document.querySelectorAll<HTMLElement>(
-        'main button, main a[href], main input:not([type=hidden]), main select, main textarea, main [role=checkbox], main [role=switch], main [role=tab]',
-      ),
+      document.querySelectorAll<HTMLElement>(kinds.map((k) => `${scope} ${k}`).join(', ')),
     );
     const out: string[] = [];
     for (const el of controls) {
@@ -46,7 +57,7 @@ async function outOfReach(page: Page): Promise<{ pageWidth: number; controls: st
       }
     }
     return { pageWidth: document.documentElement.scrollWidth, controls: out };
-  });
+  }, scope);
 }
 
 async function checkScreens(page: Page, who: string, paths: string[]): Promise<void> {
@@ -115,4 +126,25 @@ test('an agency: /overview and /audit-log at 390 px, then a post from the phone,
 
 test('a manager: /overview at 390 px, every control in reach', async ({ page }) => {
   await checkScreens(page, 'manager@tenpo.example', ['/overview']);
+});
+
+test('the public screens at 390 px, every control in reach', async ({ page }) => {
+  await page.setViewportSize(PHONE);
+  const found: Record<string, { pageWidth: number; controls: string[] }> = {};
+  for (const path of [
+    '/login',
+    '/forgot-password',
+    '/register-information',
+    '/facebook-terms-and-privacy',
+  ]) {
+    await gotoSettled(page, path);
+    await expect(page.getByRole('heading').first()).toBeVisible();
+    const seen = await outOfReach(page, 'body');
+    if (seen.pageWidth > PHONE.width || seen.controls.length > 0) found[path] = seen;
+    await page.screenshot({
+      path: test.info().outputPath(`390${path.replaceAll('/', '-')}.png`),
+      fullPage: true,
+    });
+  }
+  expect(found, 'public screens with controls out of reach at 390 px').toEqual({});
 });
