@@ -102,6 +102,8 @@ const cdp = await page.createCDPSession();
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
+class LighthouseRunError extends Error {}
+
 /** One cold Lighthouse load of `url`; `keepStorage` keeps the session in local storage. */
 async function audit(url, config, keepStorage) {
   // Lighthouse empties the cache itself unless it is asked to keep storage; then this does.
@@ -124,7 +126,7 @@ async function audit(url, config, keepStorage) {
     fs.mkdirSync(REPORT_DIR, { recursive: true });
     fs.writeFileSync(path.join(REPORT_DIR, name), JSON.stringify(lhr));
   }
-  if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.message}`);
+  if (lhr.runtimeError) throw new LighthouseRunError(`${url}: ${lhr.runtimeError.code}`);
   if (lhr.finalDisplayedUrl !== url) {
     throw new Error(`${url} ended on ${lhr.finalDisplayedUrl} (not signed in?)`);
   }
@@ -156,8 +158,19 @@ const summary = (lhr) => {
 /** The median run (by score) of `RUNS` for one page and one config. */
 async function measure(route, config, keepStorage) {
   const runs = [];
-  for (let i = 0; i < RUNS; i += 1)
-    runs.push(summary(await audit(`${base}${route}`, config, keepStorage)));
+  for (let i = 0; i < RUNS; i += 1) {
+    // On a busy machine Lighthouse now and then loses its trace (NO_NAVSTART, NO_FCP): such a
+    // run has no figures, and is made again, twice at most.
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        runs.push(summary(await audit(`${base}${route}`, config, keepStorage)));
+        break;
+      } catch (e) {
+        if (!(e instanceof LighthouseRunError) || attempt === 3) throw e;
+        console.error(`lighthouse: ${e.message}; again`);
+      }
+    }
+  }
   const m = median(runs.map((r) => r.score));
   return runs.find((r) => r.score === m);
 }
