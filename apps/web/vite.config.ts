@@ -42,6 +42,14 @@ const precompress = (): Plugin => {
   };
 };
 
+/** Libraries used by several screens but not by every one: each in its own chunk (ADR 0074). */
+const ownLibraryChunks = {
+  charts: /node_modules[\\/](chart\.js|@kurkle|react-chartjs-2)[\\/]/,
+  forms: /node_modules[\\/](zod|react-hook-form|@hookform)[\\/]/,
+  uploads: /node_modules[\\/](react-dropzone|file-selector|attr-accept|@mantine[\\/]dropzone)[\\/]/,
+};
+const inOwnLibraryChunk = (id: string) => Object.values(ownLibraryChunks).some((re) => re.test(id));
+
 // The API, the sandbox and uploads are served by `node scripts/start.mjs`; in `vite dev` they are
 // proxied to it (port 3000 by default).
 const backend = 'http://127.0.0.1:3000';
@@ -62,6 +70,30 @@ export default defineConfig({
     target: 'es2022',
     chunkSizeWarningLimit: 800,
     rollupOptions: {
+      output: {
+        // Rolldown's own splitting made a chunk of nearly every shared module: /login fetched 50
+        // files, /dashboard over 120 (issue 23 item 5). Groups instead, the first that takes a
+        // module keeps it (highest priority first; a module brings its own imports along):
+        codeSplitting: {
+          groups: [
+            // everything the entry imports statically: /login's first render, one file;
+            { name: 'first', tags: ['$initial'], priority: 3 },
+            // the libraries that two or more lazily loaded chunks share: the signed-in app's;
+            {
+              name: 'vendor',
+              test: (id) => id.includes('node_modules') && !inOwnLibraryChunk(id),
+              minShareCount: 2,
+              priority: 2,
+            },
+            // big libraries only some screens use stay out of it, one chunk each.
+            ...Object.entries(ownLibraryChunks).map(([name, test]) => ({
+              name,
+              test,
+              priority: 1,
+            })),
+          ],
+        },
+      },
       treeshake: {
         // The domain package builds its zod schemas at module level, which Rollup must keep as
         // possible side effects; its modules have none, so a chunk that uses none of a module's

@@ -33,10 +33,10 @@ test('a 400-character post survives a reload and a new sign-in after the session
 
   await settled(page);
   await page.setViewportSize({ width: 1280, height: 800 });
-  await page.screenshot({ path: '/work/shots/drafts-1280.png', fullPage: true });
+  await page.screenshot({ path: test.info().outputPath('drafts-1280.png'), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(content).toHaveValue(text);
-  await page.screenshot({ path: '/work/shots/drafts-390.png', fullPage: true });
+  await page.screenshot({ path: test.info().outputPath('drafts-390.png'), fullPage: true });
 
   // Discarding empties the form and forgets the draft.
   await page.getByRole('button', { name: '下書きを破棄' }).click();

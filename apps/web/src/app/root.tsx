@@ -3,6 +3,7 @@ import { Outlet, useLocation, useNavigate } from 'react-router';
 import { i18n } from '../i18n';
 import { chunkRequested, setChunkReporter } from '../lib/chunk';
 import { setNavigator, setPathReader } from '../lib/navigation';
+import { LeaveGuardHost } from '../lib/use-leave-guard';
 import { useStore } from '../lib/store';
 
 // Loaded with the first lazily loaded screen: /login never navigates before that (ADR 0017).
@@ -11,7 +12,8 @@ const PageProgress = lazy(() =>
 );
 
 /**
- * Wraps every route: navigator registration, the progress bar, chunk-load reports. (The
+ * Wraps every route: navigator registration, the progress bar, chunk-load reports, the one
+ * blocker that asks before a changed form is left. (The
  * document title follows the router itself: app/document-title.ts.)
  */
 export function Root() {
@@ -39,6 +41,7 @@ export function Root() {
           <PageProgress />
         </Suspense>
       )}
+      <LeaveGuardHost />
       <Outlet />
     </>
   );

@@ -285,6 +285,7 @@ export const ja = {
     showing: '{{total}} 件中 {{from}} 〜 {{to}} 件を表示',
     perPage: '表示件数',
     none: '—',
+    unsavedLeave: '保存されていない変更があります。このページを離れますか？',
   },
   payment: {
     payRequiredTitle: '無料期間が終了しました',
@@ -593,7 +594,7 @@ export const ja = {
       submit: '投稿する',
       submitting: '送信中…',
     },
-    shortcuts: { today: '今日', tomorrow: '明日', week: '1週間後' },
+    shortcuts: { today: '今日', yesterday: '昨日', weekAgo: '1週間前' },
     types: {
       label: '投稿の種類',
       news: '最新情報',

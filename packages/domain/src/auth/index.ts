@@ -1,2 +1,3 @@
 export * from './fields';
 export * from './schemas';
+export * from './image-limits';

@@ -192,13 +192,3 @@ export const domainTitleResponseData = z.object({
   logo_url: z.string().nullable(),
 });
 export type DomainTitle = z.infer<typeof domainTitleResponseData>;
-
-/** Logo and avatar image limit: 3072 KB (DESIGN §10). */
-export const IMAGE_SIZE_LIMIT_KB = 3072;
-/**
- * Pixels (width × height) an image field (logo, agency logo, favicon) may declare (issue 22): a
- * small PNG may declare 50000×50000, and whoever decodes it pays 10 GB.
- */
-export const IMAGE_MAX_PIXELS = 50_000_000;
-export const IMAGE_MAX_PIXELS_LABEL = '5000万画素';
-export const IMAGE_MIME_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;

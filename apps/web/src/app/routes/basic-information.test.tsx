@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { BasicInformation } from '@tenpo/domain';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   fail,
   mockApi,
@@ -138,6 +138,41 @@ describe('/basic-information', () => {
     ]);
     expect(await screen.findByText('項目が正常に更新される')).toBeInTheDocument();
     expect(await screen.findByText(/Google への反映待ち: 1 件/)).toBeInTheDocument();
+  });
+
+  it('asks before changed hours are left unsaved (another screen, a reload); after the save it lets the user go', async () => {
+    mockApi({
+      ...lookups,
+      'GET /entity/basic-information': ok(info()),
+      'PUT /entity/business-details': ok(info(), '項目が正常に更新される'),
+    });
+    signIn();
+    const { router } = renderAt('/basic-information');
+    const details = await screen.findByRole('form', { name: 'ビジネス情報' });
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
+    const unloadAsks = () => {
+      const e = new Event('beforeunload', { cancelable: true });
+      window.dispatchEvent(e);
+      return e.defaultPrevented;
+    };
+    // Unchanged: nothing to ask.
+    expect(unloadAsks()).toBe(false);
+    await userEvent.click(within(details).getByRole('button', { name: '月曜日に時間帯を追加' }));
+    expect(unloadAsks()).toBe(true);
+    await router.navigate('/facebook-terms-and-privacy');
+    await waitFor(() =>
+      expect(confirm).toHaveBeenCalledWith(expect.stringMatching(/保存されていない変更/)),
+    );
+    expect(router.state.location.pathname).toBe('/basic-information');
+    // Saved: what was sent is the new starting point, and leaving asks nothing.
+    await userEvent.click(within(details).getByRole('button', { name: '保存' }));
+    expect(await screen.findByText('項目が正常に更新される')).toBeInTheDocument();
+    await waitFor(() => expect(unloadAsks()).toBe(false));
+    confirm.mockClear();
+    await router.navigate('/facebook-terms-and-privacy');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/facebook-terms-and-privacy'));
+    expect(confirm).not.toHaveBeenCalled();
+    confirm.mockRestore();
   });
 
   it('a typed time stays in the field (Enter and Tab save nothing); only the save button sends it', async () => {

@@ -230,15 +230,28 @@ describe('/create-post', () => {
     );
   });
 
-  it('a date in the past is refused in Tokyo time, and the shortcuts fill the field', async () => {
+  it('a date in the past is refused in Tokyo time, and the shortcuts (today, yesterday, a week ago) fill the field', async () => {
     api();
     signIn();
     renderAt('/create-post');
     await userEvent.type(await screen.findByRole('textbox', { name: /投稿内容/ }), '告知');
     const input = screen.getByLabelText('公開日時') as HTMLInputElement;
+    const tokyoDay = (daysAgo: number) =>
+      new Intl.DateTimeFormat('sv-SE', { timeZone: 'Asia/Tokyo' }).format(
+        Date.now() - daysAgo * 24 * 60 * 60 * 1000,
+      );
+    // The picker offers no day before yesterday (spec 2 §5).
+    expect(input.min).toBe(`${tokyoDay(1)}T00:00`);
     fireEvent.change(input, { target: { value: '2020-01-01T10:00' } });
     expect(await screen.findByText('現在以降の日時を指定してください。')).toBeInTheDocument();
-    await userEvent.click(screen.getByRole('button', { name: '公開日時 明日' }));
+    // The spec's shortcuts: a week ago and yesterday are past, so the rule's message stays.
+    await userEvent.click(screen.getByRole('button', { name: '公開日時 1週間前' }));
+    expect(input.value.slice(0, 10)).toBe(tokyoDay(7));
+    await userEvent.click(screen.getByRole('button', { name: '公開日時 昨日' }));
+    expect(input.value.slice(0, 10)).toBe(tokyoDay(1));
+    expect(screen.getByText('現在以降の日時を指定してください。')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: '公開日時 今日' }));
+    expect(input.value.slice(0, 10)).toBe(tokyoDay(0));
     await waitFor(() =>
       expect(screen.queryByText('現在以降の日時を指定してください。')).not.toBeInTheDocument(),
     );

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockApi, ok, renderAt, resetState } from '../../test/render';
 
 const field = (re: RegExp) => screen.getByLabelText(re);
@@ -33,6 +33,21 @@ describe('/register-information', () => {
     ).toBeInTheDocument();
     expect(screen.getByText('メールアドレスが正しくありません。')).toBeInTheDocument();
     expect(screen.getByText('数字のみを入力してください')).toBeInTheDocument();
+  });
+
+  it('asks before typed answers are left for /login or lost to a reload (issue 23 item 3)', async () => {
+    mockApi({});
+    const { router } = renderAt('/register-information');
+    await userEvent.type(await screen.findByLabelText(/^氏名/), '山田 太郎');
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
+    const unload = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(unload);
+    expect(unload.defaultPrevented).toBe(true);
+    await router.navigate('/login');
+    await waitFor(() => expect(confirm).toHaveBeenCalled());
+    expect(router.state.location.pathname).toBe('/register-information');
+    expect(field(/^氏名/)).toHaveValue('山田 太郎');
+    confirm.mockRestore();
   });
 
   it('confirms in a modal, sends, and the success dialog leads back to /login', async () => {

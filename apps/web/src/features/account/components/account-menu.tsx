@@ -1,12 +1,36 @@
 import { useRef, useState } from 'react';
-import { Avatar, Group, Menu, Modal, Text, UnstyledButton } from '@mantine/core';
+import { Avatar, Center, Group, Loader, Menu, Modal, Text, UnstyledButton } from '@mantine/core';
 import type { User } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { loadChunk } from '@/lib/chunk';
 import { helpUrl } from '@/lib/env';
 import { logout } from '@/lib/session';
-import { AccountInformationForm } from './account-information-form';
-import { ChangePasswordForm } from './change-password-form';
+import type { AccountInformationForm } from './account-information-form';
+import type { ChangePasswordForm } from './change-password-form';
+
+// The two forms bring zod and react-hook-form, which no page behind this menu needs to draw
+// itself: they load when the menu opens, before one of its items can be chosen (ADR 0074).
+type Forms = {
+  ChangePasswordForm: typeof ChangePasswordForm;
+  AccountInformationForm: typeof AccountInformationForm;
+};
+let loadedForms: Forms | null = null;
+let loadingForms: Promise<Forms> | null = null;
+const loadForms = () =>
+  (loadingForms ??= loadChunk(() =>
+    Promise.all([import('./change-password-form'), import('./account-information-form')]),
+  ).then(
+    ([password, information]) =>
+      (loadedForms = {
+        ChangePasswordForm: password.ChangePasswordForm,
+        AccountInformationForm: information.AccountInformationForm,
+      }),
+    (e: unknown) => {
+      loadingForms = null; // reported by loadChunk; the next opening tries again
+      throw e;
+    },
+  ));
 
 /**
  * Account menu (spec 1 §2): manual, change password (modal), change information (modal),
@@ -15,6 +39,10 @@ import { ChangePasswordForm } from './change-password-form';
 export function AccountMenu({ user, canSwitch }: { user: User; canSwitch: boolean }) {
   const { t } = useTranslation();
   const [modal, setModal] = useState<'password' | 'information' | null>(null);
+  const [forms, setForms] = useState(loadedForms);
+  const prepareForms = () => {
+    if (!forms) void loadForms().then(setForms, () => undefined);
+  };
   const target = useRef<HTMLButtonElement>(null);
   const dropdown = useRef<HTMLDivElement>(null);
   const name = user.name ?? user.email;
@@ -38,6 +66,7 @@ export function AccountMenu({ user, canSwitch }: { user: User; canSwitch: boolea
         withinPortal
         returnFocus={false}
         onClose={returnFocus}
+        onOpen={prepareForms}
       >
         <Menu.Target>
           <UnstyledButton ref={target} aria-label={t('layout.account.menu')}>
@@ -85,15 +114,36 @@ export function AccountMenu({ user, canSwitch }: { user: User; canSwitch: boolea
         onClose={() => setModal(null)}
         title={t('account.passwordTitle')}
       >
-        <ChangePasswordForm onDone={() => setModal(null)} onCancel={() => setModal(null)} />
+        {forms ? (
+          <forms.ChangePasswordForm onDone={() => setModal(null)} onCancel={() => setModal(null)} />
+        ) : (
+          <FormLoading />
+        )}
       </Modal>
       <Modal
         opened={modal === 'information'}
         onClose={() => setModal(null)}
         title={t('account.informationTitle')}
       >
-        <AccountInformationForm onDone={() => setModal(null)} onCancel={() => setModal(null)} />
+        {forms ? (
+          <forms.AccountInformationForm
+            onDone={() => setModal(null)}
+            onCancel={() => setModal(null)}
+          />
+        ) : (
+          <FormLoading />
+        )}
       </Modal>
     </>
+  );
+}
+
+/** Shown in a dialog opened before its form has arrived (a slow network). */
+function FormLoading() {
+  const { t } = useTranslation();
+  return (
+    <Center py="xl">
+      <Loader aria-label={t('app.loading')} />
+    </Center>
   );
 }

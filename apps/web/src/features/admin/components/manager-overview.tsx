@@ -153,7 +153,7 @@ function CustomersTab() {
           )
         }
       >
-        <Table.ScrollContainer minWidth={1000}>
+        <Table.ScrollContainer minWidth={1000} className="cards-on-phone">
           <Table
             striped
             highlightOnHover
@@ -179,17 +179,23 @@ function CustomersTab() {
               {d && d.data.length === 0 && <EmptyRow columns={10} text={t('admin.empty')} />}
               {d?.data.map((r) => (
                 <Table.Tr key={r.id} data-testid={`customer-row-${r.id}`}>
-                  <Table.Td>{r.id}</Table.Td>
-                  <Table.Td>
+                  <Table.Td data-label={t(`${c}.id`)}>{r.id}</Table.Td>
+                  <Table.Td data-label={t(`${c}.logo`)}>
                     <Logo url={r.logo_url} name={r.name} />
                   </Table.Td>
-                  <Table.Td fw={500} style={{ overflowWrap: 'anywhere' }}>
+                  <Table.Td
+                    data-label={t(`${c}.store_name`)}
+                    fw={500}
+                    style={{ overflowWrap: 'anywhere' }}
+                  >
                     {r.name}
                   </Table.Td>
-                  <Table.Td>{r.company_name}</Table.Td>
-                  <Table.Td>{r.email}</Table.Td>
-                  <Table.Td>{r.app_name ?? t('admin.defaultApp')}</Table.Td>
-                  <Table.Td>
+                  <Table.Td data-label={t(`${c}.company_name`)}>{r.company_name}</Table.Td>
+                  <Table.Td data-label={t(`${c}.email`)}>{r.email}</Table.Td>
+                  <Table.Td data-label={t(`${c}.app_name`)}>
+                    {r.app_name ?? t('admin.defaultApp')}
+                  </Table.Td>
+                  <Table.Td data-label={t(`${c}.payment_method`)}>
                     {t(`admin.paymentMethods.${r.payment_method}`)}
                     {r.payment_fail && (
                       <Badge color="red" variant="light" ml={6} miw="max-content">
@@ -197,7 +203,7 @@ function CustomersTab() {
                       </Badge>
                     )}
                   </Table.Td>
-                  <Table.Td>
+                  <Table.Td data-label={t(`${c}.google_status`)}>
                     <Badge
                       color={r.google_status === 1 ? 'teal' : 'gray'}
                       variant="light"
@@ -208,10 +214,10 @@ function CustomersTab() {
                         : t('screens.overview.googleNotConnected')}
                     </Badge>
                   </Table.Td>
-                  <Table.Td>
+                  <Table.Td data-label={t(`${c}.status`)}>
                     <StatusBadge status={r.status} />
                   </Table.Td>
-                  <Table.Td>
+                  <Table.Td data-label={t(`${c}.actions`)}>
                     <Group gap={4} wrap="nowrap">
                       <Button
                         size="xs"
@@ -310,7 +316,7 @@ function AgenciesTab({ onOpenAgency }: { onOpenAgency: (a: AdminAgency) => void 
           )
         }
       >
-        <Table.ScrollContainer minWidth={1100}>
+        <Table.ScrollContainer minWidth={1100} className="cards-on-phone">
           <Table
             striped
             highlightOnHover
@@ -336,21 +342,25 @@ function AgenciesTab({ onOpenAgency }: { onOpenAgency: (a: AdminAgency) => void 
               {d && d.data.length === 0 && <EmptyRow columns={10} text={t('admin.empty')} />}
               {d?.data.map((a) => (
                 <Table.Tr key={a.id} data-testid={`agency-row-${a.id}`}>
-                  <Table.Td>{a.id}</Table.Td>
-                  <Table.Td>
+                  <Table.Td data-label={t(`${c}.id`)}>{a.id}</Table.Td>
+                  <Table.Td data-label={t(`${c}.logo`)}>
                     <Logo url={a.logo_url} name={nameOf(a)} />
                   </Table.Td>
-                  <Table.Td fw={500}>{nameOf(a)}</Table.Td>
-                  <Table.Td>{a.email}</Table.Td>
-                  <Table.Td>
+                  <Table.Td data-label={t(`${c}.company_name`)} fw={500}>
+                    {nameOf(a)}
+                  </Table.Td>
+                  <Table.Td data-label={t(`${c}.email`)}>{a.email}</Table.Td>
+                  <Table.Td data-label={t(`${c}.app_name`)}>
                     <Group gap={6} wrap="nowrap">
                       {a.favicon_url && <Image src={a.favicon_url} alt="" h={16} w={16} />}
                       <span>{a.title ?? t('admin.defaultApp')}</span>
                     </Group>
                   </Table.Td>
-                  <Table.Td>{a.prefix ?? '—'}</Table.Td>
-                  <Table.Td>{t(`admin.paymentMethods.${a.payment_method}`)}</Table.Td>
-                  <Table.Td>
+                  <Table.Td data-label={t(`${c}.prefix`)}>{a.prefix ?? '—'}</Table.Td>
+                  <Table.Td data-label={t(`${c}.payment_method`)}>
+                    {t(`admin.paymentMethods.${a.payment_method}`)}
+                  </Table.Td>
+                  <Table.Td data-label={t(`${c}.google_status`)}>
                     <Badge
                       color={a.google_connected > 0 ? 'teal' : 'gray'}
                       variant="light"
@@ -362,10 +372,10 @@ function AgenciesTab({ onOpenAgency }: { onOpenAgency: (a: AdminAgency) => void 
                       })}
                     </Badge>
                   </Table.Td>
-                  <Table.Td>
+                  <Table.Td data-label={t(`${c}.status`)}>
                     <StatusBadge status={a.status} />
                   </Table.Td>
-                  <Table.Td>
+                  <Table.Td data-label={t(`${c}.actions`)}>
                     <Group gap={4} wrap="nowrap">
                       <Button
                         size="xs"

@@ -132,7 +132,7 @@ export function AuditLogView({
           {t('auditLog.empty')}
         </Text>
       ) : (
-        <Table.ScrollContainer minWidth={800}>
+        <Table.ScrollContainer minWidth={800} className="cards-on-phone">
           <Table striped highlightOnHover aria-label={t('auditLog.title')}>
             <Table.Thead>
               <Table.Tr>
@@ -148,16 +148,26 @@ export function AuditLogView({
               {rows.map((r) => (
                 <Fragment key={r.id}>
                   <Table.Tr>
-                    <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                    <Table.Td
+                      data-label={t('auditLog.columns.at')}
+                      style={{ whiteSpace: 'nowrap' }}
+                    >
                       {tokyoDateTime(new Date(r.at))}
                     </Table.Td>
-                    <Table.Td>{who(r)}</Table.Td>
-                    <Table.Td>{r.store ? (r.store.name ?? `#${r.store.id}`) : '—'}</Table.Td>
-                    <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                    <Table.Td data-label={t('auditLog.columns.actor')}>{who(r)}</Table.Td>
+                    <Table.Td data-label={t('auditLog.columns.store')}>
+                      {r.store ? (r.store.name ?? `#${r.store.id}`) : '—'}
+                    </Table.Td>
+                    <Table.Td
+                      data-label={t('auditLog.columns.what')}
+                      style={{ whiteSpace: 'nowrap' }}
+                    >
                       {entityLabel(r.entity)}・{actionLabel(r.action)}
                     </Table.Td>
-                    <Table.Td>{r.summary ?? ''}</Table.Td>
-                    <Table.Td>
+                    <Table.Td data-label={t('auditLog.columns.summary')}>
+                      {r.summary ?? ''}
+                    </Table.Td>
+                    <Table.Td data-label={t('auditLog.columns.detail')}>
                       <Button
                         size="compact-xs"
                         variant="light"

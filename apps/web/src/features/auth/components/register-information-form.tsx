@@ -30,6 +30,7 @@ import type { z } from 'zod';
 import { ErrorAlert } from '@/components/ui/error-alert';
 import { errorLines } from '@/lib/api-client';
 import { withLoading } from '@/lib/loading';
+import { useLeaveGuard } from '@/lib/use-leave-guard';
 import { registrationFormCall, type RegistrationBody } from '../api/auth-api';
 import { TermsText } from './terms-text';
 import { PageTitle } from '@/components/ui/page-title';
@@ -85,6 +86,10 @@ export function RegisterInformationForm({ onBackToLogin }: { onBackToLogin: () =
     },
   });
   const fe = form.formState.errors;
+  // Typed answers are not lost to a reload or a stray link (issue 23 item 3).
+  useLeaveGuard(form.formState.isDirty && done === null, t('common.unsavedLeave'), {
+    signedIn: false,
+  });
 
   const send = async () => {
     if (!pending) return;

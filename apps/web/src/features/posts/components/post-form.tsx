@@ -32,8 +32,8 @@ import {
 } from '@tenpo/domain';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { useBlocker } from 'react-router';
-import { sessionStore, useSession } from '@/lib/session';
+import { useSession } from '@/lib/session';
+import { useLeaveGuard } from '@/lib/use-leave-guard';
 import { draftKey, readDraft, usePostDraft } from '../hooks/use-post-draft';
 import type { CreatePostInput, PostRow } from '../api/posts-api';
 import { mediaReader, releasePreview, type PostMedia } from '../media/read-media';
@@ -147,38 +147,6 @@ const fromDraft = (
 };
 
 /**
- * Asks before a changed form is left (issue 23 item 3): the browser's own prompt on reload,
- * close or a move to another site, and a confirm on a move within the app. A move to /login
- * (the session ended) and a move once the session is gone are let through: the draft is kept.
- */
-function useLeaveGuard(dirty: boolean, leaving: { current: boolean }, message: string) {
-  useEffect(() => {
-    if (!dirty) return;
-    const onBeforeUnload = (e: BeforeUnloadEvent) => {
-      if (leaving.current) return;
-      e.preventDefault();
-      // Older browsers show the prompt only when returnValue is set.
-      e.returnValue = '';
-    };
-    window.addEventListener('beforeunload', onBeforeUnload);
-    return () => window.removeEventListener('beforeunload', onBeforeUnload);
-  }, [dirty, leaving]);
-  const blocker = useBlocker(
-    ({ currentLocation, nextLocation }) =>
-      dirty &&
-      !leaving.current &&
-      sessionStore.get().isLoggedIn &&
-      nextLocation.pathname !== '/login' &&
-      currentLocation.pathname !== nextLocation.pathname,
-  );
-  useEffect(() => {
-    if (blocker.state !== 'blocked') return;
-    if (window.confirm(message)) blocker.proceed();
-    else blocker.reset();
-  }, [blocker, message]);
-}
-
-/**
  * The post form of spec 2 §3–§5: one tab per connected channel (the active tab decides the
  * media limits and the count display, and is always a target; the other connected channels can
  * be ticked as targets too), content, button type and link (call now with the business's main
@@ -250,7 +218,7 @@ export function PostForm({
   const draft = usePostDraft<PostDraft>(key, snapshot, changed);
   // Set while a send that may leave the page is under way: that move is no leaving.
   const leaving = useRef(false);
-  useLeaveGuard(changed && !leaving.current, leaving, t('posts.draft.leave'));
+  useLeaveGuard(changed && !leaving.current, t('posts.draft.leave'), { leaving });
 
   const discardDraft = () => {
     draft.discard();

@@ -228,7 +228,8 @@ export function PostsList({ storeIds, stores }: { storeIds: number[]; stores: St
         />
       </Group>
       {/* Every column fits a laptop's 1280 px beside the side bar (issue 23 item 6). */}
-      <Table.ScrollContainer minWidth={900}>
+      {/* On a phone each post is a card (small-screens.css, issue 23 item 2). */}
+      <Table.ScrollContainer minWidth={900} className="cards-on-phone">
         <Table
           withTableBorder
           withColumnBorders
@@ -257,10 +258,10 @@ export function PostsList({ storeIds, stores }: { storeIds: number[]; stores: St
             ) : (
               rows.map((p) => (
                 <Table.Tr key={p.id} data-testid={`post-${p.id}`}>
-                  <Table.Td>
+                  <Table.Td data-label={t(`${c}.created_at`)}>
                     <DateLines value={formatPostDate(p.created_at)} />
                   </Table.Td>
-                  <Table.Td miw={220}>
+                  <Table.Td data-label={t(`${c}.channel`)} miw={220}>
                     <Stack gap="xs">
                       {p.targets.map((tg) => (
                         <TargetLine
@@ -272,21 +273,21 @@ export function PostsList({ storeIds, stores }: { storeIds: number[]; stores: St
                       ))}
                     </Stack>
                   </Table.Td>
-                  <Table.Td maw={320}>
+                  <Table.Td data-label={t(`${c}.content`)} maw={320}>
                     <Text size="sm" lineClamp={4} style={{ whiteSpace: 'pre-line' }}>
                       {p.content}
                     </Text>
                   </Table.Td>
-                  <Table.Td>
+                  <Table.Td data-label={t(`${c}.media`)}>
                     <MediaCarousel urls={p.media_url} />
                   </Table.Td>
-                  <Table.Td>
+                  <Table.Td data-label={t(`${c}.publish_date`)}>
                     <DateLines value={formatPostDate(p.publish_date) ?? t('common.none')} />
                   </Table.Td>
-                  <Table.Td>
+                  <Table.Td data-label={t(`${c}.delete_date`)}>
                     <DateLines value={formatPostDate(p.delete_date) ?? t('common.none')} />
                   </Table.Td>
-                  <Table.Td>
+                  <Table.Td data-label={t(`${c}.actions`)}>
                     <Button
                       component={Link}
                       to={`/post/${p.id}`}

@@ -14,8 +14,10 @@ const fromInput = (v: string) => {
 
 /**
  * A date and time in Asia/Tokyo (spec 2 §5, §9): the input's wall-clock value is read as Tokyo
- * time whatever the browser's zone. Shortcuts set today (now), tomorrow or a week from now at
- * the current time; the input refuses days before today (the value must be now or later).
+ * time whatever the browser's zone. The shortcuts are the spec's: today (now), yesterday and a
+ * week ago at the current time; the picker offers no day before yesterday (ADR 0075). A past
+ * value set by a shortcut is shown with the form's rule message at once (publish, end and
+ * removal must be now or later); an event's start may be in the past.
  */
 export function TokyoDateField({
   label,
@@ -36,7 +38,7 @@ export function TokyoDateField({
 }) {
   const { t } = useTranslation();
   const at = (days: number) => formatTokyoDateTime(now().getTime() + days * DAY_MS);
-  const min = `${formatTokyoDateTime(now().getTime()).slice(0, 10)}T00:00`;
+  const min = `${at(-1).slice(0, 10)}T00:00`;
   return (
     <Stack gap={4}>
       <TextInput
@@ -62,18 +64,18 @@ export function TokyoDateField({
         <Button
           size="compact-xs"
           variant="light"
-          onClick={() => onChange(at(1))}
-          aria-label={`${label} ${t('posts.shortcuts.tomorrow')}`}
+          onClick={() => onChange(at(-1))}
+          aria-label={`${label} ${t('posts.shortcuts.yesterday')}`}
         >
-          {t('posts.shortcuts.tomorrow')}
+          {t('posts.shortcuts.yesterday')}
         </Button>
         <Button
           size="compact-xs"
           variant="light"
-          onClick={() => onChange(at(7))}
-          aria-label={`${label} ${t('posts.shortcuts.week')}`}
+          onClick={() => onChange(at(-7))}
+          aria-label={`${label} ${t('posts.shortcuts.weekAgo')}`}
         >
-          {t('posts.shortcuts.week')}
+          {t('posts.shortcuts.weekAgo')}
         </Button>
         <Button
           size="compact-xs"

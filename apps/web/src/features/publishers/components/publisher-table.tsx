@@ -101,7 +101,7 @@ export function PublisherTable(p: PublisherTableProps) {
 
   return (
     // Every column, ステータス詳細 too, fits a laptop's 1280 px beside the side bar (issue 23 item 6).
-    <Table.ScrollContainer minWidth={920}>
+    <Table.ScrollContainer minWidth={920} className="cards-on-phone">
       <Table
         withTableBorder
         withColumnBorders
@@ -131,18 +131,28 @@ export function PublisherTable(p: PublisherTableProps) {
                 <Table.Td>
                   <Image src={row.logo_url} alt={row.publisher_name} w={32} h={32} fit="contain" />
                 </Table.Td>
-                <Table.Td fw={600}>{row.publisher_name}</Table.Td>
-                <Table.Td>{row.location_name ?? dash}</Table.Td>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>{row.postal_code ?? dash}</Table.Td>
-                <Table.Td>
+                <Table.Td data-label={t(`${c}.name`)} fw={600}>
+                  {row.publisher_name}
+                </Table.Td>
+                <Table.Td data-label={t(`${c}.location_name`)}>
+                  {row.location_name ?? dash}
+                </Table.Td>
+                <Table.Td data-label={t(`${c}.postal_code`)} style={{ whiteSpace: 'nowrap' }}>
+                  {row.postal_code ?? dash}
+                </Table.Td>
+                <Table.Td data-label={t(`${c}.address`)}>
                   {row.address_lines.length > 0 ? row.address_lines.join(' ') : dash}
                 </Table.Td>
-                <Table.Td>{row.store_code ?? dash}</Table.Td>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                <Table.Td data-label={t(`${c}.store_code`)}>{row.store_code ?? dash}</Table.Td>
+                <Table.Td data-label={t(`${c}.status`)} style={{ whiteSpace: 'nowrap' }}>
                   <PublisherStatusBadge row={row} role={p.role} />
                 </Table.Td>
                 {!follows && (
-                  <Table.Td rowSpan={leads ? 2 : 1} data-testid={`actions-${row.publisher_key}`}>
+                  <Table.Td
+                    data-label={t(`${c}.actions`)}
+                    rowSpan={leads ? 2 : 1}
+                    data-testid={`actions-${row.publisher_key}`}
+                  >
                     <Stack gap={4} align="flex-start">
                       {actions(row)}
                       {leads && (
@@ -153,7 +163,7 @@ export function PublisherTable(p: PublisherTableProps) {
                     </Stack>
                   </Table.Td>
                 )}
-                <Table.Td maw={280}>
+                <Table.Td data-label={t(`${c}.detail`)} maw={280}>
                   <PublisherLog row={row} />
                 </Table.Td>
               </Table.Tr>

@@ -20,6 +20,8 @@ import { saveDetailsCall } from '../api/store-info-api';
 import { HoursEditor, normaliseRows } from './hours-editor';
 import { useSaveSection } from './use-save-section';
 
+const hoursState = (specify: boolean, rows: DayRow[]) => JSON.stringify({ specify, rows });
+
 type Values = {
   description: string;
   temporarily_closed: boolean;
@@ -36,8 +38,10 @@ type Values = {
  */
 export function DetailsForm({ userId, details }: { userId: number; details: BusinessDetails }) {
   const { t } = useTranslation();
-  const [specify, setSpecify] = useState(details.hours.length > 0);
-  const [rows, setRows] = useState<DayRow[]>(() => normaliseRows(rowsOfPeriods(details.hours)));
+  const [specify, setSpecifyState] = useState(details.hours.length > 0);
+  const [rows, setRowsState] = useState<DayRow[]>(() =>
+    normaliseRows(rowsOfPeriods(details.hours)),
+  );
   const form = useForm<Values>({
     defaultValues: {
       description: details.description ?? '',
@@ -45,9 +49,19 @@ export function DetailsForm({ userId, details }: { userId: number; details: Busi
       payment_options: details.payment_options.map((o) => o.value),
       price_range: details.price_range,
       pickup_and_delivery_services: details.pickup_and_delivery_services.map((o) => o.value),
-      hours: '',
+      hours: hoursState(specify, rows),
     },
   });
+  // The hours live outside the form's fields; their state is mirrored in `hours` so that the
+  // form knows when they changed (the leave warning) and when they are back as they were.
+  const setSpecify = (v: boolean) => {
+    setSpecifyState(v);
+    form.setValue('hours', hoursState(v, rows), { shouldDirty: true });
+  };
+  const setRows = (v: DayRow[]) => {
+    setRowsState(v);
+    form.setValue('hours', hoursState(specify, v), { shouldDirty: true });
+  };
   const { save, saving, errors, onSubmit } = useSaveSection(
     userId,
     businessDetailsRequest,

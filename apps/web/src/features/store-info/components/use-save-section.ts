@@ -4,8 +4,10 @@ import { useQueryClient } from '@tanstack/react-query';
 import { ja, type BasicInformation } from '@tenpo/domain';
 import type { FormEvent } from 'react';
 import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { ApiError, errorLines } from '@/lib/api-client';
+import { useLeaveGuard } from '@/lib/use-leave-guard';
 import { storeInfoKeys, type SaveAnswer } from '../api/store-info-api';
 
 /**
@@ -13,6 +15,8 @@ import { storeInfoKeys, type SaveAnswer } from '../api/store-info-api';
  * (its messages under the fields), then sent; success is the server's message in a
  * notification and the store's information replaced by the answer; a failure shows the
  * server's errors list, else the generic 500 message, and the form keeps what was typed.
+ * Leaving the form with unsaved changes asks first (issue 23 item 3); a save makes what was
+ * sent the form's new starting point.
  */
 export function useSaveSection<V extends FieldValues>(
   userId: number,
@@ -21,7 +25,9 @@ export function useSaveSection<V extends FieldValues>(
   form: UseFormReturn<V>,
 ) {
   const { setError } = form;
+  const { t } = useTranslation();
   const qc = useQueryClient();
+  useLeaveGuard(form.formState.isDirty, t('common.unsavedLeave'));
   const [errors, setErrors] = useState<string[] | null>(null);
   const [saving, setSaving] = useState(false);
 
@@ -39,6 +45,7 @@ export function useSaveSection<V extends FieldValues>(
     try {
       const r = await send({ user_id: userId, ...payload });
       qc.setQueryData<BasicInformation>(storeInfoKeys.info(userId), r.data);
+      form.reset(form.getValues());
       notifications.show({
         color: 'teal',
         message: r.message ?? ja.updateSuccess,

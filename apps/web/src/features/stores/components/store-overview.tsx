@@ -154,7 +154,7 @@ export function StoreOverview({
       {list.isPending ? (
         <Loader />
       ) : (
-        <Table.ScrollContainer minWidth={860}>
+        <Table.ScrollContainer minWidth={860} className="cards-on-phone">
           <Table striped highlightOnHover withTableBorder verticalSpacing="sm">
             <Table.Thead>
               <Table.Tr>
@@ -182,15 +182,19 @@ export function StoreOverview({
                       onChange={(e) => toggle(r, e.currentTarget.checked)}
                     />
                   </Table.Td>
-                  <Table.Td>{r.id}</Table.Td>
-                  <Table.Td>{r.company_name}</Table.Td>
+                  <Table.Td data-label={t(`${c}.id`)}>{r.id}</Table.Td>
+                  <Table.Td data-label={t(`${c}.company_name`)}>{r.company_name}</Table.Td>
                   {/* A long name wraps, even without spaces, instead of squeezing the badges. */}
-                  <Table.Td fw={500} style={{ overflowWrap: 'anywhere' }}>
+                  <Table.Td
+                    data-label={t(`${c}.name`)}
+                    fw={500}
+                    style={{ overflowWrap: 'anywhere' }}
+                  >
                     {r.name}
                   </Table.Td>
-                  <Table.Td>{r.person_in_charge}</Table.Td>
-                  <Table.Td>{r.email}</Table.Td>
-                  <Table.Td>
+                  <Table.Td data-label={t(`${c}.person_in_charge`)}>{r.person_in_charge}</Table.Td>
+                  <Table.Td data-label={t(`${c}.email`)}>{r.email}</Table.Td>
+                  <Table.Td data-label={t(`${c}.google_status`)}>
                     {/* A badge's label truncates (未…) when its column is squeezed: keep it whole. */}
                     <Badge
                       color={r.google_status === 1 ? 'teal' : 'gray'}
@@ -202,14 +206,14 @@ export function StoreOverview({
                         : t('screens.overview.googleNotConnected')}
                     </Badge>
                   </Table.Td>
-                  <Table.Td>
+                  <Table.Td data-label={t(`${c}.status`)}>
                     <Badge color={r.status === 0 ? 'red' : 'blue'} variant="dot" miw="max-content">
                       {r.status === 0
                         ? t('screens.overview.inactive')
                         : t('screens.overview.active')}
                     </Badge>
                   </Table.Td>
-                  <Table.Td>
+                  <Table.Td data-label={t(`${c}.actions`)}>
                     <Button
                       size="xs"
                       variant="light"
