@@ -2,6 +2,7 @@ import '@mantine/nprogress/styles.css';
 import { useEffect, useRef } from 'react';
 import { NavigationProgress, nprogress } from '@mantine/nprogress';
 import { useNavigation } from 'react-router';
+import { ja } from '../i18n/ja';
 
 /** The progress bar starts only if a navigation takes longer than this (spec 1 §9). */
 export const PROGRESS_DELAY_MS = 100;
@@ -28,5 +29,5 @@ export function PageProgress() {
       }
     };
   }, [busy]);
-  return <NavigationProgress aria-label="page loading" />;
+  return <NavigationProgress aria-label={ja.a11y.pageLoading} />;
 }

@@ -4,6 +4,7 @@ import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { ja } from '../i18n/ja';
 import { chunkRequested } from '../lib/chunk';
 import { useStore } from '../lib/store';
+import { PRIMARY_SHADE, cssVariablesResolver, variantColorResolver } from './theme-colors';
 
 // Mantine's icon-only controls have no name of their own (or an English one): every instance
 // gets its Japanese name here, so that no screen can forget it. (The password toggle needs state:
@@ -21,6 +22,9 @@ const getControlProps: PaginationProps['getControlProps'] = (control) => ({
 
 export const theme = createTheme({
   primaryColor: 'blue',
+  // Text, links and buttons reach WCAG AA contrast (ADR 0073).
+  primaryShade: { light: PRIMARY_SHADE, dark: PRIMARY_SHADE },
+  variantColorResolver,
   fontFamily:
     '"Hiragino Kaku Gothic ProN", "Hiragino Sans", "Noto Sans JP", "Noto Sans CJK JP", Meiryo, system-ui, sans-serif',
   headings: { fontWeight: '700' },
@@ -56,7 +60,7 @@ export function Providers({
   // A test may render a feature without its route: the container is there from the start.
   const later = useStore(chunkRequested) || env === 'test';
   return (
-    <MantineProvider theme={theme} env={env}>
+    <MantineProvider theme={theme} env={env} cssVariablesResolver={cssVariablesResolver}>
       {later && (
         <Suspense fallback={null}>
           <NotificationsHost />

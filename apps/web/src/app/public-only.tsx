@@ -1,24 +1,16 @@
 import { Suspense, lazy, useEffect, useState } from 'react';
-import { Center, Loader } from '@mantine/core';
 import { Navigate, Outlet, useLocation, useSearchParams } from 'react-router';
 import { verifyRegisterTokenCall } from '../features/auth/api/auth-api';
 import { clearSession, logout, refreshSession, useSession } from '../lib/session';
 import { peekReturnPath } from '../lib/return-path';
 import { storage } from '../lib/storage';
+import { FullLoader } from '../components/ui/full-loader';
 
 // The warning is rare on a public page, and a modal brings Mantine's focus trap, portal and
 // transitions: it loads when it is shown, not with /login (ADR 0017).
 const LoginErrorDialog = lazy(() =>
   import('../components/ui/login-error-dialog').then((m) => ({ default: m.LoginErrorDialog })),
 );
-
-function FullLoader() {
-  return (
-    <Center mih="100vh">
-      <Loader aria-label="loading" />
-    </Center>
-  );
-}
 
 const sameEmail = (a: string, b: string | null): boolean =>
   b !== null && a.trim().toLowerCase() === b.trim().toLowerCase();

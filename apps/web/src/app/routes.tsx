@@ -1,6 +1,6 @@
-import { Center, Loader } from '@mantine/core';
 import type { RouteObject } from 'react-router';
 import { BlankLayout } from '../components/layout/blank-layout';
+import { FullLoader } from '../components/ui/full-loader';
 import { loadChunk } from '../lib/chunk';
 import { PublicOnly } from './public-only';
 import { Root } from './root';
@@ -26,11 +26,7 @@ export const routes: RouteObject[] = [
     element: <Root />,
     errorElement: <RouteError />,
     // Shown while the first lazily loaded screen of a page load arrives.
-    hydrateFallbackElement: (
-      <Center mih="100vh">
-        <Loader aria-label="loading" />
-      </Center>
-    ),
+    hydrateFallbackElement: <FullLoader />,
     children: [
       {
         element: <PublicOnly />,

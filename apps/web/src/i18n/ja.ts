@@ -237,6 +237,7 @@ export const ja = {
       slider: '集計期間（月）',
       sliderStart: '開始月',
       sliderEnd: '終了月',
+      sliderMonth: '{{year}}年{{month}}月',
       loading: 'レポートを読み込み中…',
       pdf: 'PDF ダウンロード',
       csv: 'CSV ダウンロード',
@@ -377,6 +378,8 @@ export const ja = {
     nextPage: '次のページ',
     lastPage: '最後のページ',
     showPassword: 'パスワードを表示',
+    menu: 'メニュー',
+    pageLoading: 'ページを読み込み中',
   },
   account: {
     passwordTitle: 'パスワード変更',

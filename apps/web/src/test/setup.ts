@@ -11,15 +11,19 @@ import { unexpectedCalls } from './render';
 configure({ asyncUtilTimeout: 10_000 });
 
 // jsdom has no canvas: Chart.js would fail to draw. The charts of react-chartjs-2 render their
-// data as text instead (labels, then one line per series), which the tests read.
+// data as text instead (labels, then one line per series), which the tests read; like the real
+// canvas, the stub is an image named by its aria-label.
 vi.mock('react-chartjs-2', async () => {
   const { createElement } = await import('react');
-  type Props = { data: { labels?: unknown[]; datasets: { label?: string; data: unknown[] }[] } };
+  type Props = {
+    data: { labels?: unknown[]; datasets: { label?: string; data: unknown[] }[] };
+    'aria-label'?: string;
+  };
   const stub = (type: string) =>
-    function ChartStub({ data }: Props) {
+    function ChartStub({ data, 'aria-label': name }: Props) {
       return createElement(
         'div',
-        { 'data-chart': type },
+        { 'data-chart': type, role: 'img', 'aria-label': name },
         createElement('p', null, `labels: ${(data.labels ?? []).join(' | ')}`),
         ...data.datasets.map((d, i) =>
           createElement('p', { key: i }, `${d.label ?? type}: ${d.data.join(' | ')}`),

@@ -1,14 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import {
-  Alert,
-  AppShell,
-  Burger,
-  Center,
-  Group,
-  Loader,
-  LoadingOverlay,
-  Title,
-} from '@mantine/core';
+import { Alert, AppShell, Burger, Group, LoadingOverlay, Stack, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
@@ -55,14 +46,8 @@ import {
   guardRedirect,
 } from '../route-meta';
 import { useRouteMeta } from '../use-route-meta';
-
-function FullLoader() {
-  return (
-    <Center mih="100vh">
-      <Loader aria-label="loading" />
-    </Center>
-  );
-}
+import { FullLoader } from '../../components/ui/full-loader';
+import { PageTitle } from '../../components/ui/page-title';
 
 /** Login guard of spec 1 §2: no token → /login; a token but no session → refresh first. */
 export function AdminLayout() {
@@ -251,7 +236,7 @@ function Shell({ user, connectGMB }: { user: User; connectGMB: boolean }) {
                 onClick={mobile.toggle}
                 hiddenFrom="sm"
                 size="sm"
-                aria-label="menu"
+                aria-label={t('a11y.menu')}
               />
             )}
             <Title order={3} c="blue.7">
@@ -287,9 +272,12 @@ function Shell({ user, connectGMB }: { user: User; connectGMB: boolean }) {
       )}
       <AppShell.Main bg="gray.0">
         {needsOneStore ? (
-          <Alert color="blue" variant="light" data-testid="choose-one-store">
-            {t('screens.dashboard.noStore')}
-          </Alert>
+          <Stack>
+            {meta?.title && <PageTitle>{meta.title}</PageTitle>}
+            <Alert color="blue" variant="light" data-testid="choose-one-store">
+              {t('screens.dashboard.noStore')}
+            </Alert>
+          </Stack>
         ) : (
           <Outlet />
         )}

@@ -1,9 +1,10 @@
-import { Alert, Stack, Title } from '@mantine/core';
+import { Alert, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { PaymentGate } from '../../components/ui/payment-panels';
 import { AddKnowledgeTag } from '../../features/knowledge-tag/components/add-knowledge-tag';
 import { useCurrentStore } from '../../lib/selection';
 import { usePaymentState } from '../payment-state';
+import { PageTitle } from '../../components/ui/page-title';
 
 /** /add-knowledge-tag (spec 2 §2): the store's script tag, its embed codes, its installation. */
 export function AddKnowledgeTagRoute() {
@@ -12,7 +13,7 @@ export function AddKnowledgeTagRoute() {
   const store = useCurrentStore();
   return (
     <Stack>
-      <Title order={2}>{t('knowledgeTag.steps.title')}</Title>
+      <PageTitle>{t('knowledgeTag.steps.title')}</PageTitle>
       <PaymentGate state={payment}>
         {store ? (
           <AddKnowledgeTag key={store.id} userId={store.id} origin={window.location.origin} />

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Stack, Text, Title } from '@mantine/core';
+import { Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { ROLE, type User } from '@tenpo/domain';
@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { AuditLogView } from '../../features/audit-log/components/audit-log-view';
 import { storeKeys, storeListCall } from '../../features/stores/api/stores-api';
 import { useSession } from '../../lib/session';
+import { PageTitle } from '../../components/ui/page-title';
 
 /**
  * /audit-log (issue 12, ADR 0047): who changed what and when. A manager and an agency choose a
@@ -19,7 +20,7 @@ export function AuditLogRoute() {
   const many = user.role === ROLE.manager || user.role === ROLE.agency;
   return (
     <Stack>
-      <Title order={2}>{t('auditLog.title')}</Title>
+      <PageTitle>{t('auditLog.title')}</PageTitle>
       <Text size="sm" c="dimmed">
         {many ? t('auditLog.leadMany') : t('auditLog.leadOwn')}
       </Text>

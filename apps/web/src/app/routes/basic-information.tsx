@@ -21,6 +21,7 @@ import { StoreMap } from '../../features/store-map/components/store-map';
 import { errorLines } from '../../lib/api-client';
 import { usePaymentState } from '../payment-state';
 import { usePostStoreIds } from './post-setup';
+import { PageTitle } from '../../components/ui/page-title';
 
 /** While saves wait their turn at Google, the state is asked again this often. */
 const PENDING_POLL_MS = 5000;
@@ -72,7 +73,7 @@ export function BasicInformationRoute() {
   return (
     <Stack maw={960}>
       <Group justify="space-between">
-        <Title order={2}>{t('storeInfo.title')}</Title>
+        <PageTitle>{t('storeInfo.title')}</PageTitle>
         <Button component={Link} to="/media" variant="default">
           {t('storeInfo.addImage')}
         </Button>

@@ -10,6 +10,7 @@ import { Section } from '../../features/payments/components/section';
 import { errorLines } from '../../lib/api-client';
 import { useCurrentStore } from '../../lib/selection';
 import { usePaidRefresh } from '../payment-state';
+import { PageTitle } from '../../components/ui/page-title';
 
 /**
  * /change-payment-method (spec 1 §2): switch the method, and replace the card. Registering a new
@@ -20,7 +21,7 @@ export function ChangePaymentMethodRoute() {
   const store = useCurrentStore();
   return (
     <Stack maw={900}>
-      <Title order={2}>{t('paymentSettings.changeTitle')}</Title>
+      <PageTitle>{t('paymentSettings.changeTitle')}</PageTitle>
       {store && <ChangePaymentMethod key={store.id} storeId={store.id} />}
       <Anchor component={Link} to="/register-payment" size="sm">
         {t('paymentSettings.backToRegister')}

@@ -1,7 +1,8 @@
-import { Stack, Title } from '@mantine/core';
+import { Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { LocationPicker } from '../../features/publishers/components/location-picker';
 import { useCurrentStore } from '../../lib/selection';
+import { PageTitle } from '../../components/ui/page-title';
 
 /** /connect-location: choose the Google business location that becomes the store's listing. */
 export function ConnectLocationRoute() {
@@ -9,7 +10,7 @@ export function ConnectLocationRoute() {
   const store = useCurrentStore();
   return (
     <Stack>
-      <Title order={2}>{t('screens.connectLocation.title')}</Title>
+      <PageTitle>{t('screens.connectLocation.title')}</PageTitle>
       {store && <LocationPicker key={store.id} storeId={store.id} />}
     </Stack>
   );

@@ -1,9 +1,10 @@
-import { Stack, Title } from '@mantine/core';
+import { Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { PaymentGate } from '../../components/ui/payment-panels';
 import { PostEditor } from '../../features/posts/components/post-editor';
 import { usePaymentState } from '../payment-state';
 import { useMainPhone, usePostChannels, usePostStoreIds } from './post-setup';
+import { PageTitle } from '../../components/ui/page-title';
 
 /** /create-post (spec 2 §2): the tabbed post form for the selected store(s). */
 export function CreatePostRoute() {
@@ -14,7 +15,7 @@ export function CreatePostRoute() {
   const phone = useMainPhone(ids[0]);
   return (
     <Stack maw={960}>
-      <Title order={2}>{t('posts.createTitle')}</Title>
+      <PageTitle>{t('posts.createTitle')}</PageTitle>
       <PaymentGate state={payment}>
         <PostEditor
           key={ids.join(',')}

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Group, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Group, Stack, Text } from '@mantine/core';
 import { DASHBOARD_RANGES, IMPRESSION_FIELDS } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -9,6 +9,7 @@ import { BarChart, LineChart } from '../../features/reports/components/charts';
 import { allZero, shortDay, useDashboardChart } from '../../features/reports/use-dashboard';
 import { useCurrentStore } from '../../lib/selection';
 import { usePaymentState } from '../payment-state';
+import { PageTitle } from '../../components/ui/page-title';
 
 /**
  * /dashboard-chart (ADR 0037): the day-by-day series the dashboard sums up — views, where the
@@ -21,13 +22,16 @@ export function DashboardChartRoute() {
   const payment = usePaymentState();
   if (!store) {
     return (
-      <Alert color="blue" variant="light">
-        {t('screens.dashboard.noStore')}
-      </Alert>
+      <Stack>
+        <PageTitle>{t('screens.dashboard.chartTitle')}</PageTitle>
+        <Alert color="blue" variant="light">
+          {t('screens.dashboard.noStore')}
+        </Alert>
+      </Stack>
     );
   }
   return (
-    <PaymentGate state={payment}>
+    <PaymentGate state={payment} title={t('screens.dashboard.chartTitle')}>
       <Charts key={store.id} userId={store.id} />
     </PaymentGate>
   );
@@ -70,7 +74,7 @@ function Charts({ userId }: { userId: number }) {
   return (
     <Stack gap="lg">
       <Group justify="space-between">
-        <Title order={2}>{t('screens.dashboard.chartTitle')}</Title>
+        <PageTitle>{t('screens.dashboard.chartTitle')}</PageTitle>
         <Anchor component={Link} to="/dashboard" size="sm">
           {t('screens.dashboard.title')}
         </Anchor>

@@ -245,6 +245,9 @@ describe('/dashboard-chart', () => {
     renderAt('/dashboard-chart');
     const views = await screen.findByRole('region', { name: '表示回数の推移' });
     expect(await within(views).findByText('表示回数: 100 | 2000 | 300')).toBeInTheDocument();
+    // The screen is named by its one h1, and each chart is an image with a name (ADR 0073).
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('推移グラフ');
+    expect(within(views).getByRole('img', { name: '表示回数の推移' })).toBeInTheDocument();
     expect(within(views).getByText('2,400')).toBeInTheDocument();
     expect(
       await within(card('表示された場所の推移')).findByText(

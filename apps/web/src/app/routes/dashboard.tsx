@@ -1,4 +1,4 @@
-import { Alert, Anchor, Grid, Group, Stack, Title } from '@mantine/core';
+import { Alert, Anchor, Grid, Group, Stack } from '@mantine/core';
 import { DASHBOARD_RANGES, KEYWORD_RANGES, REACTION_FIELDS } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -17,6 +17,7 @@ import {
 import { useCurrentStore, useSelection } from '../../lib/selection';
 import { isAccountManager, useSession } from '../../lib/session';
 import { usePaymentState } from '../payment-state';
+import { PageTitle } from '../../components/ui/page-title';
 
 /**
  * /dashboard (spec 3 §2): payment panels first; then six stat boxes, the searches by source, the
@@ -32,6 +33,7 @@ export function DashboardRoute() {
   if ((isAccountManager(user) && ids.length === 0) || !store) {
     return (
       <Stack>
+        <PageTitle>{t('screens.dashboard.title')}</PageTitle>
         <Alert color="blue" variant="light">
           {t('screens.dashboard.noStore')}
         </Alert>
@@ -39,7 +41,7 @@ export function DashboardRoute() {
     );
   }
   return (
-    <PaymentGate state={payment}>
+    <PaymentGate state={payment} title={t('screens.dashboard.title')}>
       <Dashboard key={store.id} userId={store.id} />
     </PaymentGate>
   );
@@ -60,7 +62,7 @@ function Dashboard({ userId }: { userId: number }) {
   return (
     <Stack gap="lg">
       <Group justify="space-between">
-        <Title order={2}>{t('screens.dashboard.title')}</Title>
+        <PageTitle>{t('screens.dashboard.title')}</PageTitle>
         <Group gap="md">
           <PeriodSelect
             label={`${t('screens.dashboard.title')} ${t('screens.dashboard.period')}`}

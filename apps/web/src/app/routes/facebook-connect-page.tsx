@@ -1,9 +1,10 @@
 import { useEffect } from 'react';
-import { Stack, Title } from '@mantine/core';
+import { Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { FacebookPagePicker } from '../../features/publishers/components/facebook-page-picker';
 import { useCurrentStore } from '../../lib/selection';
+import { PageTitle } from '../../components/ui/page-title';
 
 /** /facebook/connect-page: choose the Facebook page (and with it Instagram) for the store. */
 export function FacebookConnectPageRoute() {
@@ -17,7 +18,7 @@ export function FacebookConnectPageRoute() {
   }, [hash, pathname, search, navigate]);
   return (
     <Stack>
-      <Title order={2}>{t('screens.facebookConnectPage.title')}</Title>
+      <PageTitle>{t('screens.facebookConnectPage.title')}</PageTitle>
       {store && <FacebookPagePicker key={store.id} storeId={store.id} />}
     </Stack>
   );

@@ -1,10 +1,11 @@
 import { useState } from 'react';
-import { Button, Group, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PaymentGate } from '../../components/ui/payment-panels';
 import { RichResultsModal } from '../../features/knowledge-tag/components/rich-results-modal';
 import { usePaymentState } from '../payment-state';
+import { PageTitle } from '../../components/ui/page-title';
 
 /** /knowledge-tag (spec 2 §2): to the add flow, or the rich-results check of a page. */
 export function KnowledgeTagRoute() {
@@ -13,7 +14,7 @@ export function KnowledgeTagRoute() {
   const [checking, setChecking] = useState(false);
   return (
     <Stack>
-      <Title order={2}>{t('knowledgeTag.title')}</Title>
+      <PageTitle>{t('knowledgeTag.title')}</PageTitle>
       <PaymentGate state={payment}>
         <Stack>
           <Text>{t('knowledgeTag.lead')}</Text>

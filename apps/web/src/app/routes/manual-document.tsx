@@ -1,6 +1,7 @@
-import { Stack, Title } from '@mantine/core';
+import { Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { ManualViewer } from '../../features/manual/components/manual-viewer';
+import { PageTitle } from '../../components/ui/page-title';
 
 /**
  * /manual-document: the PDF manual inside the product. It opens for every role and payment
@@ -11,7 +12,7 @@ export function ManualDocumentRoute() {
   const { t } = useTranslation();
   return (
     <Stack>
-      <Title order={2}>{t('screens.manual.title')}</Title>
+      <PageTitle>{t('screens.manual.title')}</PageTitle>
       <ManualViewer />
     </Stack>
   );

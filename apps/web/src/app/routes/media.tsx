@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Button, Center, Group, Loader, Stack, Title } from '@mantine/core';
+import { Alert, Button, Center, Group, Loader, Stack } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { PHOTO_REFRESH_MS, type PhotoItem } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
@@ -12,6 +12,7 @@ import { UploadPhotosModal } from '../../features/photos/components/upload-photo
 import { errorLines } from '../../lib/api-client';
 import { usePaymentState } from '../payment-state';
 import { usePostStoreIds } from './post-setup';
+import { PageTitle } from '../../components/ui/page-title';
 
 /**
  * /media (spec 2 §2, §4): the photo library of the first selected store (the user's own when
@@ -23,7 +24,7 @@ export function MediaRoute() {
   const userId = usePostStoreIds()[0];
   return (
     <Stack>
-      <Title order={2}>{t('media.title')}</Title>
+      <PageTitle>{t('media.title')}</PageTitle>
       <PaymentGate state={payment}>
         {userId !== undefined && <Library key={userId} userId={userId} />}
       </PaymentGate>

@@ -1,4 +1,4 @@
-import { Anchor, Group, Image, Stack, Title } from '@mantine/core';
+import { Anchor, Group, Image, Stack } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { StoreRow } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,7 @@ import { StoreOverview } from '../../features/stores/components/store-overview';
 import { errorLines } from '../../lib/api-client';
 import { selectStores } from '../../lib/selection';
 import { useSession } from '../../lib/session';
+import { PageTitle } from '../../components/ui/page-title';
 
 /**
  * /overview/agencies/{id} (manager only): the agency store overview of spec 3 §2 for one
@@ -46,7 +47,7 @@ export function OverviewAgencyRoute() {
         {agency.data?.logo_url && (
           <Image src={agency.data.logo_url} alt={name} h={32} w={32} fit="contain" />
         )}
-        <Title order={2}>{agency.data ? t('admin.agencyStoresTitle', { name }) : ''}</Title>
+        <PageTitle>{agency.data ? t('admin.agencyStoresTitle', { name }) : ''}</PageTitle>
       </Group>
       {/* Keyed by the agency: another agency's page starts with no group chosen. */}
       <StoreOverview

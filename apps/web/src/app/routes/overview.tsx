@@ -1,4 +1,4 @@
-import { Stack, Title } from '@mantine/core';
+import { Stack } from '@mantine/core';
 import { ROLE, type StoreRow } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -6,6 +6,7 @@ import { ManagerOverview } from '../../features/admin/components/manager-overvie
 import { StoreOverview } from '../../features/stores/components/store-overview';
 import { selectStores } from '../../lib/selection';
 import { useSession } from '../../lib/session';
+import { PageTitle } from '../../components/ui/page-title';
 
 /**
  * /overview: the stores an agency or group leader may act for; for a manager, the customers
@@ -19,7 +20,7 @@ export function OverviewRoute() {
   if (user.role === ROLE.manager)
     return (
       <Stack>
-        <Title order={2}>{t('admin.title')}</Title>
+        <PageTitle>{t('admin.title')}</PageTitle>
         <ManagerOverview onOpenAgency={(a) => void navigate(`/overview/agencies/${a.id}`)} />
       </Stack>
     );
@@ -29,7 +30,7 @@ export function OverviewRoute() {
   };
   return (
     <Stack>
-      <Title order={2}>{t('screens.overview.storesTitle')}</Title>
+      <PageTitle>{t('screens.overview.storesTitle')}</PageTitle>
       <StoreOverview
         user={user}
         onOpenDashboard={(row) => open([row], '/dashboard')}

@@ -1,4 +1,4 @@
-import { Alert, Stack, Text, Title } from '@mantine/core';
+import { Alert, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
@@ -8,6 +8,7 @@ import { postCall, postKeys } from '../../features/posts/api/posts-api';
 import { PostEditor, postErrorLines } from '../../features/posts/components/post-editor';
 import { usePaymentState } from '../payment-state';
 import { useMainPhone, usePostChannels, usePostStoreIds } from './post-setup';
+import { PageTitle } from '../../components/ui/page-title';
 
 /** /post/{id} (spec 2 §2): the post form prefilled from an existing post, to post a copy. */
 export function PostCopyRoute() {
@@ -26,7 +27,7 @@ export function PostCopyRoute() {
   });
   return (
     <Stack maw={960}>
-      <Title order={2}>{t('posts.copyTitle')}</Title>
+      <PageTitle>{t('posts.copyTitle')}</PageTitle>
       <Text c="dimmed" size="sm">
         {t('posts.copyHint')}
       </Text>

@@ -1,10 +1,11 @@
-import { Stack, Title } from '@mantine/core';
+import { Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { PaymentGate } from '../../components/ui/payment-panels';
 import { PostsList } from '../../features/posts/components/posts-list';
 import { useSelection } from '../../lib/selection';
 import { usePaymentState } from '../payment-state';
 import { usePostStoreIds } from './post-setup';
+import { PageTitle } from '../../components/ui/page-title';
 
 /** /posts (spec 2 §2): the posts of the selected store(s). */
 export function PostsRoute() {
@@ -14,7 +15,7 @@ export function PostsRoute() {
   const { stores } = useSelection();
   return (
     <Stack>
-      <Title order={2}>{t('posts.listTitle')}</Title>
+      <PageTitle>{t('posts.listTitle')}</PageTitle>
       <PaymentGate state={payment}>
         <PostsList key={ids.join(',')} storeIds={ids} stores={stores} />
       </PaymentGate>

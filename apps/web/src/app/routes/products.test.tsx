@@ -91,6 +91,14 @@ describe('/products', () => {
     const latteCard = await screen.findByRole('article', { name: '抹茶ラテ' });
     const tabs = screen.getAllByRole('tab');
     expect(tabs.map((t) => t.textContent)).toEqual(['すべて', 'ドリンク', 'フード']);
+    // Each tab controls a panel that exists (ADR 0073); the chosen one holds the cards.
+    for (const tab of tabs) {
+      expect(document.getElementById(tab.getAttribute('aria-controls') ?? '')).toHaveAttribute(
+        'role',
+        'tabpanel',
+      );
+    }
+    expect(screen.getByRole('tabpanel', { name: 'すべて' })).toContainElement(latteCard);
     expect(within(latteCard).getByText('¥1,200〜¥3,000')).toBeInTheDocument();
     expect(
       within(screen.getByRole('article', { name: '抹茶パフェ' })).getByText('¥800'),

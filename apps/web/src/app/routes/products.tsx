@@ -10,7 +10,6 @@ import {
   Stack,
   Tabs,
   Text,
-  Title,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -27,6 +26,7 @@ import { ProductCard } from '../../features/products/components/product-card';
 import { ProductFormModal } from '../../features/products/components/product-form-modal';
 import { errorLines } from '../../lib/api-client';
 import { usePostStoreIds } from './post-setup';
+import { PageTitle } from '../../components/ui/page-title';
 
 const ALL = 'all';
 
@@ -88,10 +88,47 @@ export function ProductsRoute() {
     }
   };
 
+  // The chosen tab's cards, their count and their pages.
+  const shelf =
+    list.isPending || categories.isPending ? (
+      <Center mih={200}>
+        <Loader aria-label={t('app.loading')} />
+      </Center>
+    ) : list.error || categories.error || !data ? (
+      <ErrorAlert lines={errorLines(list.error ?? categories.error)} />
+    ) : data.data.length === 0 ? (
+      <Text c="dimmed">{productJa.empty}</Text>
+    ) : (
+      <Stack>
+        <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} aria-label={productJa.title} role="list">
+          {data.data.map((p) => (
+            <div role="listitem" key={p.id}>
+              <ProductCard
+                product={p}
+                onEdit={() => setEditing(p)}
+                onDelete={() => {
+                  setDeleteLines(null);
+                  setDeleting(p);
+                }}
+              />
+            </div>
+          ))}
+        </SimpleGrid>
+        <Group justify="space-between">
+          <Text size="sm" c="dimmed">
+            {data.total}件中 {data.from ?? 0}〜{data.to ?? 0}件
+          </Text>
+          {data.last_page > 1 && (
+            <Pagination total={data.last_page} value={page} onChange={setPage} />
+          )}
+        </Group>
+      </Stack>
+    );
+
   return (
     <Stack maw={1100}>
       <Group justify="space-between">
-        <Title order={2}>{productJa.title}</Title>
+        <PageTitle>{productJa.title}</PageTitle>
         <Button onClick={() => setEditing(null)} disabled={!categories.data}>
           {productJa.add}
         </Button>
@@ -111,41 +148,13 @@ export function ProductsRoute() {
             </Tabs.Tab>
           ))}
         </Tabs.List>
+        {/* Every tab controls its panel (WAI-ARIA tabs); only the chosen one holds the cards. */}
+        {[ALL, ...tabs.map((c) => String(c.id))].map((value) => (
+          <Tabs.Panel key={value} value={value} pt="md">
+            {value === tab && shelf}
+          </Tabs.Panel>
+        ))}
       </Tabs>
-      {list.isPending || categories.isPending ? (
-        <Center mih={200}>
-          <Loader aria-label={t('app.loading')} />
-        </Center>
-      ) : list.error || categories.error || !data ? (
-        <ErrorAlert lines={errorLines(list.error ?? categories.error)} />
-      ) : data.data.length === 0 ? (
-        <Text c="dimmed">{productJa.empty}</Text>
-      ) : (
-        <>
-          <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} aria-label={productJa.title} role="list">
-            {data.data.map((p) => (
-              <div role="listitem" key={p.id}>
-                <ProductCard
-                  product={p}
-                  onEdit={() => setEditing(p)}
-                  onDelete={() => {
-                    setDeleteLines(null);
-                    setDeleting(p);
-                  }}
-                />
-              </div>
-            ))}
-          </SimpleGrid>
-          <Group justify="space-between">
-            <Text size="sm" c="dimmed">
-              {data.total}件中 {data.from ?? 0}〜{data.to ?? 0}件
-            </Text>
-            {data.last_page > 1 && (
-              <Pagination total={data.last_page} value={page} onChange={setPage} />
-            )}
-          </Group>
-        </>
-      )}
       {editing !== undefined && userId !== undefined && categories.data && (
         <ProductFormModal
           key={editing?.id ?? 'new'}

@@ -1,4 +1,4 @@
-import { Anchor, Center, Loader, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Center, Loader, Stack, Text } from '@mantine/core';
 import type { PaymentState } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -19,6 +19,7 @@ import { Section } from '../../features/payments/components/section';
 import { errorLines } from '../../lib/api-client';
 import { useCurrentStore } from '../../lib/selection';
 import { usePaidRefresh, usePaymentState } from '../payment-state';
+import { PageTitle } from '../../components/ui/page-title';
 
 /**
  * Spec 1 §2's leave-blocking rule: the card method chosen, no card, payment not failed, and the
@@ -43,7 +44,7 @@ export function RegisterPaymentRoute() {
   const onPaid = usePaidRefresh();
   return (
     <Stack maw={900}>
-      <Title order={2}>{t('layout.menu.registerPayment')}</Title>
+      <PageTitle>{t('layout.menu.registerPayment')}</PageTitle>
       {store && <RegisterPayment key={store.id} storeId={store.id} state={state} />}
       <PaymentResultDialog onSuccess={onPaid} />
     </Stack>

@@ -19,6 +19,7 @@ import { usePaymentState } from '../payment-state';
 
 /** /report-multiple (spec 3 §2): one bar per store; one store or none goes back to /report. */
 export function ReportMultipleRoute() {
+  const { t } = useTranslation();
   const { user } = useSession();
   const { ids, stores } = useSelection();
   const payment = usePaymentState();
@@ -28,7 +29,7 @@ export function ReportMultipleRoute() {
     user.role === ROLE.freeTrial ||
     stores.some((s) => ids.includes(s.id) && s.role === ROLE.freeTrial);
   return (
-    <PaymentGate state={payment}>
+    <PaymentGate state={payment} title={t('screens.report.multipleTitle')}>
       <MultipleReport key={ids.join(',')} ids={ids} free={free} />
     </PaymentGate>
   );

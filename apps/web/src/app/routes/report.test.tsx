@@ -2,6 +2,7 @@ import { act, fireEvent, renderHook, screen, waitFor, within } from '@testing-li
 import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
 import {
+  sliderMonth,
   sliderRange,
   tokyoDay,
   type AdjustmentReport,
@@ -135,6 +136,13 @@ describe('/report', () => {
     expect(adjustmentCalls(calls)).toHaveLength(1);
     const start = screen.getByRole('slider', { name: '開始月' });
     expect(start).toHaveAttribute('aria-valuenow', '-6');
+    // Read aloud as the month it stands for, in Japanese (ADR 0073).
+    const [y, m] = sliderMonth(-6, today()).split('-');
+    expect(start).toHaveAttribute('aria-valuetext', `${y}年${Number(m)}月`);
+    expect(screen.getByRole('slider', { name: '終了月' })).toHaveAttribute(
+      'aria-valuetext',
+      `${today().slice(0, 4)}年${Number(today().slice(5, 7))}月`,
+    );
 
     vi.useFakeTimers({ shouldAdvanceTime: false });
     act(() => start.focus());

@@ -24,6 +24,7 @@ import { useReportRange } from '../../features/reports/use-report-range';
 import { useSelection } from '../../lib/selection';
 import { isAccountManager, useSession } from '../../lib/session';
 import { usePaymentState } from '../payment-state';
+import { PageTitle } from '../../components/ui/page-title';
 
 /** /report (spec 3 §2): one store; several selected stores go to /report-multiple. */
 export function ReportRoute() {
@@ -35,9 +36,12 @@ export function ReportRoute() {
   if (!user) return null;
   if (isAccountManager(user) && ids.length === 0) {
     return (
-      <Alert color="blue" variant="light">
-        {t('screens.report.noStores')}
-      </Alert>
+      <Stack>
+        <PageTitle>{t('screens.report.title')}</PageTitle>
+        <Alert color="blue" variant="light">
+          {t('screens.report.noStores')}
+        </Alert>
+      </Stack>
     );
   }
   const id = ids[0] ?? user.id;
@@ -45,7 +49,7 @@ export function ReportRoute() {
   const role = id === user.id ? user.role : (row?.role ?? null);
   const name = id === user.id ? (user.store_name ?? user.company_name ?? '') : (row?.name ?? '');
   return (
-    <PaymentGate state={payment}>
+    <PaymentGate state={payment} title={t('screens.report.title')}>
       <SingleReport key={id} userId={id} free={role === ROLE.freeTrial} storeName={name} />
     </PaymentGate>
   );

@@ -3,6 +3,7 @@ import { Button, Card, Center, Stack, Text, ThemeIcon, Title } from '@mantine/co
 import { paymentPanel, type PaymentState } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { PageTitle } from './page-title';
 
 /** Trial ended: the unlock button replaces the route with /register-payment (spec 1 §2). */
 export function PayRequiredPanel() {
@@ -15,7 +16,9 @@ export function PayRequiredPanel() {
           <ThemeIcon size={56} radius="xl" color="orange" variant="light" aria-hidden>
             <span style={{ fontSize: 28 }}>¥</span>
           </ThemeIcon>
-          <Title order={3}>{t('payment.payRequiredTitle')}</Title>
+          <Title order={2} size="h3">
+            {t('payment.payRequiredTitle')}
+          </Title>
           <Text ta="center">{t('payment.payRequired')}</Text>
           <Button onClick={() => navigate('/register-payment', { replace: true })}>
             {t('payment.unlock')}
@@ -36,7 +39,9 @@ export function ConfirmMailPanel() {
           <ThemeIcon size={56} radius="xl" color="red" variant="light" aria-hidden>
             <span style={{ fontSize: 28 }}>✉</span>
           </ThemeIcon>
-          <Title order={3}>{t('payment.confirmMailTitle')}</Title>
+          <Title order={2} size="h3">
+            {t('payment.confirmMailTitle')}
+          </Title>
           <Text ta="center">{t('payment.confirmMail')}</Text>
         </Stack>
       </Card>
@@ -50,13 +55,22 @@ export function ConfirmMailPanel() {
  */
 export function PaymentGate({
   state,
+  title,
   children,
 }: {
   state: PaymentState | null;
+  /** The screen's title, for a gate around a whole screen: the panel keeps it named (h1). */
+  title?: ReactNode;
   children: ReactNode;
 }) {
   const panel = state ? paymentPanel(state) : null;
-  if (panel === 'confirm-mail') return <ConfirmMailPanel />;
-  if (panel === 'pay-required') return <PayRequiredPanel />;
-  return <>{children}</>;
+  if (!panel) return <>{children}</>;
+  const shown = panel === 'confirm-mail' ? <ConfirmMailPanel /> : <PayRequiredPanel />;
+  if (title === undefined) return shown;
+  return (
+    <Stack>
+      <PageTitle>{title}</PageTitle>
+      {shown}
+    </Stack>
+  );
 }

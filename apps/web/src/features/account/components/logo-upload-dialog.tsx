@@ -51,6 +51,8 @@ export function LogoUploadDialog({
           accept={[...IMAGE_MIME_TYPES]}
           multiple={false}
           aria-label={t('account.logo')}
+          // The picker itself (a visually hidden input) carries the name too.
+          inputProps={{ 'aria-label': t('account.logo') }}
         >
           <Stack align="center" gap={4} py="md">
             {preview ? (

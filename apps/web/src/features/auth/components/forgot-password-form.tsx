@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Anchor, Button, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { forgotPasswordRequest, ja } from '@tenpo/domain';
 import { useForm } from 'react-hook-form';
@@ -10,6 +10,7 @@ import { ErrorAlert } from '@/components/ui/error-alert';
 import { errorLines } from '@/lib/api-client';
 import { withLoading } from '@/lib/loading';
 import { forgotPasswordCall } from '../api/auth-api';
+import { PageTitle } from '@/components/ui/page-title';
 
 type In = z.input<typeof forgotPasswordRequest>;
 type Out = z.output<typeof forgotPasswordRequest>;
@@ -37,9 +38,7 @@ export function ForgotPasswordForm() {
   return (
     <form onSubmit={submit} noValidate aria-label={t('screens.forgotPassword.title')}>
       <Stack>
-        <Title order={2} ta="center">
-          {t('screens.forgotPassword.title')}
-        </Title>
+        <PageTitle ta="center">{t('screens.forgotPassword.title')}</PageTitle>
         <Text c="dimmed" size="sm">
           {t('screens.forgotPassword.lead')}
         </Text>

@@ -1,5 +1,5 @@
 import { useRef, useState, type ChangeEvent, type FormEvent, type MouseEvent } from 'react';
-import { Anchor, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { ErrorAlert } from '@/components/ui/error-alert';
 import { PasswordField } from '@/components/ui/password-field';
 import { ja } from '@/i18n/ja';
@@ -9,6 +9,7 @@ import { navigateTo } from '@/lib/navigation';
 import { applyLogin } from '@/lib/session';
 import { loginCall } from '../api/auth-api';
 import type { LoginCheck, LoginField, checkLogin } from './login-schema';
+import { PageTitle } from '@/components/ui/page-title';
 
 // /login is the first page most visits open, so its form carries neither zod (the rules load
 // when the user reaches the form), nor a form library, nor the router, nor i18next: the strings
@@ -85,9 +86,7 @@ export function LoginForm({ onDone }: { onDone: (agreedTerms: boolean) => void }
       aria-label={t.title}
     >
       <Stack>
-        <Title order={2} ta="center">
-          {t.title}
-        </Title>
+        <PageTitle ta="center">{t.title}</PageTitle>
         <Text c="dimmed" size="sm" ta="center">
           {t.lead}
         </Text>

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Button, Loader, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Loader, Stack, Text, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery } from '@tanstack/react-query';
 import { ja, passwordPairForm, type PasswordPairForm } from '@tenpo/domain';
@@ -10,6 +10,7 @@ import { ApiError, errorLines } from '@/lib/api-client';
 import { withLoading } from '@/lib/loading';
 import { registerCall, verifyRegisterTokenCall } from '../api/auth-api';
 import { PasswordPairFields } from './password-pair-fields';
+import { PageTitle } from '@/components/ui/page-title';
 
 /** Countdown before a bad link sends the user back to the registration form (spec 1 §9). */
 export const INVALID_TOKEN_COUNTDOWN_S = 10;
@@ -105,9 +106,7 @@ export function RegisterAccountForm({
 
   return (
     <Stack>
-      <Title order={2} ta="center">
-        {t('screens.registerAccount.title')}
-      </Title>
+      <PageTitle ta="center">{t('screens.registerAccount.title')}</PageTitle>
       {body}
     </Stack>
   );

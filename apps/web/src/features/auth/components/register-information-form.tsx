@@ -12,7 +12,6 @@ import {
   Table,
   Text,
   TextInput,
-  Title,
 } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
@@ -34,6 +33,7 @@ import { withLoading } from '@/lib/loading';
 import { useLeaveGuard } from '@/lib/use-leave-guard';
 import { registrationFormCall, type RegistrationBody } from '../api/auth-api';
 import { TermsText } from './terms-text';
+import { PageTitle } from '@/components/ui/page-title';
 
 type Values = {
   full_name: string;
@@ -122,9 +122,7 @@ export function RegisterInformationForm({ onBackToLogin }: { onBackToLogin: () =
         aria-label={t('screens.registerInformation.title')}
       >
         <Stack>
-          <Title order={2} ta="center">
-            {t('screens.registerInformation.title')}
-          </Title>
+          <PageTitle ta="center">{t('screens.registerInformation.title')}</PageTitle>
           <Text c="dimmed" size="sm">
             {t('screens.registerInformation.lead')}
           </Text>

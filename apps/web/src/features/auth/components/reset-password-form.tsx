@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Anchor, Button, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Stack, Text } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { passwordPairForm, type PasswordPairForm } from '@tenpo/domain';
 import { useForm } from 'react-hook-form';
@@ -10,6 +10,7 @@ import { errorLines } from '@/lib/api-client';
 import { withLoading } from '@/lib/loading';
 import { resetPasswordCall } from '../api/auth-api';
 import { PasswordPairFields } from './password-pair-fields';
+import { PageTitle } from '@/components/ui/page-title';
 
 /** /reset-password: token and email come from the query string (spec 1 §2). */
 export function ResetPasswordForm({
@@ -31,9 +32,7 @@ export function ResetPasswordForm({
   if (!token || !email) {
     return (
       <Stack>
-        <Title order={2} ta="center">
-          {t('screens.resetPassword.title')}
-        </Title>
+        <PageTitle ta="center">{t('screens.resetPassword.title')}</PageTitle>
         <Alert color="red" variant="light" role="alert">
           {t('screens.resetPassword.missing')}
         </Alert>
@@ -57,9 +56,7 @@ export function ResetPasswordForm({
   return (
     <form onSubmit={submit} noValidate aria-label={t('screens.resetPassword.title')}>
       <Stack>
-        <Title order={2} ta="center">
-          {t('screens.resetPassword.title')}
-        </Title>
+        <PageTitle ta="center">{t('screens.resetPassword.title')}</PageTitle>
         <Text c="dimmed" size="sm">
           {t('screens.resetPassword.lead')}
         </Text>

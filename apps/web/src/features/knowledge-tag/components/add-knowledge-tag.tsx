@@ -69,7 +69,7 @@ function SeenStatus({ tag }: { tag: KnowledgeTag }) {
             })}
           </Text>
           {s.on_website !== null && s.website_origin && (
-            <Text size="sm" c={s.on_website ? undefined : 'orange.8'}>
+            <Text size="sm" c={s.on_website ? undefined : 'orange'}>
               {t(s.on_website ? 'knowledgeTag.steps.onWebsite' : 'knowledgeTag.steps.offWebsite', {
                 website: s.website_origin,
               })}
@@ -113,7 +113,7 @@ export function AddKnowledgeTag({ userId, origin }: { userId: number; origin: st
     },
   });
 
-  if (query.isPending) return <Loader aria-label="loading" />;
+  if (query.isPending) return <Loader aria-label={t('app.loading')} />;
   if (query.isError)
     return <ErrorAlert title={t('knowledgeTag.loadError')} lines={errorLines(query.error)} />;
   const tag = query.data;

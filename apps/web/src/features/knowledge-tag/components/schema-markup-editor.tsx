@@ -102,7 +102,7 @@ export function SchemaMarkupEditor({ userId }: { userId: number }) {
     queryFn: ({ signal }) => schemaMarkupCall(userId, signal),
     staleTime: Infinity,
   });
-  if (query.isPending) return <Loader aria-label="loading" />;
+  if (query.isPending) return <Loader aria-label={t('app.loading')} />;
   if (query.isError)
     return <ErrorAlert title={t('knowledgeTag.loadError')} lines={errorLines(query.error)} />;
   return <Editor userId={userId} markup={query.data} />;

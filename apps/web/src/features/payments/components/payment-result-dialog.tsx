@@ -41,7 +41,7 @@ export function PaymentResultDialog({ onSuccess }: { onSuccess: () => void }) {
       centered
     >
       <Stack>
-        <Text c={success ? undefined : 'red.8'}>
+        <Text c={success ? undefined : 'red'}>
           {success ? paymentJa.paymentSuccess : paymentJa.paymentFailed}
         </Text>
         <Group justify="flex-end">

@@ -58,7 +58,7 @@ export function PhotoGallery({
           </Box>
           {/* The reason as text, for touch and keyboard alike (issue 23 item 9), not a tooltip. */}
           {p.sync_state !== 'synced' && p.sync_error && (
-            <Text size="xs" c={p.sync_state === 'failed' ? 'red.8' : 'dimmed'} px={6} pb={6}>
+            <Text size="xs" c={p.sync_state === 'failed' ? 'red' : 'dimmed'} px={6} pb={6}>
               {p.sync_error}
             </Text>
           )}

@@ -109,6 +109,8 @@ export function UploadPhotosModal({
           multiple
           disabled={up.isPending}
           aria-label={t('media.uploadTitle')}
+          // The picker itself (a visually hidden input) carries the name too.
+          inputProps={{ 'aria-label': t('media.uploadTitle') }}
         >
           <Stack align="center" gap={4} py="md">
             <Text size="sm" ta="center">

@@ -57,6 +57,8 @@ export function MediaField({
         multiple
         loading={reading}
         aria-label={t('posts.form.media')}
+        // The picker itself (a visually hidden input) carries the name too.
+        inputProps={{ 'aria-label': t('posts.form.media') }}
       >
         <Stack align="center" gap={4} py="sm">
           <Text size="sm" ta="center">

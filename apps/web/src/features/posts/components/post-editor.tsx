@@ -52,7 +52,7 @@ export function PostEditor({
   if (loading)
     return (
       <Center py="xl">
-        <Loader aria-label="loading" />
+        <Loader aria-label={ja.app.loading} />
       </Center>
     );
   if (failed)

@@ -541,7 +541,7 @@ export function PostForm({
         />
       </SimpleGrid>
       {notRemovable.map((label) => (
-        <Text key={label} size="sm" c="orange.8">
+        <Text key={label} size="sm" c="orange">
           {domainJa.postNotRemovable(label)}
         </Text>
       ))}

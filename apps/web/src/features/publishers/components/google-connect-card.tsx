@@ -46,11 +46,9 @@ export function GoogleConnectCard({ storeId }: { storeId: number }) {
           />
           <Stack gap="xs">
             <Text>{t('screens.googleMyBusiness.body', { product })}</Text>
-            {waiting && (
-              <Text c="blue.8">{t('screens.googleMyBusiness.pending', { product })}</Text>
-            )}
+            {waiting && <Text c="blue">{t('screens.googleMyBusiness.pending', { product })}</Text>}
             {connected && (
-              <Text c="teal.8">
+              <Text c="teal">
                 {t('screens.googleMyBusiness.connected', { name: google.location_name ?? '' })}
               </Text>
             )}

@@ -34,7 +34,7 @@ export function PublisherStatusBadge({ row, role }: { row: PublisherRow; role: n
 export function PublisherLog({ row }: { row: PublisherRow }) {
   if (row.log.length === 0) return null;
   return (
-    <List size="xs" c="red.8" spacing={2}>
+    <List size="xs" c="red" spacing={2}>
       {row.log.map((line, i) => (
         <List.Item key={`${i}-${line}`}>
           <Text size="xs" span>

@@ -39,8 +39,9 @@ export function BarChart({
     scales: { x: { stacked }, y: { ...countScale, stacked } },
   };
   return (
-    <Box h={height} role="img" aria-label={label}>
+    <Box h={height}>
       <Bar
+        aria-label={label}
         options={options}
         data={{
           labels,
@@ -78,8 +79,9 @@ export function LineChart({
     scales: { y: countScale, x: { ticks: { maxTicksLimit: 12 } } },
   };
   return (
-    <Box h={height} role="img" aria-label={label}>
+    <Box h={height}>
       <Line
+        aria-label={label}
         options={options}
         data={{
           labels,
@@ -121,8 +123,9 @@ export function SearchDoughnut({ data }: { data: CustomerSearch }) {
   return (
     <Box>
       <Box pos="relative" h={220} onMouseLeave={() => setActive(null)}>
-        <Box h="100%" role="img" aria-label={t('screens.dashboard.searchSource')}>
+        <Box h="100%">
           <Doughnut
+            aria-label={t('screens.dashboard.searchSource')}
             options={options}
             data={{
               labels,

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import {
   Button,
   Card,
@@ -10,7 +10,7 @@ import {
   Text,
   ThemeIcon,
 } from '@mantine/core';
-import { REPORT_SLIDER_MIN, sliderLabel } from '@tenpo/domain';
+import { REPORT_SLIDER_MIN, sliderLabel, sliderMonth } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { SliderValue } from '../use-report-range';
@@ -33,6 +33,18 @@ export function ReportSlider({
 }) {
   const { t } = useTranslation();
   const marks = [-24, -18, -12, -6, 0].map((v) => ({ value: v, label: sliderLabel(v, today) }));
+  const root = useRef<HTMLDivElement>(null);
+  // A screen reader reads the month a thumb stands for ("2026年5月"), not its position (-6):
+  // Mantine's thumbs take no aria-valuetext of their own, so it is set on them after each render.
+  useEffect(() => {
+    root.current?.querySelectorAll('[role="slider"]').forEach((thumb, i) => {
+      const month = sliderMonth(value[i === 0 ? 0 : 1], today);
+      thumb.setAttribute(
+        'aria-valuetext',
+        t('screens.report.sliderMonth', { year: month.slice(0, 4), month: Number(month.slice(5)) }),
+      );
+    });
+  });
   return (
     <Card withBorder radius="md" padding="lg">
       <Group justify="space-between" mb="xs">
@@ -55,6 +67,7 @@ export function ReportSlider({
         )}
       </Group>
       <RangeSlider
+        ref={root}
         aria-label={t('screens.report.slider')}
         thumbFromLabel={t('screens.report.sliderStart')}
         thumbToLabel={t('screens.report.sliderEnd')}

@@ -1,11 +1,12 @@
 import { useRef, useState, type ReactNode, type RefObject } from 'react';
-import { Group, Title } from '@mantine/core';
+import { Group } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import type { ReportRange } from '../api/reports-api';
 import { exportPdf } from '../pdf';
 import { useCsvExport } from '../use-csv-export';
 import { ExportButtons, FreeUserDialog, useFreeDialog } from './report-controls';
+import { PageTitle } from '@/components/ui/page-title';
 
 const compact = (day: string) => day.replaceAll('-', '');
 
@@ -65,7 +66,7 @@ export function ReportHeader({ title, exports }: { title: ReactNode; exports: Re
   return (
     <>
       <Group justify="space-between">
-        <Title order={2}>{title}</Title>
+        <PageTitle>{title}</PageTitle>
         <ExportButtons
           pdfBusy={exports.pdfBusy}
           csvBusy={exports.csvBusy}

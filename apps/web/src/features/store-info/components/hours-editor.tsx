@@ -172,7 +172,7 @@ export function HoursEditor({
                         )}
                       </Group>
                       {said.map((note) => (
-                        <Text key={note} size="sm" c="orange.9" role="status" mt={2}>
+                        <Text key={note} size="sm" c="orange" role="status" mt={2}>
                           {note}
                         </Text>
                       ))}
