@@ -2,6 +2,7 @@ import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import fs from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 
 /**
@@ -16,28 +17,36 @@ const precompress = (): Plugin => {
     configResolved(config) {
       outDir = path.resolve(config.root, config.build.outDir);
     },
-    writeBundle() {
+    // Asynchronous: the copies are made on libuv's thread pool, several at a time, instead of
+    // one after another on the main thread (about 20 s of a CI build, ADR 0067).
+    async writeBundle() {
       const walk = (dir: string): string[] =>
         fs
           .readdirSync(dir, { withFileTypes: true })
           .flatMap((e) =>
             e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)],
           );
-      for (const file of walk(outDir)) {
-        if (!/\.(js|css|svg|json|txt|webmanifest)$/.test(file)) continue;
-        const data = fs.readFileSync(file);
-        if (data.length < 1024) continue;
-        fs.writeFileSync(
-          `${file}.br`,
-          zlib.brotliCompressSync(data, {
-            params: {
-              [zlib.constants.BROTLI_PARAM_QUALITY]: 11,
-              [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length,
-            },
+      const brotli = promisify(zlib.brotliCompress);
+      const gzip = promisify(zlib.gzip);
+      await Promise.all(
+        walk(outDir)
+          .filter((file) => /\.(js|css|svg|json|txt|webmanifest)$/.test(file))
+          .map(async (file) => {
+            const data = await fs.promises.readFile(file);
+            if (data.length < 1024) return;
+            const [br, gz] = await Promise.all([
+              brotli(data, {
+                params: {
+                  [zlib.constants.BROTLI_PARAM_QUALITY]: 11,
+                  [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length,
+                },
+              }),
+              gzip(data, { level: 9 }),
+            ]);
+            await fs.promises.writeFile(`${file}.br`, br);
+            await fs.promises.writeFile(`${file}.gz`, gz);
           }),
-        );
-        fs.writeFileSync(`${file}.gz`, zlib.gzipSync(data, { level: 9 }));
-      }
+      );
     },
   };
 };
