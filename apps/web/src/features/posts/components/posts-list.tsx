@@ -29,7 +29,7 @@ import {
 } from '../api/posts-api';
 import { formatPostDate, postDateKey } from '../format';
 import { MediaCarousel } from './media-carousel';
-import { postErrorLines, toastPostError } from './post-editor';
+import { postErrorLines, toastPostError } from './post-errors';
 
 /** Spec 2 §9: search debounce. */
 export const POST_SEARCH_DEBOUNCE_MS = 500;
