@@ -18,7 +18,6 @@
 // (The figures move with the machine's load: run it on a quiet machine to compare two builds.)
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +25,7 @@ import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import puppeteer from 'puppeteer-core';
 import { FIRST_LOAD_GOAL, firstLoadJs } from './support/first-load.mjs';
+import { freePort } from './support/free-port.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const server = path.join(root, 'apps/api/dist/server.mjs');
@@ -52,15 +52,6 @@ const REPORT_DIR = process.env.LIGHTHOUSE_REPORT_DIR;
 const GOAL_SCORE = 90;
 const EMAIL = 'shop@tenpo.example';
 const PASSWORD = 'tenpo-demo-1';
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
 
 // The product, as `npm start` runs it (the compiled server and its in-process worker).
 const port = await freePort();

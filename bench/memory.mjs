@@ -11,10 +11,10 @@
 // Run `npm run build` first. ADR 0057 reads these figures.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './support/free-port.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'apps/api/dist');
@@ -29,14 +29,6 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tenpo-bench-memory-'));
 // Removed however the run ends (a process that never got ready throws).
 process.on('exit', () => fs.rmSync(tmp, { recursive: true, force: true }));
 
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 const statusKb = (pid) => {

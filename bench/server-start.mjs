@@ -6,10 +6,10 @@
 // Run `npm run build` first. Prints the figures and the ratio bundle / tsx.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './support/free-port.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bundle = path.join(root, 'apps/api/dist/server.mjs');
@@ -19,15 +19,6 @@ if (!fs.existsSync(bundle)) {
 }
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tenpo-bench-start-'));
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
 
 const rssKb = (pid) => {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
