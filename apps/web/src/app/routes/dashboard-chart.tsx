@@ -1,4 +1,4 @@
-import { Alert, Anchor, Group, Stack, Text } from '@mantine/core';
+import { Anchor, Group, Stack, Text } from '@mantine/core';
 import { DASHBOARD_RANGES, IMPRESSION_FIELDS } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -9,7 +9,7 @@ import { BarChart, LineChart } from '../../features/reports/components/charts';
 import { allZero, shortDay, useDashboardChart } from '../../features/reports/use-dashboard';
 import { useCurrentStore } from '../../lib/selection';
 import { usePaymentState } from '../payment-state';
-import { PageTitle } from '../../components/ui/page-title';
+import { PageNotice, PageTitle } from '../../components/ui/page-title';
 
 /**
  * /dashboard-chart (ADR 0037): the day-by-day series the dashboard sums up — views, where the
@@ -22,12 +22,9 @@ export function DashboardChartRoute() {
   const payment = usePaymentState();
   if (!store) {
     return (
-      <Stack>
-        <PageTitle>{t('screens.dashboard.chartTitle')}</PageTitle>
-        <Alert color="blue" variant="light">
-          {t('screens.dashboard.noStore')}
-        </Alert>
-      </Stack>
+      <PageNotice title={t('screens.dashboard.chartTitle')}>
+        {t('screens.dashboard.noStore')}
+      </PageNotice>
     );
   }
   return (

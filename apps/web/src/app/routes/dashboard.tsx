@@ -1,4 +1,4 @@
-import { Alert, Anchor, Grid, Group, Stack } from '@mantine/core';
+import { Anchor, Grid, Group, Stack } from '@mantine/core';
 import { DASHBOARD_RANGES, KEYWORD_RANGES, REACTION_FIELDS } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -17,7 +17,7 @@ import {
 import { useCurrentStore, useSelection } from '../../lib/selection';
 import { isAccountManager, useSession } from '../../lib/session';
 import { usePaymentState } from '../payment-state';
-import { PageTitle } from '../../components/ui/page-title';
+import { PageNotice, PageTitle } from '../../components/ui/page-title';
 
 /**
  * /dashboard (spec 3 §2): payment panels first; then six stat boxes, the searches by source, the
@@ -32,12 +32,7 @@ export function DashboardRoute() {
   const payment = usePaymentState();
   if ((isAccountManager(user) && ids.length === 0) || !store) {
     return (
-      <Stack>
-        <PageTitle>{t('screens.dashboard.title')}</PageTitle>
-        <Alert color="blue" variant="light">
-          {t('screens.dashboard.noStore')}
-        </Alert>
-      </Stack>
+      <PageNotice title={t('screens.dashboard.title')}>{t('screens.dashboard.noStore')}</PageNotice>
     );
   }
   return (

@@ -1,4 +1,4 @@
-import { Alert, Stack, Title } from '@mantine/core';
+import { Stack, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { ROLE } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
@@ -24,7 +24,7 @@ import { useReportRange } from '../../features/reports/use-report-range';
 import { useSelection } from '../../lib/selection';
 import { isAccountManager, useSession } from '../../lib/session';
 import { usePaymentState } from '../payment-state';
-import { PageTitle } from '../../components/ui/page-title';
+import { PageNotice } from '../../components/ui/page-title';
 
 /** /report (spec 3 §2): one store; several selected stores go to /report-multiple. */
 export function ReportRoute() {
@@ -36,12 +36,7 @@ export function ReportRoute() {
   if (!user) return null;
   if (isAccountManager(user) && ids.length === 0) {
     return (
-      <Stack>
-        <PageTitle>{t('screens.report.title')}</PageTitle>
-        <Alert color="blue" variant="light">
-          {t('screens.report.noStores')}
-        </Alert>
-      </Stack>
+      <PageNotice title={t('screens.report.title')}>{t('screens.report.noStores')}</PageNotice>
     );
   }
   const id = ids[0] ?? user.id;
