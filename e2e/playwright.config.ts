@@ -36,10 +36,8 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   fullyParallel: false,
   workers: 2,
-  // One retry in CI, for now: two journeys still race the app under load (the store selector's
-  // dialog, and payfail@ landing on /overview); each is a defect to fix, then retries go to 0
-  // (ADR 0067, issue 24).
-  retries: process.env.CI ? 1 : 0,
+  // No retries: a journey that fails once is a defect to fix, not to run again (ADR 0067, 0076).
+  retries: 0,
   reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : 'list',
   use: {
     baseURL,

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import { createGzip, gunzipSync, gzipSync } from 'node:zlib';
 import Sqlite from 'better-sqlite3';
@@ -14,6 +13,7 @@ import { ToolError } from '../src/db/tools/sqlite-file';
 import { TarWriter } from '../src/db/tools/tar';
 import { filesOf, seedInstall, sqliteRows } from './data-install';
 import { buildBundles } from './bundle';
+import { pgScratch } from './pg-scratch';
 
 // `npm run backup` / `restore` (ADR 0056): a backup taken while a connection keeps writing
 // restores into a new DATA_DIR with the same rows, upload bytes and secret key; a damaged archive
@@ -232,12 +232,13 @@ describe('the data commands from the production bundle', () => {
     'moves a restored install to PostgreSQL with node data.mjs',
     async () => {
       const pgUrl = process.env.TEST_DATABASE_URL as string;
-      const schema = `t_${Math.floor(Date.now() / 1000)}_${randomBytes(4).toString('hex')}`;
-      const c = new pg.Client({ connectionString: pgUrl });
+      const scratch = await pgScratch(pgUrl);
+      const schema = scratch.schema;
+      const u = new URL(scratch.url);
+      u.searchParams.delete('schema');
+      const c = new pg.Client({ connectionString: u.toString() });
       await c.connect();
       try {
-        await c.query(`create schema ${schema}`);
-        const u = new URL(pgUrl);
         u.searchParams.set('schema', schema);
         const file = path.join(dir, 'to-pg.tar.gz');
         expect(run(['backup', '--out', file], { DATA_DIR: source }).status).toBe(0);
@@ -250,8 +251,8 @@ describe('the data commands from the production bundle', () => {
         const { rows } = await c.query(`select count(*)::int as n from ${schema}.audit_log`);
         expect(rows[0].n).toBeGreaterThan(60_000);
       } finally {
-        await c.query(`drop schema if exists ${schema} cascade`);
         await c.end();
+        await scratch.drop();
       }
     },
   );

@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import pg from 'pg';
 import { createMailbox, type Mailbox } from '@tenpo/sandbox';
 import { buildApp } from '../src/app';
 import type { ChannelSet } from '../src/channels';
@@ -15,6 +14,7 @@ import { DEMO_PASSWORD, seedDemo } from '../src/db/seed';
 import { iso } from '../src/lib/clock';
 import type { SbpsClient } from '../src/modules/payments/sbps.client';
 import { ROLE } from '@tenpo/domain';
+import { pgScratch } from './pg-scratch';
 
 export const API_KEY = 'test-api-key-123';
 
@@ -56,8 +56,8 @@ export type TestApp = {
 };
 
 /**
- * Builds the app on a fresh, migrated, seeded database: a SQLite file by default, or its own
- * schema on the PostgreSQL of TEST_DATABASE_URL, so the same suite proves both.
+ * Builds the app on a fresh, migrated, seeded database: a SQLite file by default, or a database
+ * of its own on the PostgreSQL of TEST_DATABASE_URL (pg-scratch.ts), so the same suite proves both.
  */
 export async function buildTestApp(
   env: Record<string, string> = {},
@@ -75,21 +75,9 @@ export async function buildTestApp(
   let databaseUrl = `sqlite:${path.join(dataDir, 'test.sqlite')}`;
   let dropSchema: (() => Promise<void>) | null = null;
   if (pgUrl) {
-    // Named with its creation time, so scripts/test-pg.mjs can sweep what a killed run left.
-    const schema = `t_${Math.floor(Date.now() / 1000)}_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: pgUrl });
-    await admin.connect();
-    await admin.query(`create schema ${schema}`);
-    await admin.end();
-    const u = new URL(pgUrl);
-    u.searchParams.set('schema', schema);
-    databaseUrl = u.toString();
-    dropSchema = async () => {
-      const c = new pg.Client({ connectionString: pgUrl });
-      await c.connect();
-      await c.query(`drop schema ${schema} cascade`);
-      await c.end();
-    };
+    const scratch = await pgScratch(pgUrl);
+    databaseUrl = scratch.url;
+    dropSchema = scratch.drop;
   }
   const config = loadConfig({
     NODE_ENV: 'test',

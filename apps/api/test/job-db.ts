@@ -1,10 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { openDatabase, type DbHandle } from '../src/db/kysely';
 import { migrateToLatest } from '../src/db/migrate';
+import { pgScratch } from './pg-scratch';
 
 export type DbKind = 'sqlite' | 'postgres';
 
@@ -21,7 +20,7 @@ export type TestDb = {
   drop: () => Promise<void>;
 };
 
-/** A fresh migrated database: a SQLite file, or a schema of its own on TEST_DATABASE_URL. */
+/** A fresh migrated database: a SQLite file, or a database of its own on TEST_DATABASE_URL. */
 export async function createTestDb(kind: DbKind): Promise<TestDb> {
   const handles: DbHandle[] = [];
   let url: string;
@@ -31,24 +30,9 @@ export async function createTestDb(kind: DbKind): Promise<TestDb> {
     url = `sqlite:${path.join(dir, 'jobs.sqlite')}`;
     dropMore = async () => fs.rmSync(dir, { recursive: true, force: true });
   } else {
-    const pgUrl = process.env.TEST_DATABASE_URL as string;
-    // Named with its creation time, so scripts/test-pg.mjs can sweep what a killed run left.
-    const schema = `t_${Math.floor(Date.now() / 1000)}_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: pgUrl });
-    await admin.connect();
-    await admin.query(`create schema ${schema}`);
-    await admin.end();
-    const u = new URL(pgUrl);
-    u.searchParams.set('schema', schema);
-    url = u.toString();
-    dropMore = async () => {
-      const c = new pg.Client({ connectionString: pgUrl });
-      await c.connect();
-      await c.query(`drop schema ${schema} cascade`);
-      // The pg-boss driver's schema beside it (pgBossSchemaOf), when a test made one.
-      await c.query(`drop schema if exists ${schema}_pgboss cascade`);
-      await c.end();
-    };
+    const scratch = await pgScratch();
+    url = scratch.url;
+    dropMore = scratch.drop;
   }
   const open = (): DbHandle => {
     const h = openDatabase(url);

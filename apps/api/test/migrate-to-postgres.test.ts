@@ -1,9 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import Sqlite from 'better-sqlite3';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { openDatabase, type DbHandle } from '../src/db/kysely';
@@ -15,6 +13,7 @@ import {
   type CopyReport,
 } from '../src/db/tools/migrate-to-postgres';
 import { keyOf, seedInstall, sqliteRows, tablesOf } from './data-install';
+import { pgScratch, type PgScratch } from './pg-scratch';
 
 // `npm run migrate-to-postgres` (ADR 0056): an embedded install, demo seed and scheduled posts
 // included, copied into a fresh PostgreSQL schema holds the same rows in every table after.
@@ -41,22 +40,15 @@ describe('toPostgres', () => {
 describe.skipIf(!pgUrl)('migrate-to-postgres', () => {
   let dir: string;
   let file: string;
-  const schemas: string[] = [];
+  const scratches: PgScratch[] = [];
   let report: CopyReport;
   let target: DbHandle;
   const lines: string[] = [];
 
   const newSchema = async (): Promise<string> => {
-    // Named like job-db.ts's, so scripts/test-pg.mjs sweeps what a killed run left.
-    const schema = `t_${Math.floor(Date.now() / 1000)}_${randomBytes(4).toString('hex')}`;
-    const c = new pg.Client({ connectionString: pgUrl });
-    await c.connect();
-    await c.query(`create schema ${schema}`);
-    await c.end();
-    schemas.push(schema);
-    const u = new URL(pgUrl as string);
-    u.searchParams.set('schema', schema);
-    return u.toString();
+    const scratch = await pgScratch();
+    scratches.push(scratch);
+    return scratch.url;
   };
 
   beforeAll(async () => {
@@ -78,10 +70,7 @@ describe.skipIf(!pgUrl)('migrate-to-postgres', () => {
 
   afterAll(async () => {
     await target?.close();
-    const c = new pg.Client({ connectionString: pgUrl });
-    await c.connect();
-    for (const s of schemas) await c.query(`drop schema if exists ${s} cascade`);
-    await c.end();
+    for (const s of scratches) await s.drop();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
@@ -137,10 +126,13 @@ describe.skipIf(!pgUrl)('migrate-to-postgres', () => {
   });
 
   it('refuses a target that holds Tenpo rows', async () => {
-    const u = new URL(pgUrl as string);
-    u.searchParams.set('schema', schemas[0] as string);
     await expect(
-      migrateToPostgres({ from: file, to: u.toString(), jobDriver: 'table', log: () => {} }),
+      migrateToPostgres({
+        from: file,
+        to: scratches[0]?.url as string,
+        jobDriver: 'table',
+        log: () => {},
+      }),
     ).rejects.toThrow(/not empty: .*users/);
   });
 

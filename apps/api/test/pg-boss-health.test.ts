@@ -1,9 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import pg from 'pg';
 import pino from 'pino';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -19,6 +17,7 @@ import { seedDemo } from '../src/db/seed';
 import { systemClock } from '../src/lib/clock';
 import { createPgBossQueue, createTableQueue, pgBossSchemaOf, type Queue } from '../src/jobs/queue';
 import { createTestDb, dbKinds, type TestDb } from './job-db';
+import { pgScratch } from './pg-scratch';
 
 // ADR 0053: pg-boss on its own pool runs its maintenance without error and removes old jobs;
 // migrations, the demo seed and pg-boss's install are safe when several processes start at once.
@@ -50,23 +49,11 @@ afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()?.();
 });
 
-/** A new, empty schema on TEST_DATABASE_URL (no migrations), and its URL. */
+/** A new, empty database on TEST_DATABASE_URL (no migrations), and its URL. */
 const emptySchema = async (): Promise<string> => {
-  const schema = `t_${Math.floor(Date.now() / 1000)}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: pgUrl });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  await admin.end();
-  cleanups.push(async () => {
-    const c = new pg.Client({ connectionString: pgUrl });
-    await c.connect();
-    await c.query(`drop schema ${schema} cascade`);
-    await c.query(`drop schema if exists ${schema}_pgboss cascade`);
-    await c.end();
-  });
-  const u = new URL(pgUrl as string);
-  u.searchParams.set('schema', schema);
-  return u.toString();
+  const scratch = await pgScratch(pgUrl);
+  cleanups.push(scratch.drop);
+  return scratch.url;
 };
 
 const opened = (url: string, n: number): DbHandle[] => {
