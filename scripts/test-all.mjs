@@ -34,19 +34,20 @@ const run = (name, alone) =>
   });
 
 const times = [];
-const table = (wall) => {
+const start = performance.now();
+const table = () => {
+  const wall = (performance.now() - start) / 1000;
   console.log('\nSuite times');
   for (const t of times)
     console.log(`  ${t.name.padEnd(12)} ${t.seconds.toFixed(0).padStart(5)} s  ${t.status}`);
   console.log(`  ${'wall'.padEnd(12)} ${wall.toFixed(0).padStart(5)} s`);
 };
-const start = performance.now();
 for (const step of steps) {
   const results = await Promise.all(step.map((name) => run(name, step.length === 1)));
   times.push(...results);
   if (results.some((r) => !r.ok)) {
-    table((performance.now() - start) / 1000);
+    table();
     process.exit(1);
   }
 }
-table((performance.now() - start) / 1000);
+table();

@@ -231,24 +231,21 @@ describe('the data commands from the production bundle', () => {
   it.skipIf(!process.env.TEST_DATABASE_URL)(
     'moves a restored install to PostgreSQL with node data.mjs',
     async () => {
-      const pgUrl = process.env.TEST_DATABASE_URL as string;
-      const scratch = await pgScratch(pgUrl);
-      const schema = scratch.schema;
-      const u = new URL(scratch.url);
-      u.searchParams.delete('schema');
-      const c = new pg.Client({ connectionString: u.toString() });
+      const scratch = await pgScratch();
+      const c = new pg.Client({ connectionString: scratch.databaseUrl });
       await c.connect();
       try {
-        u.searchParams.set('schema', schema);
         const file = path.join(dir, 'to-pg.tar.gz');
         expect(run(['backup', '--out', file], { DATA_DIR: source }).status).toBe(0);
         const stopped = path.join(dir, 'to-pg');
         expect(run(['restore', file], { DATA_DIR: stopped }).status).toBe(0);
-        const m = run(['migrate-to-postgres'], { DATA_DIR: stopped, DATABASE_URL: u.toString() });
+        const m = run(['migrate-to-postgres'], { DATA_DIR: stopped, DATABASE_URL: scratch.url });
         expect(m.status, m.stderr).toBe(0);
         expect(m.stdout).toMatch(/^ {2}users +25 rows$/m);
         expect(m.stdout).toMatch(/Copied \d+ rows in \d+ tables/);
-        const { rows } = await c.query(`select count(*)::int as n from ${schema}.audit_log`);
+        const { rows } = await c.query(
+          `select count(*)::int as n from ${scratch.schema}.audit_log`,
+        );
         expect(rows[0].n).toBeGreaterThan(60_000);
       } finally {
         await c.end();

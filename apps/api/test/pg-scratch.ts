@@ -1,8 +1,27 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
-/** A scratch PostgreSQL place for one test app or queue: its URL (with `schema`) and its drop. */
-export type PgScratch = { url: string; schema: string; drop: () => Promise<void> };
+/**
+ * A scratch PostgreSQL place for one test app or queue: `url` names its schema (what the app
+ * opens), `databaseUrl` the database around it (for a plain client), and `drop` removes both.
+ */
+export type PgScratch = {
+  url: string;
+  databaseUrl: string;
+  schema: string;
+  drop: () => Promise<void>;
+};
+
+/** One statement on its own short connection. */
+async function runOnce(connectionString: string, statement: string): Promise<void> {
+  const c = new pg.Client({ connectionString });
+  await c.connect();
+  try {
+    await c.query(statement);
+  } finally {
+    await c.end();
+  }
+}
 
 /**
  * A database of its own on the server of TEST_DATABASE_URL, with the URL of a schema inside it.
@@ -15,35 +34,16 @@ export async function pgScratch(
   serverUrl = process.env.TEST_DATABASE_URL as string,
 ): Promise<PgScratch> {
   const name = `t_${Math.floor(Date.now() / 1000)}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  try {
-    await admin.query(`create database ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const dbUrl = new URL(serverUrl);
-  dbUrl.pathname = `/${name}`;
-  const inside = new pg.Client({ connectionString: dbUrl.toString() });
-  await inside.connect();
-  try {
-    await inside.query(`create schema ${name}`);
-  } finally {
-    await inside.end();
-  }
-  const url = new URL(dbUrl);
+  await runOnce(serverUrl, `create database ${name}`);
+  const database = new URL(serverUrl);
+  database.pathname = `/${name}`;
+  await runOnce(database.toString(), `create schema ${name}`);
+  const url = new URL(database);
   url.searchParams.set('schema', name);
   return {
     url: url.toString(),
+    databaseUrl: database.toString(),
     schema: name,
-    drop: async () => {
-      const c = new pg.Client({ connectionString: serverUrl });
-      await c.connect();
-      try {
-        await c.query(`drop database if exists ${name} with (force)`);
-      } finally {
-        await c.end();
-      }
-    },
+    drop: () => runOnce(serverUrl, `drop database if exists ${name} with (force)`),
   };
 }
