@@ -93,7 +93,11 @@ export async function buildTestApp(
     ...env,
   });
   const clock = testClock();
-  const database = openDatabase(config.databaseUrl);
+  const opened = openDatabase(config.databaseUrl);
+  // Closing twice is closing once: a test that takes the database away (ops.test's readiness)
+  // still gets its data directory and PostgreSQL database removed by close().
+  let closing: Promise<void> | null = null;
+  const database: DbHandle = { ...opened, close: () => (closing ??= opened.close()) };
   await migrateToLatest(database);
   // As the composition root seeds: the emulators' grants in sandbox mode, none when live.
   await seedDemo(database.db, clock, demoSeedFor(config));
