@@ -36,9 +36,8 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   fullyParallel: false,
   workers: 2,
-  // One retry in CI, still: with none, session.spec's "Back goes to /login once" saw /login twice
-  // in one of two CI runs (2026-11-27). That is a defect to fix; then retries go to 0 (ADR 0076).
-  retries: process.env.CI ? 1 : 0,
+  // No retries (ADR 0076): a journey that fails once is a defect to find, not to try again.
+  retries: 0,
   reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : 'list',
   use: {
     baseURL,

@@ -27,17 +27,43 @@ function watchErrors(page: Page): string[] {
   return errors;
 }
 
+/**
+ * Counts the session rotations (GET /refresh-token) the page has sent and not yet seen answered,
+ * so that a journey can let them land before it removes the token. A rotation that answers after
+ * the removal is refused and sends the tab to /login on its own, before the move under test: a
+ * fixed wait let that happen on a loaded machine (the Back journey then saw /login twice).
+ */
+function watchRotations(page: Page): () => number {
+  let open = 0;
+  const isRotation = (url: string) => new URL(url).pathname.endsWith('/refresh-token');
+  page.on('request', (r) => {
+    if (isRotation(r.url())) open += 1;
+  });
+  const done = (r: { url(): string }) => {
+    if (isRotation(r.url())) open -= 1;
+  };
+  page.on('requestfinished', done);
+  page.on('requestfailed', done);
+  return () => open;
+}
+
+/** Waits until no rotation is on its way, and gives the page a moment to store what it got. */
+async function rotationsSettled(page: Page, open: () => number): Promise<void> {
+  await expect.poll(open, { timeout: 15_000 }).toBe(0);
+  await page.waitForTimeout(250);
+  await expect.poll(open).toBe(0);
+}
+
 const menuLink = (page: Page, name: string) =>
   page.getByRole('navigation', { name: mainMenu }).getByRole('link', { name });
 
 test.describe('no token in storage', () => {
   test('a side-bar link goes to /login once, with no loop', async ({ page }) => {
+    const rotations = watchRotations(page);
     await login(page, 'shop@tenpo.example');
     await expect(page).toHaveURL(/\/dashboard$/);
-    // Let the route change's rotation answer first (as for a user, who removes it by hand
-    // later): a rotation that answers after the removal is refused too, but sends the tab to
-    // /login on its own, before the move under test.
-    await page.waitForTimeout(1500);
+    // Let the route change's rotation answer first (as for a user, who removes it by hand later).
+    await rotationsSettled(page, rotations);
     const seen = watchNavigations(page);
     await page.evaluate(() => localStorage.removeItem('token'));
     await menuLink(page, 'レポート').click();
@@ -52,11 +78,12 @@ test.describe('no token in storage', () => {
   });
 
   test('Back goes to /login once, with no loop', async ({ page }) => {
+    const rotations = watchRotations(page);
     await login(page, 'shop@tenpo.example');
     await expect(page).toHaveURL(/\/dashboard$/);
     await menuLink(page, 'レポート').click();
     await expect(page).toHaveURL(/\/report$/);
-    await page.waitForTimeout(1500);
+    await rotationsSettled(page, rotations);
     const seen = watchNavigations(page);
     await page.evaluate(() => localStorage.removeItem('token'));
     await page.goBack();
