@@ -206,8 +206,7 @@ describe('/posts', () => {
     // One call for the whole word, made after the debounce, on page 1.
     expect(search).toHaveLength(1);
     expect(search[0]?.get('page')).toBe('1');
-    await userEvent.click(screen.getByRole('textbox', { name: '表示件数' }));
-    await userEvent.click(await screen.findByRole('option', { name: '25' }));
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: '表示件数' }), '25');
     await waitFor(() => expect(postCalls(calls).some((q) => q.get('limit') === '25')).toBe(true));
   });
 

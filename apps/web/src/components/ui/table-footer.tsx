@@ -1,11 +1,11 @@
 import type { ReactNode } from 'react';
-import { Button, Group, Pagination, Radio, Select, Table, Text } from '@mantine/core';
+import { Button, Group, NativeSelect, Pagination, Radio, Table, Text } from '@mantine/core';
 import { PAGE_SIZE_OPTIONS, type Page } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
 
 /**
  * Under a paged table: 'Showing x to y of z entries', and the page buttons (5 shown, spec 1 §9),
- * with a per-page choice of 5, 10, 25, 50 when `onPerPage` is given.
+ * with a per-page choice of 5, 10, 25, 50 when `onPerPage` is given (a native select).
  */
 export function TableFooter({
   page,
@@ -24,13 +24,14 @@ export function TableFooter({
       </Text>
       <Group>
         {onPerPage && (
-          <Select
+          // The browser's own select: a phone's picker, and no positioned dropdown measured
+          // while the table renders (issue 23 item 5).
+          <NativeSelect
             aria-label={t('common.perPage')}
             w={90}
             data={PAGE_SIZE_OPTIONS.map(String)}
             value={String(page.per_page)}
-            onChange={(v) => onPerPage(Number(v ?? PAGE_SIZE_OPTIONS[0]))}
-            allowDeselect={false}
+            onChange={(e) => onPerPage(Number(e.currentTarget.value))}
           />
         )}
         <Pagination

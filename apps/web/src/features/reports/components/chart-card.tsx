@@ -1,5 +1,6 @@
-import type { ReactNode } from 'react';
-import { Card, Center, Group, Loader, SegmentedControl, Text, Title } from '@mantine/core';
+import { useId, type ReactNode } from 'react';
+import { Card, Center, Group, Loader, Text, Title } from '@mantine/core';
+import './period-select.css';
 import { useTranslation } from 'react-i18next';
 
 export type ChartState = 'loading' | 'error' | 'empty' | 'ready';
@@ -10,7 +11,12 @@ export const chartState = (
   empty: boolean,
 ): ChartState => (q.isError ? 'error' : q.isPending ? 'loading' : empty ? 'empty' : 'ready');
 
-/** The period selector of a card (spec 3 §9: 7 一週間, 1 一ヶ月, 3 三ヶ月). */
+/**
+ * The period selector of a card (spec 3 §9: 7 一週間, 1 一ヶ月, 3 三ヶ月): native radio buttons in
+ * one row, styled as a segmented control. Mantine's SegmentedControl measured its indicator on
+ * every layout; with five on /dashboard that was the page's largest forced layout on a phone
+ * (issue 23 item 5). Arrow keys move between the options as in any radio group.
+ */
 export function PeriodSelect({
   value,
   options,
@@ -23,14 +29,22 @@ export function PeriodSelect({
   label: string;
 }) {
   const { t } = useTranslation();
+  const name = useId();
   return (
-    <SegmentedControl
-      size="xs"
-      aria-label={label}
-      value={value}
-      onChange={onChange}
-      data={options.map((o) => ({ value: o, label: t(`screens.dashboard.periods.${o}`) }))}
-    />
+    <div role="radiogroup" aria-label={label} className="period-select">
+      {options.map((o) => (
+        <label key={o} className="period-select__option">
+          <input
+            type="radio"
+            name={name}
+            value={o}
+            checked={value === o}
+            onChange={() => onChange(o)}
+          />
+          <span>{t(`screens.dashboard.periods.${o}`)}</span>
+        </label>
+      ))}
+    </div>
   );
 }
 

@@ -1,9 +1,10 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Box, ColorSwatch, Group, Stack, Text } from '@mantine/core';
 import type { ChartOptions } from 'chart.js';
 import { Bar, Doughnut, Line } from 'react-chartjs-2';
 import { IMPRESSION_FIELDS, type CustomerSearch } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
+import { WhenInView } from '@/components/ui/when-in-view';
 import { countScale, formatCount, METRIC_COLORS } from './chart-parts';
 
 export type Series = { label: string; data: number[]; color: string };
@@ -15,6 +16,23 @@ const tooltipLabel = {
       return `${c.dataset.label ?? ''}: ${formatCount(v)}`;
     },
   },
+};
+
+/**
+ * A key that changes only when the figures do. A chart's `options` or `data` of a new identity
+ * makes react-chartjs-2 update (and lay out) the chart again, and the screens build both afresh
+ * on every render: /dashboard rendered each chart again as each of its queries answered.
+ */
+const sameFigures = (labels: string[], series: Series[]): string =>
+  JSON.stringify([labels, series.map((s) => [s.label, s.color, s.data])]);
+
+const LINE_OPTIONS: ChartOptions<'line'> = {
+  responsive: true,
+  maintainAspectRatio: false,
+  animation: false,
+  interaction: { mode: 'index', intersect: false },
+  plugins: { legend: { position: 'bottom' }, tooltip: tooltipLabel },
+  scales: { y: countScale, x: { ticks: { maxTicksLimit: 12 } } },
 };
 
 /** Bars, stacked or side by side, one group per label. */
@@ -31,29 +49,35 @@ export function BarChart({
   label: string;
   height?: number;
 }) {
-  const options: ChartOptions<'bar'> = {
-    responsive: true,
-    maintainAspectRatio: false,
-    animation: false,
-    plugins: { legend: { position: 'bottom' }, tooltip: tooltipLabel },
-    scales: { x: { stacked }, y: { ...countScale, stacked } },
-  };
+  const options = useMemo<ChartOptions<'bar'>>(
+    () => ({
+      responsive: true,
+      maintainAspectRatio: false,
+      animation: false,
+      plugins: { legend: { position: 'bottom' }, tooltip: tooltipLabel },
+      scales: { x: { stacked }, y: { ...countScale, stacked } },
+    }),
+    [stacked],
+  );
+  const key = sameFigures(labels, series);
+  const data = useMemo(
+    () => ({
+      labels,
+      datasets: series.map((s) => ({
+        label: s.label,
+        data: s.data,
+        backgroundColor: s.color,
+        borderRadius: 2,
+        maxBarThickness: 48,
+      })),
+    }),
+    [key], // the figures, not the arrays' identity
+  );
   return (
     <Box h={height}>
-      <Bar
-        aria-label={label}
-        options={options}
-        data={{
-          labels,
-          datasets: series.map((s) => ({
-            label: s.label,
-            data: s.data,
-            backgroundColor: s.color,
-            borderRadius: 2,
-            maxBarThickness: 48,
-          })),
-        }}
-      />
+      <WhenInView height="100%">
+        <Bar aria-label={label} options={options} data={data} />
+      </WhenInView>
     </Box>
   );
 }
@@ -70,31 +94,26 @@ export function LineChart({
   label: string;
   height?: number;
 }) {
-  const options: ChartOptions<'line'> = {
-    responsive: true,
-    maintainAspectRatio: false,
-    animation: false,
-    interaction: { mode: 'index', intersect: false },
-    plugins: { legend: { position: 'bottom' }, tooltip: tooltipLabel },
-    scales: { y: countScale, x: { ticks: { maxTicksLimit: 12 } } },
-  };
+  const key = sameFigures(labels, series);
+  const data = useMemo(
+    () => ({
+      labels,
+      datasets: series.map((s) => ({
+        label: s.label,
+        data: s.data,
+        borderColor: s.color,
+        backgroundColor: s.color,
+        pointRadius: labels.length > 40 ? 0 : 2,
+        tension: 0.25,
+      })),
+    }),
+    [key], // the figures, not the arrays' identity
+  );
   return (
     <Box h={height}>
-      <Line
-        aria-label={label}
-        options={options}
-        data={{
-          labels,
-          datasets: series.map((s) => ({
-            label: s.label,
-            data: s.data,
-            borderColor: s.color,
-            backgroundColor: s.color,
-            pointRadius: labels.length > 40 ? 0 : 2,
-            tension: 0.25,
-          })),
-        }}
-      />
+      <WhenInView height="100%">
+        <Line aria-label={label} options={LINE_OPTIONS} data={data} />
+      </WhenInView>
     </Box>
   );
 }
@@ -109,14 +128,32 @@ export function SearchDoughnut({ data }: { data: CustomerSearch }) {
   const values = IMPRESSION_FIELDS.map((f) => data[f] ?? 0);
   const labels = IMPRESSION_FIELDS.map((f) => t(`screens.report.metrics.${f}`));
   const total = values.reduce((a, b) => a + b, 0);
-  const options: ChartOptions<'doughnut'> = {
-    responsive: true,
-    maintainAspectRatio: false,
-    animation: false,
-    cutout: '80%',
-    plugins: { legend: { display: false }, tooltip: { enabled: false } },
-    onHover: (_e, elements) => setActive(elements[0]?.index ?? null),
-  };
+  const options = useMemo<ChartOptions<'doughnut'>>(
+    () => ({
+      responsive: true,
+      maintainAspectRatio: false,
+      animation: false,
+      cutout: '80%',
+      plugins: { legend: { display: false }, tooltip: { enabled: false } },
+      onHover: (_e, elements) => setActive(elements[0]?.index ?? null),
+    }),
+    [],
+  );
+  const figures = values.join(',');
+  const chartData = useMemo(
+    () => ({
+      labels,
+      datasets: [
+        {
+          data: values,
+          backgroundColor: IMPRESSION_FIELDS.map((f) => METRIC_COLORS[f]),
+          borderWidth: 0,
+          hoverOffset: 4,
+        },
+      ],
+    }),
+    [figures, labels.join(',')], // the figures, not the arrays' identity
+  );
   const value = active !== null ? (values[active] ?? 0) : total;
   const pct =
     active !== null && total > 0 ? Math.round(((values[active] ?? 0) / total) * 1000) / 10 : null;
@@ -124,21 +161,13 @@ export function SearchDoughnut({ data }: { data: CustomerSearch }) {
     <Box>
       <Box pos="relative" h={220} onMouseLeave={() => setActive(null)}>
         <Box h="100%">
-          <Doughnut
-            aria-label={t('screens.dashboard.searchSource')}
-            options={options}
-            data={{
-              labels,
-              datasets: [
-                {
-                  data: values,
-                  backgroundColor: IMPRESSION_FIELDS.map((f) => METRIC_COLORS[f]),
-                  borderWidth: 0,
-                  hoverOffset: 4,
-                },
-              ],
-            }}
-          />
+          <WhenInView height="100%">
+            <Doughnut
+              aria-label={t('screens.dashboard.searchSource')}
+              options={options}
+              data={chartData}
+            />
+          </WhenInView>
         </Box>
         <Box
           pos="absolute"
