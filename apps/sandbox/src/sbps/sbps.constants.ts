@@ -1,5 +1,5 @@
 /**
- * The sandbox merchant and the SBPS codes both sides know (notes/payments-contract.md §1–2,
+ * The sandbox merchant and the SBPS codes both sides know (ADR 0050, payments and billing,
  * reference/providers.md §5). Tenpo reads the same values from its config defaults.
  */
 export const SBPS_SANDBOX_MERCHANT = {

@@ -12,7 +12,7 @@ import { registerTds } from './sbps.3ds';
 const at = (ms: number): string => new Date(ms).toISOString();
 
 /**
- * SB Payment Service (reference/providers.md §5, notes/payments-contract.md): the token script,
+ * SB Payment Service (providers.md §5, ADR 0050): the token script,
  * the hosted purchase page with its result notification, and the XML API, under `/sbps`.
  */
 export function registerSbps(app: FastifyInstance, rt: Runtime): void {
