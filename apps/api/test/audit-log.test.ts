@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROLE, type AuditRow } from '@tenpo/domain';
+import { ROLE, tokyoDay, type AuditRow } from '@tenpo/domain';
 import { decrypt } from '../src/lib/tokens';
 import {
   addOtherTenant,
@@ -420,7 +420,7 @@ describe('reading: filters and paging', () => {
     expect(byMail.length).toBe(3);
     expect(byMail.every((r) => r.actor?.email === 'store02@tenpo.example')).toBe(true);
     expect((await all({ actor: String(id('store02@tenpo.example')) })).length).toBe(3);
-    const today = new Date(t.clock.now().getTime() + 9 * 3600_000).toISOString().slice(0, 10);
+    const today = tokyoDay(t.clock.now());
     const total = (await list('manager@tenpo.example')).meta.total;
     expect((await list('manager@tenpo.example', { from: today, to: today })).meta.total).toBe(
       total,

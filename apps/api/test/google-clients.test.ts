@@ -3,6 +3,7 @@ import { CodeChallengeMethod, OAuth2Client, type Credentials } from 'google-auth
 import { mybusinessaccountmanagement } from '@googleapis/mybusinessaccountmanagement';
 import { mybusinessbusinessinformation } from '@googleapis/mybusinessbusinessinformation';
 import { businessprofileperformance } from '@googleapis/businessprofileperformance';
+import { DAY_MS, tokyoParts } from '@tenpo/domain';
 import { sandboxDemoGrants } from '@tenpo/sandbox';
 import { consent, startSandbox, type RunningSandbox } from './sandbox';
 
@@ -115,8 +116,8 @@ const isDate = (d: unknown) =>
 
 /** Yesterday and earlier, in Asia/Tokyo, as the API's Date. */
 const tokyoDaysAgo = (n: number) => {
-  const d = new Date(Date.now() + 9 * 3600_000 - n * 86400_000);
-  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
+  const p = tokyoParts(Date.now() - n * DAY_MS);
+  return { year: p.year, month: p.month, day: p.day };
 };
 
 describe('google-auth-library OAuth2Client against the sandbox', () => {

@@ -10,6 +10,7 @@ import {
   monthsIn,
   PUBLISHER_STATUS,
   tokyoDay,
+  tokyoInstant,
 } from '@tenpo/domain';
 import { createChannels } from '../src/channels';
 import { credentialHandle } from '../src/channels/channel';
@@ -217,7 +218,7 @@ beforeEach(async () => {
   // crossed midnight half-way and found a day more than its reference (a run at 23:26 JST
   // failed). Each starts at 00:05 of today in Tokyo, with the whole day ahead of it.
   const now = t.clock.now().getTime();
-  t.clock.advance(Date.parse(`${tokyoDay(now)}T00:05:00+09:00`) - now);
+  t.clock.advance(tokyoInstant(tokyoDay(now), '00:05') - now);
   reader = createPublisherService({
     repo: createPublisherRepo(t.database.db),
     channels: createChannels(t.config, t.clock),

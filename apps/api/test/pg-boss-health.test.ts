@@ -16,6 +16,7 @@ import {
 import { seedDemo } from '../src/db/seed';
 import { systemClock } from '../src/lib/clock';
 import { createPgBossQueue, createTableQueue, pgBossSchemaOf, type Queue } from '../src/jobs/queue';
+import { dailyAt, everyMinutes } from '../src/jobs/recurrence';
 import { createTestDb, dbKinds, type TestDb } from './job-db';
 import { pgScratch } from './pg-scratch';
 
@@ -131,7 +132,7 @@ describe.skipIf(!pgUrl)('pg-boss on PostgreSQL', () => {
     });
     await queue.schedule({
       name: 'health.every-minute',
-      cron: '* * * * *',
+      cron: everyMinutes(1),
       queue: 'health.every-minute',
       payload: { from: 'cron' },
     });
@@ -207,7 +208,7 @@ describe.skipIf(!pgUrl)('pg-boss on PostgreSQL', () => {
       queues.flatMap((q, i) => [
         q.enqueue('race.same', { i }, { key: 'race:one' }),
         q.enqueue(`race.own${i}`, { i }),
-        q.schedule({ name: 'race.daily', cron: '0 3 * * *', queue: 'race.same' }),
+        q.schedule({ name: 'race.daily', cron: dailyAt(3), queue: 'race.same' }),
       ]),
     );
     const schema = pgBossSchemaOf((handles[0] as DbHandle).schema);

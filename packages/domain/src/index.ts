@@ -20,3 +20,4 @@ export * from './groups';
 export * from './audit';
 export * from './payments';
 export * from './ids';
+export * from './tokyo';

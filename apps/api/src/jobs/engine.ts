@@ -63,7 +63,7 @@ export type EnqueueOptions = {
 export type Schedule = {
   /** One schedule per name: scheduling a name again replaces it. */
   name: string;
-  /** Five-field cron in Tokyo time. */
+  /** When, in Tokyo time: `dailyAt(hour, minute)` or `everyMinutes(n)` (recurrence.ts, ADR 0078). */
   cron: string;
   queue: string;
   payload?: unknown;

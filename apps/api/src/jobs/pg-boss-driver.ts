@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { TOKYO_TIME_ZONE } from '@tenpo/domain';
 import { sql } from 'kysely';
 import { fromKysely, PgBoss, type JobWithMetadata } from 'pg-boss';
 import type { DbHandle } from '../db/kysely';
@@ -16,6 +17,7 @@ import {
   type Queue,
 } from './engine';
 import { createLimiter } from './limiter';
+import { readRecurrence } from './recurrence';
 import {
   drainEach,
   endLoops,
@@ -381,6 +383,8 @@ export async function createPgBossQueue(
       return r.rows.length === 1;
     },
     async schedule(s) {
+      // The same two shapes as the table driver: pg-boss could read more, the engine says no more.
+      readRecurrence(s.cron);
       await ensureQueue(s.queue);
       // pg-boss keys a schedule by (queue, key): the engine's name is the key, and a name that moved
       // to another queue leaves its old one.
@@ -388,7 +392,7 @@ export async function createPgBossQueue(
         if (old.name !== s.queue) await boss.unschedule(old.name, s.name);
       const data: Data = { payload: s.payload ?? {}, maxAttempts: 5 };
       await boss.schedule(s.queue, s.cron, data, {
-        tz: 'Asia/Tokyo',
+        tz: TOKYO_TIME_ZONE,
         key: s.name,
         retryLimit: 4,
         singletonKey: `schedule:${s.name}`,

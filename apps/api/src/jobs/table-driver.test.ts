@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type DbHandle } from '../db/kysely';
 import { migrateToLatest } from '../db/migrate';
 import { backoffMs } from './engine';
+import { dailyAt, ScheduleError } from './recurrence';
 import { createTableQueue } from './table-driver';
 
 // The table driver's bookkeeping on a clock the test moves (the contract suite, on both
@@ -59,7 +60,7 @@ describe('table driver', () => {
       q.work('metrics.sync', async (p) => void runs.push((p as { scope: string }).scope));
       await q.schedule({
         name: 'daily-sync',
-        cron: '0 3 * * *',
+        cron: dailyAt(3),
         queue: 'metrics.sync',
         payload: { scope: 'all' },
       });
@@ -75,7 +76,7 @@ describe('table driver', () => {
     // Declaring the same schedule again (every start does) keeps its next run; a change moves it.
     await a.schedule({
       name: 'daily-sync',
-      cron: '0 3 * * *',
+      cron: dailyAt(3),
       queue: 'metrics.sync',
       payload: { scope: 'all' },
     });
@@ -85,7 +86,7 @@ describe('table driver', () => {
     ).toBe('2026-11-23T18:00:00.000Z');
     await a.schedule({
       name: 'daily-sync',
-      cron: '0 4 * * *',
+      cron: dailyAt(4),
       queue: 'metrics.sync',
       payload: { scope: 'all' },
     });
@@ -93,6 +94,10 @@ describe('table driver', () => {
       (await handle.db.selectFrom('job_schedules').select('next_run_at').executeTakeFirstOrThrow())
         .next_run_at,
     ).toBe('2026-11-22T19:00:00.000Z');
+    // Only daily and every-N-minutes schedules are read (ADR 0078).
+    await expect(
+      a.schedule({ name: 'weekly', cron: '0 9 * * 1', queue: 'metrics.sync' }),
+    ).rejects.toThrow(ScheduleError);
     await a.unschedule('daily-sync');
     expect(await handle.db.selectFrom('job_schedules').selectAll().execute()).toEqual([]);
   });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db, Dialect } from '../db/kysely';
 import { addMs, iso, type Clock } from '../lib/clock';
-import { nextCronTime, parseCron } from './cron';
+import { nextRun, readRecurrence } from './recurrence';
 import {
   backoffMs,
   DEFAULT_RETENTION,
@@ -273,7 +273,7 @@ export function createTableQueue(
       .where('next_run_at', '<=', iso(now))
       .execute();
     for (const s of due) {
-      const next = iso(nextCronTime(s.cron, now));
+      const next = iso(nextRun(s.cron, now));
       await db.transaction().execute(async (trx) => {
         // Whoever moves next_run_at on enqueues this slot; the job's key makes a repeat a no-op.
         const r = await trx
@@ -355,14 +355,14 @@ export function createTableQueue(
       return Number(r.numUpdatedRows) === 1;
     },
     async schedule(s) {
-      const cron = parseCron(s.cron);
+      const recurrence = readRecurrence(s.cron);
       const now = clock.now();
       const values = {
         name: s.name,
         queue: s.queue,
         cron: s.cron,
         payload: JSON.stringify(s.payload ?? {}),
-        next_run_at: iso(nextCronTime(cron, now)),
+        next_run_at: iso(nextRun(recurrence, now)),
         created_at: iso(now),
         updated_at: iso(now),
       };

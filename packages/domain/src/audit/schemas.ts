@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idField } from '../ids';
 import { adminList } from '../paging/paging';
+import { addDays, tokyoInstant } from '../tokyo';
 
 /**
  * The audit log (issue 12, ADR 0047): every change to a store, a group, an account, a
@@ -77,8 +78,6 @@ export type AuditRow = z.infer<typeof auditRowSchema>;
 export const auditLogResponse = adminList(auditRowSchema);
 export type AuditLogResponse = z.infer<typeof auditLogResponse>;
 
-const TOKYO_OFFSET_MS = 9 * 3600_000;
-
 /**
  * The UTC instants that bound Tokyo calendar days: `from` at 00:00 Tokyo (inclusive) and the day
  * after `to` at 00:00 Tokyo (exclusive), as ISO strings comparable with the stored `at`.
@@ -87,9 +86,9 @@ export const tokyoDayBounds = (
   from?: string,
   to?: string,
 ): { since: string | null; until: string | null } => {
-  const start = (d: string) => new Date(Date.parse(`${d}T00:00:00Z`) - TOKYO_OFFSET_MS);
+  const start = (d: string) => new Date(tokyoInstant(d)).toISOString();
   return {
-    since: from ? start(from).toISOString() : null,
-    until: to ? new Date(start(to).getTime() + 86_400_000).toISOString() : null,
+    since: from ? start(from) : null,
+    until: to ? start(addDays(to, 1)) : null,
   };
 };

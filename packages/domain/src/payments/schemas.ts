@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ja } from '../messages/ja';
 import { userIdField } from '../stores/schemas';
+import { tokyoParts } from '../tokyo';
 
 /**
  * Plans, payment methods and the credit card (spec 1 §2, §3, §4, §5, §7, §8, §9; issue 13;
@@ -227,8 +228,8 @@ export const cardFormSchema = (now: Date = new Date()) =>
     })
     .superRefine((v, ctx) => {
       // Tokyo's year and month (DESIGN §5): a card valid through this month is still good.
-      const tokyo = new Date(now.getTime() + 9 * 3600_000);
-      const ym = tokyo.getUTCFullYear() * 100 + tokyo.getUTCMonth() + 1;
+      const tokyo = tokyoParts(now);
+      const ym = tokyo.year * 100 + tokyo.month;
       const y = Number(v.cardYear);
       const m = Number(v.cardMonth);
       if (y > 0 && m > 0 && y * 100 + m < ym)
@@ -238,7 +239,7 @@ export type CardForm = z.infer<ReturnType<typeof cardFormSchema>>;
 
 /** Spec 1 §5: 48 years from this year (Tokyo), and months 01–12. */
 export const cardYears = (now: Date = new Date()): number[] => {
-  const y = new Date(now.getTime() + 9 * 3600_000).getUTCFullYear();
+  const y = tokyoParts(now).year;
   return Array.from({ length: CARD_YEAR_OPTIONS }, (_, i) => y + i);
 };
 export const CARD_MONTHS: readonly string[] = Array.from({ length: 12 }, (_, i) =>

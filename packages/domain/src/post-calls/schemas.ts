@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { idText } from '../ids';
 import { PAGE_SIZE_OPTIONS, paged } from '../paging/paging';
 import { PUBLISHER_KEYS } from '../publishers/publishers';
+import { formatTokyoDateTime, parseTokyoDateTime } from '../tokyo';
 
 /** Button types of spec 2 §3 (3 is unused). */
 export const POST_BUTTON = {
@@ -28,28 +29,15 @@ export const POSTS_DEFAULT_PER_PAGE = 5;
 
 /** The date format of the post form, read and shown in Asia/Tokyo (spec 2 §9). */
 export const POST_DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
-const TOKYO_OFFSET_MS = 9 * 3_600_000;
 
 /** `yyyy-MM-dd HH:mm:ss` in Tokyo → the instant, or null when it is no real date. */
 export const parsePostDate = (text: string): Date | null => {
-  const m = POST_DATE_PATTERN.exec(text.trim());
-  if (!m) return null;
-  const [y, mo, d, h, mi, s] = m.slice(1).map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  const utc = Date.UTC(y, mo - 1, d, h, mi, s) - TOKYO_OFFSET_MS;
-  // Rejects 2026-02-30 and 25:00: the parts must come back unchanged.
-  return formatPostDate(new Date(utc)) === text.trim() ? new Date(utc) : null;
+  const ms = parseTokyoDateTime(text);
+  return ms === null ? null : new Date(ms);
 };
 
-/** The instant as `yyyy-MM-dd HH:mm:ss` in Tokyo (no daylight saving: UTC+9 all year). */
-export const formatPostDate = (d: Date): string =>
-  new Date(d.getTime() + TOKYO_OFFSET_MS).toISOString().slice(0, 19).replace('T', ' ');
+/** The instant as `yyyy-MM-dd HH:mm:ss` in Tokyo. */
+export const formatPostDate = (d: Date): string => formatTokyoDateTime(d);
 
 export const POST_TARGET_STATES = [
   'scheduled',

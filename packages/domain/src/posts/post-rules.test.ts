@@ -5,14 +5,13 @@ import type { MediaMeta } from './media-rules';
 import {
   BUTTON_TYPES,
   checkPost,
-  formatTokyoDateTime,
   GOOGLE_ACTION_TYPE,
   OFFERED_BUTTON_TYPES,
-  parseTokyoDateTime,
   splitPost,
   type PostInput,
 } from './post-rules';
 import { textLength, xWeightedLength } from './text-length';
+import { formatTokyoDateTime, parseTokyoDateTime } from '../tokyo';
 
 // 2026-11-24 10:30:20 in Tokyo.
 const NOW = new Date('2026-11-24T01:30:20Z');

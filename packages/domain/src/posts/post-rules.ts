@@ -3,6 +3,7 @@ import { ja } from '../messages/ja';
 import { PUBLISHER_KEYS, PUBLISHERS, type PublisherKey } from '../publishers/publishers';
 import { checkMedia, mediaKindOf, type MediaKind, type MediaMeta } from './media-rules';
 import { textLength } from './text-length';
+import { parseTokyoDateTime } from '../tokyo';
 
 /**
  * Button types (spec 2 §3). The numbers follow Google's local-post ActionType order
@@ -106,44 +107,6 @@ export function splitPost<T extends { kind: MediaKind; ext?: string }>(
     return [{ media: [...media], withText: true }];
   const groups: T[][] = [...(photos.length > 0 ? [photos] : []), ...videos.map((v) => [v])];
   return groups.map((g, i) => ({ media: g, withText: i === 0 }));
-}
-
-const TOKYO_OFFSET_MS = 9 * 60 * 60 * 1000;
-const DATE_TIME_RE = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
-
-/**
- * The post form's `yyyy-MM-dd HH:mm:ss`, read as Asia/Tokyo time (UTC+9 all year: Japan keeps
- * no daylight saving time), as epoch milliseconds; null when it is not a real date and time.
- */
-export function parseTokyoDateTime(s: string): number | null {
-  const m = DATE_TIME_RE.exec(s.trim());
-  if (!m) return null;
-  const [y, mo, d, h, mi, se] = m.slice(1).map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  const utc = Date.UTC(y, mo - 1, d, h, mi, se);
-  const back = new Date(utc);
-  if (
-    back.getUTCFullYear() !== y ||
-    back.getUTCMonth() !== mo - 1 ||
-    back.getUTCDate() !== d ||
-    h > 23 ||
-    mi > 59 ||
-    se > 59
-  )
-    return null;
-  return utc - TOKYO_OFFSET_MS;
-}
-
-/** An instant as the post form writes it: `yyyy-MM-dd HH:mm:ss` in Asia/Tokyo. */
-export function formatTokyoDateTime(ms: number): string {
-  const t = new Date(ms + TOKYO_OFFSET_MS).toISOString();
-  return `${t.slice(0, 10)} ${t.slice(11, 19)}`;
 }
 
 /**

@@ -1,7 +1,8 @@
 import { ja } from '../messages/ja';
 import type { PostTopicType } from '../post-calls/schemas';
 import type { PublisherKey } from '../publishers/publishers';
-import { HTTP_URL_RE, isNowOrLater, parseTokyoDateTime, type FieldErrors } from './post-rules';
+import { parseTokyoDateTime } from '../tokyo';
+import { HTTP_URL_RE, isNowOrLater, type FieldErrors } from './post-rules';
 
 /**
  * Google's limits on an event or offer (providers.md §1.6; ADR 0030): a title and a coupon code

@@ -1,16 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { addMonths, isDay, lastDayOf, tokyoDay } from '../tokyo';
 import {
-  addMonths,
   dashboardPeriod,
   formatFigure,
-  isDay,
   keywordMonths,
-  lastDayOf,
   percentChange,
   reportWindowStart,
   sliderLabel,
   sliderRange,
-  tokyoDay,
 } from './contract';
 
 describe('report periods (Asia/Tokyo)', () => {

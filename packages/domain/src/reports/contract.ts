@@ -5,6 +5,16 @@
  * location's own calendar, and every store is in Japan). Months are `YYYY-MM`. Every dashboard
  * and report call is a POST whose answer is the envelope's `data.data`.
  */
+import {
+  addDays,
+  addMonths,
+  dayInMonth,
+  daysBetween,
+  firstDayOf,
+  lastDayOf,
+  monthOfDay,
+  monthsIn,
+} from '../tokyo';
 
 export const IMPRESSION_FIELDS = [
   'business_impressions_desktop_maps',
@@ -50,50 +60,6 @@ export const REPORT_SLIDER_MIN = -24;
 export const REPORT_SLIDER_DEFAULT: readonly [number, number] = [-6, 0];
 export const REPORT_DEBOUNCE_MS = 600;
 
-const TOKYO_OFFSET_MS = 9 * 3_600_000;
-const DAY_MS = 86_400_000;
-
-/** Today's Tokyo calendar day. */
-export const tokyoDay = (nowMs: number): string =>
-  new Date(nowMs + TOKYO_OFFSET_MS).toISOString().slice(0, 10);
-
-const dayMs = (day: string): number => Date.parse(`${day}T00:00:00Z`);
-const dayOf = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
-
-/** A real `YYYY-MM-DD` day, or false. */
-export const isDay = (s: unknown): s is string =>
-  typeof s === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(s) && dayOf(dayMs(s)) === s;
-
-export const addDays = (day: string, n: number): string => dayOf(dayMs(day) + n * DAY_MS);
-
-/** Whole days from `a` to `b` (b − a). */
-export const daysBetween = (a: string, b: string): number =>
-  Math.round((dayMs(b) - dayMs(a)) / DAY_MS);
-
-/** `YYYY-MM` of a day, and month arithmetic. */
-export const monthOfDay = (day: string): string => day.slice(0, 7);
-export const addMonths = (month: string, n: number): string => {
-  const [y, m] = month.split('-').map(Number) as [number, number];
-  const i = y * 12 + (m - 1) + n;
-  return `${String(Math.floor(i / 12)).padStart(4, '0')}-${String((i % 12) + 1).padStart(2, '0')}`;
-};
-export const firstDayOf = (month: string): string => `${month}-01`;
-export const lastDayOf = (month: string): string => addDays(firstDayOf(addMonths(month, 1)), -1);
-
-/** Every day from start to end, both included. */
-export const daysIn = (start: string, end: string): string[] => {
-  const out: string[] = [];
-  for (let d = start; d <= end; d = addDays(d, 1)) out.push(d);
-  return out;
-};
-
-/** Every month from start to end, both included. */
-export const monthsIn = (start: string, end: string): string[] => {
-  const out: string[] = [];
-  for (let m = start; m <= end; m = addMonths(m, 1)) out.push(m);
-  return out;
-};
-
 export type Period = { start: string; end: string };
 
 /**
@@ -112,8 +78,7 @@ export function dashboardPeriod(
   else {
     const back = addMonths(monthOfDay(end), range === '1' ? -1 : -3);
     // the same day of month `back` (clamped to its length), plus one day
-    const dom = Math.min(Number(end.slice(8, 10)), Number(lastDayOf(back).slice(8, 10)));
-    start = addDays(`${back}-${String(dom).padStart(2, '0')}`, 1);
+    start = addDays(dayInMonth(back, Number(end.slice(8, 10))), 1);
   }
   const len = daysBetween(start, end) + 1;
   const prevEnd = addDays(start, -1);

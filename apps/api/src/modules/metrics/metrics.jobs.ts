@@ -1,5 +1,6 @@
 import { tokyoDay } from '@tenpo/domain';
 import type { JobHandler, Queue } from '../../jobs/engine';
+import { dailyAt } from '../../jobs/recurrence';
 import type { Clock } from '../../lib/clock';
 import type { MetricsRepo } from './metrics.repo';
 import type { MetricsSync } from './metrics.sync';
@@ -88,7 +89,7 @@ export function registerMetricsJobs(
     async start(): Promise<number> {
       await queue.schedule({
         name: METRICS_SCHEDULE,
-        cron: `0 ${deps.syncHour} * * *`,
+        cron: dailyAt(deps.syncHour),
         queue: METRICS_DAILY_QUEUE,
       });
       const day = today();

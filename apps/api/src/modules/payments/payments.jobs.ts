@@ -1,4 +1,5 @@
 import type { Queue } from '../../jobs/engine';
+import { dailyAt } from '../../jobs/recurrence';
 import { CHARGE_QUEUE, type ChargeJob, type PaymentsService } from './payments.service';
 
 /** The daily fan-out: one charge job per store due (ADR 0050). */
@@ -32,7 +33,7 @@ export function registerPaymentJobs(
     async start(): Promise<void> {
       await queue.schedule({
         name: BILLING_SCHEDULE,
-        cron: `0 ${deps.billingHour} * * *`,
+        cron: dailyAt(deps.billingHour),
         queue: BILLING_QUEUE,
       });
     },

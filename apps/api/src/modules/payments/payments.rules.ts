@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { addMonths, dayInMonth, monthOfDay } from '@tenpo/domain';
 
 /** The billing calendar and order ids (ADR 0050); days are Tokyo `YYYY-MM-DD`. */
 
@@ -8,9 +9,5 @@ export const newOrderId = (): string =>
   Array.from({ length: 32 }, () => ORDER_ALPHABET[randomInt(ORDER_ALPHABET.length)]).join('');
 
 /** `YYYY-MM-DD` of the month after `day`'s, on `billingDay` or the month's last day. */
-export const nextBillingDay = (day: string, billingDay: number): string => {
-  const y = Number(day.slice(0, 4));
-  const m = Number(day.slice(5, 7)); // 1–12; as a 0-based index it is next month
-  const last = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
-  return new Date(Date.UTC(y, m, Math.min(billingDay, last))).toISOString().slice(0, 10);
-};
+export const nextBillingDay = (day: string, billingDay: number): string =>
+  dayInMonth(addMonths(monthOfDay(day), 1), billingDay);

@@ -26,6 +26,7 @@ import {
   addDays,
   cardBrandOf,
   DEFAULT_AGENT_CODE,
+  formatTokyo,
   PAYMENT_RESULT,
   paymentJa,
   paymentMethodOf,
@@ -221,10 +222,7 @@ export function createPaymentsService(deps: {
             from: charge.period,
             through: after.paid_through,
             orderId: charge.order_id,
-            paidAt: new Date(clock.now().getTime() + 9 * 3600_000)
-              .toISOString()
-              .slice(0, 16)
-              .replace('T', ' '),
+            paidAt: formatTokyo(clock.now(), 'YYYY-MM-DD HH:mm'),
           }),
         },
         { key: `mail:payment-receipt:${charge.order_id}`, trx },

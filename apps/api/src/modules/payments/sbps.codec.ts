@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, timingSafeEqual } from 'node:crypto';
+import { formatTokyo } from '@tenpo/domain';
 import iconv from 'iconv-lite';
 
 /**
@@ -15,9 +16,8 @@ export const fromSjis = (b: Buffer): string => iconv.decode(b, SJIS);
 
 const sha1Hex = (b: Buffer): string => createHash('sha1').update(b).digest('hex');
 
-/** `YYYYMMDDHHMMSS` in Asia/Tokyo (Japan keeps no daylight saving time: UTC+9 all year). */
-export const sbpsDate = (d: Date): string =>
-  new Date(d.getTime() + 9 * 3600_000).toISOString().replace(/\D/g, '').slice(0, 14);
+/** `YYYYMMDDHHMMSS` in Asia/Tokyo. */
+export const sbpsDate = (d: Date): string => formatTokyo(d, 'YYYYMMDDHHmmss');
 
 /** The purchase's own fields, which A01-1 and A02-1/A03-1 begin with in the same order. */
 const ORDER_FIELDS = [

@@ -1,4 +1,4 @@
-import type { PublisherKey } from '@tenpo/domain';
+import { tokyoParts, type PublisherKey } from '@tenpo/domain';
 import type { MediaItem, PostButton, PostDraft, PostTopic } from '../../channels/channel';
 import type { PostRow } from '../../db/types';
 
@@ -79,13 +79,12 @@ export type StoredTopic = {
   terms: string | null;
 };
 
-const TOKYO_MS = 9 * 3_600_000;
 /** An instant as Google takes event dates: the store's local (Tokyo) day and time. */
 export const tokyoLocal = (iso: string) => {
-  const d = new Date(new Date(iso).getTime() + TOKYO_MS);
+  const p = tokyoParts(new Date(iso));
   return {
-    date: { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() },
-    time: { hours: d.getUTCHours(), minutes: d.getUTCMinutes() },
+    date: { year: p.year, month: p.month, day: p.day },
+    time: { hours: p.hour, minutes: p.minute },
   };
 };
 

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
+  formatTokyo,
   ja,
   LINKED_PUBLISHERS,
   mayUsePublisher,
@@ -62,7 +63,7 @@ const parseLines = (text: string | null): string[] => {
 
 /** A log line as the screen shows it: Tokyo time, then the sentence. */
 const logLine = (now: Date, text: string): string =>
-  `${new Date(now.getTime() + 9 * 3600_000).toISOString().slice(0, 16).replace('T', ' ')} ${text}`;
+  `${formatTokyo(now, 'YYYY-MM-DD HH:mm')} ${text}`;
 
 /** The line the publisher row shows for a class of channel failure; never the vendor's text. */
 const lineOf = (key: PublisherKey, err: ChannelError): string => {

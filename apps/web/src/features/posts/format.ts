@@ -1,3 +1,4 @@
+import { fromTokyoParts } from '@tenpo/domain';
 import { tokyoDateTime } from '@/lib/format';
 
 /** Dates as the post screens show them: YYYY/MM/DD HH:mm:ss in Asia/Tokyo (spec 2 §9). */
@@ -21,7 +22,7 @@ export const formatPostDate = (v: string | null | undefined): string | null => {
 export const postDateKey = (v: string | null | undefined): number => {
   if (!v) return Number.NEGATIVE_INFINITY;
   const m = FORM_RE.exec(v.trim());
-  if (m) return Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +(m[6] ?? 0)) - 9 * 3600_000;
+  if (m) return fromTokyoParts(+m[1]!, +m[2]!, +m[3]!, +m[4]!, +m[5]!, +(m[6] ?? 0));
   const t = new Date(v).getTime();
   return Number.isNaN(t) ? Number.NEGATIVE_INFINITY : t;
 };

@@ -1,8 +1,6 @@
 import { Button, Group, Stack, TextInput } from '@mantine/core';
-import { formatTokyoDateTime } from '@tenpo/domain';
+import { DAY_MS, formatTokyoDateTime } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** `yyyy-MM-dd HH:mm:ss` (the form's value) ↔ the input's `yyyy-MM-ddTHH:mm:ss`. */
 const toInput = (v: string) => v.replace(' ', 'T');
