@@ -1,4 +1,5 @@
 import { ja } from '@tenpo/domain';
+import type { z } from 'zod';
 
 export type FieldErrors = Record<string, string[]>;
 
@@ -25,6 +26,21 @@ export const validationError = (errors: FieldErrors, message?: string): AppError
     message ?? Object.values(errors).flat()[0] ?? ja.serverError,
     errors,
   );
+
+/**
+ * Zod issues as the envelope's `errors` map, for a multipart form judged in the handler (JSON
+ * bodies are judged by the route schema, in the error handler): a form's fields are flat, so an
+ * issue inside a field's value (one item of a list) is the field's; `_` is the form as a whole.
+ * Each message once.
+ */
+export const fieldErrorsOf = (error: z.ZodError): FieldErrors => {
+  const out: FieldErrors = {};
+  for (const i of error.issues) {
+    const list = (out[String(i.path[0] ?? '_')] ??= []);
+    if (!list.includes(i.message)) list.push(i.message);
+  }
+  return out;
+};
 
 export const unauthenticated = (message: string = ja.unauthenticated): AppError =>
   new AppError(401, 'unauthenticated', message);

@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
-import type { z } from 'zod';
 import {
   accountInformationRequest,
   confirmTermRequest,
@@ -14,7 +13,7 @@ import {
 } from '@tenpo/domain';
 import { MANUAL_PDF } from '../../assets';
 import { iso, type Clock } from '../../lib/clock';
-import { AppError, validationError } from '../../lib/errors';
+import { AppError, fieldErrorsOf, validationError } from '../../lib/errors';
 import { okData, withZod } from '../../lib/route';
 import { accepted, registerUploadRoutes, withMultipart } from '../../lib/uploads';
 import { actorOf } from '../../plugins/auth';
@@ -25,13 +24,6 @@ import type { AuditLog } from '../audit/audit.repo';
 import { accountTarget, pick } from '../audit/audit.entries';
 import { multipartStoreRoute, open, signedIn } from '../../plugins/route-guards';
 import type { EmailChangeService } from './email-change.service';
-
-/** Zod issues to the envelope's `errors` map. */
-const fieldErrors = (error: z.ZodError): Record<string, string[]> => {
-  const out: Record<string, string[]> = {};
-  for (const i of error.issues) (out[i.path.join('.') || '_'] ??= []).push(i.message);
-  return out;
-};
 
 export function registerAccountRoutes(
   app: FastifyInstance,
@@ -151,7 +143,7 @@ export function registerAccountRoutes(
           rules,
           async ({ fields, files }) => {
             const parsed = accountInformationRequest.safeParse(fields);
-            if (!parsed.success) throw validationError(fieldErrors(parsed.error));
+            if (!parsed.success) throw validationError(fieldErrorsOf(parsed.error));
             const { email, current_password, ...input } = parsed.data;
             // A new login address: the password first, then a link to the new address; the
             // address in use stays until the link is opened (ADR 0065).

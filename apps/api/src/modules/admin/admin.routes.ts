@@ -1,5 +1,4 @@
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
-import type { z } from 'zod';
 import {
   adminAgencyCreateRequest,
   adminAgencySchema,
@@ -16,20 +15,13 @@ import {
   adminStoreUpdateRequest,
   ok,
 } from '@tenpo/domain';
-import { validationError } from '../../lib/errors';
+import { fieldErrorsOf, validationError } from '../../lib/errors';
 import { okData, withZod } from '../../lib/route';
 import { accepted, registerUploadRoutes, withMultipart } from '../../lib/uploads';
 import { actorOf } from '../../plugins/auth';
 import type { MediaStorage } from '../../storage';
 import type { AdminService, StoreKind } from './admin.service';
 import { withRole } from '../../plugins/route-guards';
-
-/** Zod issues to the envelope's `errors` map. */
-const fieldErrors = (error: z.ZodError): Record<string, string[]> => {
-  const out: Record<string, string[]> = {};
-  for (const i of error.issues) (out[i.path.join('.') || '_'] ??= []).push(i.message);
-  return out;
-};
 
 /**
  * The manager's admin (spec 3 §7 Admin): agencies, customers (stores of no agency) and stores,
@@ -132,7 +124,7 @@ export function registerAdminRoutes(
           agencyFiles,
           async (body) => {
             const parsed = adminAgencyCreateRequest.safeParse(body.fields);
-            if (!parsed.success) throw validationError(fieldErrors(parsed.error));
+            if (!parsed.success) throw validationError(fieldErrorsOf(parsed.error));
             const { logo, favicon } = body.files;
             return admin.createAgency(actor, parsed.data, {
               logo: logo ? accepted(logo).path : undefined,
@@ -166,7 +158,7 @@ export function registerAdminRoutes(
           agencyFiles,
           async (body) => {
             const parsed = adminAgencyUpdateRequest.safeParse(body.fields);
-            if (!parsed.success) throw validationError(fieldErrors(parsed.error));
+            if (!parsed.success) throw validationError(fieldErrorsOf(parsed.error));
             const { logo, favicon } = body.files;
             return admin.updateAgency(actor, req.params.id, parsed.data, {
               logo: logo ? accepted(logo).path : undefined,

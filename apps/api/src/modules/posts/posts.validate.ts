@@ -14,7 +14,7 @@ import {
   type PublisherKey,
 } from '@tenpo/domain';
 import type { StoredTopic } from './posts.draft';
-import { validationError, type FieldErrors } from '../../lib/errors';
+import { fieldErrorsOf, validationError, type FieldErrors } from '../../lib/errors';
 import type { FilePart } from '../../lib/uploads';
 
 /** A medium of the request, in the order of its `medias[n]` index: a new file or one of ours. */
@@ -98,7 +98,8 @@ export function validatePostRequest(
   };
   const parsed = fields.safeParse(raw);
   if (!parsed.success)
-    for (const i of parsed.error.issues) add(String(i.path[0] ?? '_'), i.message);
+    for (const [field, messages] of Object.entries(fieldErrorsOf(parsed.error)))
+      for (const m of messages) add(field, m);
 
   const date = (field: 'publish_date' | 'delete_date'): Date | null => {
     const text = raw[field]?.trim();

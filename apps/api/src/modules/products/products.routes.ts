@@ -16,7 +16,7 @@ import {
   type Product,
   type ProductInput,
 } from '@tenpo/domain';
-import { validationError, type FieldErrors } from '../../lib/errors';
+import { fieldErrorsOf, validationError } from '../../lib/errors';
 import { okData, withZod } from '../../lib/route';
 import {
   registerUploadRoutes,
@@ -60,16 +60,6 @@ const keyOfUrl = (url: string): string | null => {
   path = (path.slice(at + MEDIA_PATH_PREFIX.length).split('?')[0] ?? '').trim();
   const key = decodeURIComponent(path);
   return isMediaKey(key) ? key : null;
-};
-
-const zodErrors = (error: z.ZodError): FieldErrors => {
-  const out: FieldErrors = {};
-  for (const i of error.issues) {
-    const k = String(i.path[0] ?? 'form');
-    const list = (out[k] ??= []);
-    if (!list.includes(i.message)) list.push(i.message);
-  }
-  return out;
 };
 
 /**
@@ -213,7 +203,7 @@ export function registerProductRoutes(
     // An unknown product (or another store's) is 404 before the form is judged.
     const had = current ? await current(store.id) : [];
     const parsed = productFormSchema.safeParse(fields);
-    if (!parsed.success) throw validationError(zodErrors(parsed.error));
+    if (!parsed.success) throw validationError(fieldErrorsOf(parsed.error));
 
     type Slot = { index: number; photo: () => Promise<ProductPhoto> };
     const slots: Slot[] = [];
