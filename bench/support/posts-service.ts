@@ -29,5 +29,6 @@ export function postsServiceOf(app: FastifyInstance, config: Config, db: Db) {
     queue: app.queue,
     storage: app.storage,
     clock: systemClock,
+    publicUrl: config.publicUrl,
   });
 }

@@ -316,6 +316,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     queue,
     storage,
     clock,
+    publicUrl: config.publicUrl,
     audit,
   });
   const photos = createPhotosService({
@@ -440,14 +441,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
         access,
         authenticate,
       });
-      registerPostRoutes(api, {
-        posts,
-        access,
-        storage,
-        clock,
-        publicUrl: config.publicUrl,
-        authenticate,
-      });
+      registerPostRoutes(api, { posts, access, storage, clock, authenticate });
       // The change history (issue 12, ADR 0047).
       registerAuditRoutes(api, { audit, access, authenticate });
       registerPhotoRoutes(api, { photos, access, storage, audit, authenticate });

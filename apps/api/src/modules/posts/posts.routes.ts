@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { z } from 'zod';
 import {
-  checkPost,
   formatPostDate,
   idField,
   idParams,
@@ -12,7 +11,6 @@ import {
   type PostTopicType,
   ok,
   POST_MAX_FILES,
-  type MediaMeta,
   postCreatedSchema,
   postListQuery,
   postListResponse,
@@ -24,17 +22,11 @@ import { validationError } from '../../lib/errors';
 import { okData, withZod } from '../../lib/route';
 import { registerUploadRoutes, withMultipart, type ImageRule } from '../../lib/uploads';
 import { actorOf, type Actor } from '../../plugins/auth';
-import { isMediaKey, MEDIA_PATH_PREFIX, type MediaStorage } from '../../storage';
+import type { MediaStorage } from '../../storage';
 import type { StoreAccess } from '../stores/access';
-import type { PostsService, ResolvedMedium } from './posts.service';
-import {
-  validatePostRequest,
-  validateTopic,
-  type PostRequest,
-  type RequestMedium,
-} from './posts.validate';
+import type { PostsService } from './posts.service';
+import { validateTopic, type RequestMedium } from './posts.validate';
 import type { StoredTopic } from './posts.draft';
-import { inspectMedia } from '../../media/inspect';
 import { multipartStoreRoute, signedIn, storeRoute, storesOf } from '../../plugins/route-guards';
 
 /** Files of a post are stored here (ADR 0021 key layout). */
@@ -43,16 +35,6 @@ const MEDIA_FOLDER = 'media/posts';
 const MEDIA_FIELD = /^medias(?:\[(\d*)\])?$/;
 /** More file fields than this are not read at all (the parser's own cap is 10 files). */
 const MEDIA_SLOTS = 20;
-
-/** The existing object a `medias[n]` URL names: only our own `/uploads/` objects. */
-const keyOfUrl = (url: string, publicUrl: string): string | null => {
-  let path = url.trim();
-  if (path.startsWith(publicUrl)) path = path.slice(publicUrl.length);
-  path = path.split('?')[0] ?? '';
-  if (!path.startsWith(MEDIA_PATH_PREFIX)) return null;
-  const key = decodeURIComponent(path.slice(MEDIA_PATH_PREFIX.length));
-  return isMediaKey(key) ? key : null;
-};
 
 /** A form's `user_id`: comma-separated ids (issue 22 item 8: digits only); anything else is no store. */
 const storeIdsOf = (text: string | undefined): number[] =>
@@ -69,54 +51,12 @@ export function registerPostRoutes(
     access: StoreAccess;
     storage: MediaStorage;
     clock: Clock;
-    publicUrl: string;
     authenticate: preHandlerAsyncHookHandler;
   },
 ): void {
   const r = withZod(app);
   const { posts, access, storage, clock } = deps;
 
-  /**
-   * Every medium is measured from its stored bytes (never its name or the browser's word), and
-   * the post is checked against the rules of each target channel (packages/domain/src/posts,
-   * ADR 0025): its media table, text lengths, buttons and dates. The stored files of a refused
-   * request are deleted by withMultipart.
-   */
-  const inspectAndCheck = async (
-    fields: Record<string, string>,
-    input: PostRequest,
-    resolved: ResolvedMedium[],
-    names: string[],
-  ): Promise<void> => {
-    const metas: MediaMeta[] = [];
-    for (const [i, m] of resolved.entries()) {
-      const seen = await inspectMedia(await storage.open(m.storage_key), names[i] ?? m.storage_key);
-      if (!seen.ok) throw validationError({ [`medias.${i}`]: [seen.message] });
-      metas.push(seen.meta);
-      m.width = seen.meta.width;
-      m.height = seen.meta.height;
-      m.duration_ms =
-        seen.meta.durationSec === undefined ? null : Math.round(seen.meta.durationSec * 1000);
-    }
-    const errors = checkPost(
-      {
-        content: input.content,
-        button_type: input.buttonType,
-        button_link: input.buttonLink,
-        phone_number: input.phoneNumber,
-        shared_sns_type: input.channels,
-        publish_date: fields.publish_date ?? null,
-        delete_date: fields.delete_date ?? null,
-        // Connection per store is checked (and named) by checkConnected.
-        connected: input.channels,
-      },
-      metas,
-      clock.now(),
-    );
-    // The publish date's grace ("now" that left a moment ago) is validatePostRequest's to judge.
-    delete errors.publish_date;
-    if (Object.keys(errors).length > 0) throw validationError(errors);
-  };
   const rule: ImageRule = { accept: 'media', folder: MEDIA_FOLDER };
   const rules: Record<string, ImageRule> = { medias: rule, 'medias[]': rule };
   for (let i = 0; i < MEDIA_SLOTS; i++) rules[`medias[${i}]`] = rule;
@@ -170,57 +110,7 @@ export function registerPostRoutes(
           // Who may act for the stores comes first: a foreign store is 404 before any 422.
           const ids = storeIdsOf(fields.user_id);
           const stores = ids.length ? await access.storesFor(actor, ids, 'write') : [];
-          if (kind && (fields.shared_sns_type ?? 'google_my_business') !== 'google_my_business')
-            throw validationError({ shared_sns_type: [ja.topicGoogleOnly] });
-          if (kind) fields.shared_sns_type = 'google_my_business';
-          const input = validatePostRequest(fields, media, clock.now());
-          const topic = kind ? validateTopic(kind, fields, clock.now()) : null;
-          const accounts = await posts.checkConnected(stores, input.channels);
-          const resolved: ResolvedMedium[] = [];
-          const names: string[] = [];
-          for (const m of input.media) {
-            if (m.from === 'file') {
-              if (!m.part.ok) throw m.part.error;
-              const u = m.part.upload;
-              names.push(u.filename);
-              resolved.push({
-                storage_key: u.key,
-                kind: u.kind,
-                mime: u.contentType,
-                bytes: u.size,
-                width: null,
-                height: null,
-                duration_ms: null,
-              });
-              continue;
-            }
-            const key = keyOfUrl(m.url, deps.publicUrl);
-            // Only the posting stores' own media (issue 22 item 9): another tenant's upload is
-            // refused exactly like one that does not exist.
-            const owned = key !== null && (await posts.mediaOwnedBy(key, stores));
-            const stat = key && owned ? await storage.stat(key) : null;
-            if (!key || !stat)
-              throw validationError({ [`medias.${m.index}`]: [ja.postMediaNotFound] });
-            names.push(key.split('/').pop() ?? key);
-            resolved.push({
-              storage_key: key,
-              kind: stat.contentType.startsWith('video/') ? 'video' : 'photo',
-              mime: stat.contentType,
-              bytes: stat.size,
-              width: null,
-              height: null,
-              duration_ms: null,
-            });
-          }
-          await inspectAndCheck(fields, input, resolved, names);
-          return posts.create(
-            actor.user,
-            stores,
-            input,
-            resolved,
-            kind ? { type: kind, topic } : undefined,
-            accounts,
-          );
+          return posts.submit({ actor: actor.user, stores, fields, media, kind });
         },
         { repeated: ['user_id'], ...early(actor) },
       );

@@ -26,6 +26,7 @@ import { partsJson, partsOf } from './posts.parts';
 import { isRetryable, labelOf, presentPost } from './posts.present';
 import type { NewPostMedia, PostBundle, PostsRepo } from './posts.repo';
 import type { PostRequest } from './posts.validate';
+import { createSubmit } from './posts.submit';
 import type { AuditActor, AuditLog } from '../audit/audit.repo';
 
 /** A failed target whose post Google holds after refusing its edit (ADR 0060). */
@@ -61,6 +62,8 @@ export function createPostsService(deps: {
   queue: Queue;
   storage: MediaStorage;
   clock: Clock;
+  /** This install's address: a `medias[n]` URL under it names one of our own objects. */
+  publicUrl: string;
   /** Each post made, edited or deleted is recorded, per store (ADR 0047). */
   audit?: AuditLog;
 }) {
@@ -98,7 +101,7 @@ export function createPostsService(deps: {
     return accounts;
   }
 
-  return {
+  const service = {
     checkConnected,
 
     /**
@@ -401,5 +404,18 @@ export function createPostsService(deps: {
       });
       return this.one(postId, [t.store_id]);
     },
+  };
+
+  return {
+    ...service,
+    /** The post form after its route: see posts.submit.ts. */
+    submit: createSubmit({
+      storage,
+      clock,
+      publicUrl: deps.publicUrl,
+      checkConnected,
+      mediaOwnedBy: service.mediaOwnedBy,
+      create: service.create,
+    }),
   };
 }
