@@ -3,6 +3,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 const envBan = [
   {
@@ -138,6 +139,16 @@ export default tseslint.config(
           message: 'web imports domain only',
         },
       ]),
+    },
+  },
+  // Hooks: called unconditionally, and effects/memos list what they read. A deliberate
+  // omission carries an eslint-disable-next-line comment saying why (ADR 0077).
+  {
+    files: ['apps/web/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
     },
   },
   // In web, a feature never imports a sibling feature; screens compose them in app/.
