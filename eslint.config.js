@@ -20,6 +20,37 @@ const envBan = [
 
 const restrict = (patterns) => ['error', { patterns }];
 
+const webDomainOnly = {
+  group: ['@tenpo/api', '**/apps/api/**', '@tenpo/sandbox', '**/apps/sandbox/**', 'node:*'],
+  message: 'web imports domain only',
+};
+/** Folders of apps/web/src as `@/name…` and as `../name…` from any depth. */
+const webFolders = (names) =>
+  names.flatMap((n) => [`@/${n}`, `@/${n}/**`, `**/../${n}`, `**/../${n}/**`]);
+/**
+ * A zone of apps/web/src: its files never import the folders `banned`, nor app/ (which
+ * composes everything) nor test/ (whose helpers mount the app). Its tests may use those two:
+ * they mount the providers to render what they test.
+ */
+const webZone = (folder, banned, message, more = []) => {
+  const rule = (names) =>
+    restrict([
+      webDomainOnly,
+      ...more,
+      ...(names.length > 0 ? [{ group: webFolders(names), message }] : []),
+    ]);
+  return [
+    {
+      files: [`apps/web/src/${folder}/**/*.{ts,tsx}`],
+      rules: { 'no-restricted-imports': rule([...banned, 'app', 'test']) },
+    },
+    {
+      files: [`apps/web/src/${folder}/**/*.test.{ts,tsx}`],
+      rules: { 'no-restricted-imports': rule(banned) },
+    },
+  ];
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -168,14 +199,7 @@ export default tseslint.config(
     // The build's own config runs in Node (its precompress step writes .br/.gz files, ADR 0071).
     ignores: ['apps/web/vite.config.ts'],
     languageOptions: { globals: { ...globals.browser } },
-    rules: {
-      'no-restricted-imports': restrict([
-        {
-          group: ['@tenpo/api', '**/apps/api/**', '@tenpo/sandbox', '**/apps/sandbox/**', 'node:*'],
-          message: 'web imports domain only',
-        },
-      ]),
-    },
+    rules: { 'no-restricted-imports': restrict([webDomainOnly]) },
   },
   // Hooks: called unconditionally, and effects/memos list what they read. A deliberate
   // omission carries an eslint-disable-next-line comment saying why (ADR 0077).
@@ -187,26 +211,22 @@ export default tseslint.config(
       'react-hooks/exhaustive-deps': 'error',
     },
   },
-  // In web, a feature never imports a sibling feature; screens compose them in app/.
-  {
-    files: ['apps/web/src/features/**/*.{ts,tsx}'],
-    rules: {
-      'no-restricted-imports': restrict([
-        {
-          group: ['@tenpo/api', '**/apps/api/**', '@tenpo/sandbox', '**/apps/sandbox/**', 'node:*'],
-          message: 'web imports domain only',
-        },
-        {
-          group: [
-            '**/features/*',
-            '../../*/**',
-            '!../../components/**',
-            '!../../lib/**',
-            '!../../i18n/**',
-          ],
-          message: 'features do not import sibling features; compose them in app/',
-        },
-      ]),
+  // Web's zones (CONVENTIONS "Boundaries"), lowest first: i18n ← lib ← components ← features ←
+  // app/. Each imports only from below it; app/ (with main.tsx and test/) composes them all.
+  // A feature never imports a sibling feature: screens compose them in app/.
+  ...webZone('features', [], 'features import components, lib and i18n; app/ composes them', [
+    {
+      group: [
+        '**/features/*',
+        '../../*/**',
+        '!../../components/**',
+        '!../../lib/**',
+        '!../../i18n/**',
+      ],
+      message: 'features do not import sibling features; compose them in app/',
     },
-  },
+  ]),
+  ...webZone('components', ['features'], 'components are shared UI: they import lib and i18n'),
+  ...webZone('lib', ['features', 'components'], 'lib is below the UI: it imports i18n at most'),
+  ...webZone('i18n', ['features', 'components', 'lib'], 'i18n imports nothing of web'),
 );
