@@ -3,6 +3,9 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import reactHooks from 'eslint-plugin-react-hooks';
+import { importX } from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
 const envBan = [
   {
@@ -16,6 +19,37 @@ const envBan = [
 ];
 
 const restrict = (patterns) => ['error', { patterns }];
+
+const webDomainOnly = {
+  group: ['@tenpo/api', '**/apps/api/**', '@tenpo/sandbox', '**/apps/sandbox/**', 'node:*'],
+  message: 'web imports domain only',
+};
+/** Folders of apps/web/src as `@/name…` and as `../name…` from any depth. */
+const webFolders = (names) =>
+  names.flatMap((n) => [`@/${n}`, `@/${n}/**`, `**/../${n}`, `**/../${n}/**`]);
+/**
+ * A zone of apps/web/src: its files never import the folders `banned`, nor app/ (which
+ * composes everything) nor test/ (whose helpers mount the app). Its tests may use those two:
+ * they mount the providers to render what they test.
+ */
+const webZone = (folder, banned, message, more = []) => {
+  const rule = (names) =>
+    restrict([
+      webDomainOnly,
+      ...more,
+      ...(names.length > 0 ? [{ group: webFolders(names), message }] : []),
+    ]);
+  return [
+    {
+      files: [`apps/web/src/${folder}/**/*.{ts,tsx}`],
+      rules: { 'no-restricted-imports': rule([...banned, 'app', 'test']) },
+    },
+    {
+      files: [`apps/web/src/${folder}/**/*.test.{ts,tsx}`],
+      rules: { 'no-restricted-imports': rule(banned) },
+    },
+  ];
+};
 
 export default tseslint.config(
   {
@@ -46,6 +80,40 @@ export default tseslint.config(
         { 'ts-ignore': 'allow-with-description', 'ts-expect-error': 'allow-with-description' },
       ],
     },
+  },
+  // A promise nobody awaits loses its rejection: typed linting (each file's own tsconfig via
+  // the project service). Fire-and-forget says so with `void`. Sources only, not tests: type
+  // information more than doubles the lint's time (ADR 0077).
+  {
+    files: [
+      'apps/api/src/**/*.ts',
+      'apps/web/src/**/*.{ts,tsx}',
+      'apps/sandbox/src/**/*.ts',
+      'packages/*/src/**/*.ts',
+    ],
+    ignores: ['**/*.test.{ts,tsx}', 'apps/web/src/test/**'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: { '@typescript-eslint/no-floating-promises': 'error' },
+  },
+  // No import cycles in the sources: a cycle makes load order decide what is undefined.
+  // The resolver reads each package's tsconfig, so web's `@/` alias is followed.
+  {
+    files: ['apps/*/src/**/*.{ts,tsx}', 'packages/*/src/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      // Without these, files that are not .js are never read for their imports.
+      'import-x/extensions': ['.ts', '.tsx'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({
+          project: ['apps/*/tsconfig.json', 'packages/*/tsconfig.json'],
+          noWarnOnMultipleProjects: true,
+        }),
+      ],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   // Config modules are the only readers of the environment.
   {
@@ -131,35 +199,34 @@ export default tseslint.config(
     // The build's own config runs in Node (its precompress step writes .br/.gz files, ADR 0071).
     ignores: ['apps/web/vite.config.ts'],
     languageOptions: { globals: { ...globals.browser } },
-    rules: {
-      'no-restricted-imports': restrict([
-        {
-          group: ['@tenpo/api', '**/apps/api/**', '@tenpo/sandbox', '**/apps/sandbox/**', 'node:*'],
-          message: 'web imports domain only',
-        },
-      ]),
-    },
+    rules: { 'no-restricted-imports': restrict([webDomainOnly]) },
   },
-  // In web, a feature never imports a sibling feature; screens compose them in app/.
+  // Hooks: called unconditionally, and effects/memos list what they read. A deliberate
+  // omission carries an eslint-disable-next-line comment saying why (ADR 0077).
   {
-    files: ['apps/web/src/features/**/*.{ts,tsx}'],
+    files: ['apps/web/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
     rules: {
-      'no-restricted-imports': restrict([
-        {
-          group: ['@tenpo/api', '**/apps/api/**', '@tenpo/sandbox', '**/apps/sandbox/**', 'node:*'],
-          message: 'web imports domain only',
-        },
-        {
-          group: [
-            '**/features/*',
-            '../../*/**',
-            '!../../components/**',
-            '!../../lib/**',
-            '!../../i18n/**',
-          ],
-          message: 'features do not import sibling features; compose them in app/',
-        },
-      ]),
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
     },
   },
+  // Web's zones (CONVENTIONS "Boundaries"), lowest first: i18n ← lib ← components ← features ←
+  // app/. Each imports only from below it; app/ (with main.tsx and test/) composes them all.
+  // A feature never imports a sibling feature: screens compose them in app/.
+  ...webZone('features', [], 'features import components, lib and i18n; app/ composes them', [
+    {
+      group: [
+        '**/features/*',
+        '../../*/**',
+        '!../../components/**',
+        '!../../lib/**',
+        '!../../i18n/**',
+      ],
+      message: 'features do not import sibling features; compose them in app/',
+    },
+  ]),
+  ...webZone('components', ['features'], 'components are shared UI: they import lib and i18n'),
+  ...webZone('lib', ['features', 'components'], 'lib is below the UI: it imports i18n at most'),
+  ...webZone('i18n', ['features', 'components', 'lib'], 'i18n imports nothing of web'),
 );

@@ -4,7 +4,7 @@ import { isVideo, type MediaInfo } from '../shared/media';
 import { graphError, unsupported } from '../facebook/facebook.errors';
 import { igUsers } from '../facebook/facebook.fixtures';
 import type { FbToken, IgContainer } from '../facebook/facebook.state';
-import { fieldList, g, graphTime, pick, type GraphCtx } from '../facebook/facebook.graph';
+import { fieldList, g, graphTime, pick, type GraphCtx } from '../facebook/facebook.graph-common';
 import { cursorPage } from '../facebook/facebook.paging';
 
 const DAY = 24 * 3600_000;

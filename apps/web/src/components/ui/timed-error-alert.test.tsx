@@ -22,9 +22,13 @@ describe('TimedErrorAlert', () => {
     const first = new ApiError(422, { errors: { page_id: ['ページが見つかりません。'] } });
     const { rerender } = render(show(first));
     expect(screen.getByRole('alert')).toHaveTextContent('ページが見つかりません。');
-    act(() => vi.advanceTimersByTime(1900));
+    act(() => {
+      vi.advanceTimersByTime(1900);
+    });
     expect(screen.getByRole('alert')).toBeInTheDocument();
-    act(() => vi.advanceTimersByTime(200));
+    act(() => {
+      vi.advanceTimersByTime(200);
+    });
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
     // A re-render with the same failure does not bring it back…
     rerender(show(first));
@@ -37,7 +41,9 @@ describe('TimedErrorAlert', () => {
   it('shows the generic 500 message for an error that is not the API’s', () => {
     render(show(new TypeError('boom')));
     expect(screen.getByRole('alert')).toHaveTextContent('何らかのエラーが発生しました');
-    act(() => vi.advanceTimersByTime(2000));
+    act(() => {
+      vi.advanceTimersByTime(2000);
+    });
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 });

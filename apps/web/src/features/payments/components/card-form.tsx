@@ -117,6 +117,7 @@ export function CardForm({
       .then(registered, failed)
       .finally(() => setChecking(false));
     // Once, on the page the issuer sent the browser back to.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per page load, by design
   }, []);
 
   const submit = form.handleSubmit(async (v) => {

@@ -183,6 +183,7 @@ export function PostForm({
       hadFiles: false,
     }),
     // The form starts once; later changes of these props do not reset it.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the first props only, by design
     [],
   );
   const [start] = useState<PostDraft>(() => {
@@ -289,6 +290,7 @@ export function PostForm({
     : channels.filter((c) => c === active || ticked.has(c));
   // Google ignores an offer's call to action (providers.md §1.6): the offer has no button.
   const buttonType = postType === 'offer' ? BUTTON_TYPE.none : values.button_type;
+  const targetKey = targetList.join(',');
   const errors = useMemo(() => {
     const metas = media.filter((m) => m.error === null).map((m) => m.meta);
     const e = checkPost(
@@ -310,6 +312,7 @@ export function PostForm({
     if (helper.length > 0) e.medias = [...new Set([...helper, ...(e.medias ?? [])])];
     return e;
     // `values` is a fresh object each render; its fields are the dependencies.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- values' fields stand for values; `now` is a clock, not an input
   }, [
     values.content,
     buttonType,
@@ -325,7 +328,7 @@ export function PostForm({
     values.publish_date,
     values.delete_date,
     media,
-    targetList.join(','),
+    targetKey,
     channels,
   ]);
 

@@ -39,11 +39,10 @@ export function FacebookPagePicker({ storeId }: { storeId: number }) {
     onSuccess: () => browser.assign('/connect-account'),
   });
 
-  const all = pages.data ?? [];
-  const view = useMemo(
-    () => pageOf(all.slice((page - 1) * perPage, page * perPage), all.length, page, perPage),
-    [all, page, perPage],
-  );
+  const view = useMemo(() => {
+    const all = pages.data ?? [];
+    return pageOf(all.slice((page - 1) * perPage, page * perPage), all.length, page, perPage);
+  }, [pages.data, page, perPage]);
   const failure = pages.error ?? confirm.error;
   const alerting = useTimedError(failure);
   const c = 'screens.facebookConnectPage.columns';

@@ -71,7 +71,8 @@ export function BarChart({
         maxBarThickness: 48,
       })),
     }),
-    [key], // the figures, not the arrays' identity
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the figures, not the arrays' identity
+    [key],
   );
   return (
     <Box h={height}>
@@ -107,7 +108,8 @@ export function LineChart({
         tension: 0.25,
       })),
     }),
-    [key], // the figures, not the arrays' identity
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the figures, not the arrays' identity
+    [key],
   );
   return (
     <Box h={height}>
@@ -140,6 +142,7 @@ export function SearchDoughnut({ data }: { data: CustomerSearch }) {
     [],
   );
   const figures = values.join(',');
+  const names = labels.join(',');
   const chartData = useMemo(
     () => ({
       labels,
@@ -152,7 +155,8 @@ export function SearchDoughnut({ data }: { data: CustomerSearch }) {
         },
       ],
     }),
-    [figures, labels.join(',')], // the figures, not the arrays' identity
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the figures, not the arrays' identity
+    [figures, names],
   );
   const value = active !== null ? (values[active] ?? 0) : total;
   const pct =

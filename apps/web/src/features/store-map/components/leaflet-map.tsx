@@ -92,6 +92,7 @@ export function LeafletMap(props: LeafletMapProps) {
       mapRef.current = null;
       markerRef.current = null;
     };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- one map per mount; its zoom titles are read once
   }, []);
 
   useEffect(() => {
