@@ -26,6 +26,16 @@ const tooltipLabel = {
 const sameFigures = (labels: string[], series: Series[]): string =>
   JSON.stringify([labels, series.map((s) => [s.label, s.color, s.data])]);
 
+/** A chart's `data`, kept while the figures are the same; `style` dresses each series. */
+function useChartData<D>(labels: string[], series: Series[], style: (s: Series) => D) {
+  const key = sameFigures(labels, series);
+  return useMemo(
+    () => ({ labels, datasets: series.map(style) }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the figures, not the arrays' identity
+    [key],
+  );
+}
+
 const LINE_OPTIONS: ChartOptions<'line'> = {
   responsive: true,
   maintainAspectRatio: false,
@@ -59,21 +69,13 @@ export function BarChart({
     }),
     [stacked],
   );
-  const key = sameFigures(labels, series);
-  const data = useMemo(
-    () => ({
-      labels,
-      datasets: series.map((s) => ({
-        label: s.label,
-        data: s.data,
-        backgroundColor: s.color,
-        borderRadius: 2,
-        maxBarThickness: 48,
-      })),
-    }),
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- the figures, not the arrays' identity
-    [key],
-  );
+  const data = useChartData(labels, series, (s) => ({
+    label: s.label,
+    data: s.data,
+    backgroundColor: s.color,
+    borderRadius: 2,
+    maxBarThickness: 48,
+  }));
   return (
     <Box h={height}>
       <WhenInView height="100%">
@@ -95,22 +97,14 @@ export function LineChart({
   label: string;
   height?: number;
 }) {
-  const key = sameFigures(labels, series);
-  const data = useMemo(
-    () => ({
-      labels,
-      datasets: series.map((s) => ({
-        label: s.label,
-        data: s.data,
-        borderColor: s.color,
-        backgroundColor: s.color,
-        pointRadius: labels.length > 40 ? 0 : 2,
-        tension: 0.25,
-      })),
-    }),
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- the figures, not the arrays' identity
-    [key],
-  );
+  const data = useChartData(labels, series, (s) => ({
+    label: s.label,
+    data: s.data,
+    borderColor: s.color,
+    backgroundColor: s.color,
+    pointRadius: labels.length > 40 ? 0 : 2,
+    tension: 0.25,
+  }));
   return (
     <Box h={height}>
       <WhenInView height="100%">
