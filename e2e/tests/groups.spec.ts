@@ -85,7 +85,9 @@ test('the agency groups three stores under a leader, and the leader sees exactly
   await expect(rows).toContainText(STORES);
   await leader.getByRole('textbox', { name: 'グループ' }).click();
   await expect(leader.getByRole('option', { name })).toBeVisible();
-  await expect(leader.getByRole('option')).toHaveCount(2); // すべての店舗 and the one group
+  // The group selector's own list: すべての店舗 and the one group (the page's per-page
+  // choice is a native select with options of its own).
+  await expect(leader.getByRole('listbox').getByRole('option')).toHaveCount(2);
   await leader.screenshot({ path: 'test-results/groups-leader.png' });
   await leader.keyboard.press('Escape');
 
