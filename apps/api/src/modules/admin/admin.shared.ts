@@ -14,7 +14,7 @@ import { notFound, validationError } from '../../lib/errors';
 import { passwordProblem } from '../../lib/password-policy';
 import type { Actor } from '../../plugins/auth';
 import type { AuditLog } from '../audit/audit.repo';
-import { CONNECTED_STATUSES } from '../users/users.repo';
+import { googleStatusOf } from '../users/users.repo';
 import { presentUser } from '../users/users.present';
 import type {
   AdminAgencyDbRow,
@@ -34,8 +34,6 @@ export type AdminList<T> = {
 
 /** The files an agency form may carry, already stored (their `/uploads/…` paths). */
 export type AgencyFiles = { logo?: string; favicon?: string };
-
-export const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** A page past the last one is refused with the range (ADR 0049), not answered empty. */
 export const checkPage = (page: number, perPage: number, total: number) => {
@@ -124,10 +122,7 @@ export function createAdminContext(deps: AdminDeps) {
       company_name: r.company_name,
       person_in_charge: r.name,
       email: r.email,
-      google_status:
-        r.google_connection !== null && CONNECTED_STATUSES.includes(Number(r.google_connection))
-          ? 1
-          : 0,
+      google_status: googleStatusOf(r.google_connection),
       payment_fail: r.payment_fail === 1,
       store_name: r.store_name,
       phone: r.phone,

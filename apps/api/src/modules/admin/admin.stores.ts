@@ -8,19 +8,21 @@ import {
   type AdminStoreInput,
   type AdminStoreRow,
 } from '@tenpo/domain';
-import { iso } from '../../lib/clock';
+import { addMs, DAY, iso } from '../../lib/clock';
 import { validationError } from '../../lib/errors';
 import { hashPassword } from '../../lib/passwords';
 import type { Actor } from '../../plugins/auth';
 import {
   checkPage,
-  DAY_MS,
   nameOf,
   storeValues,
   type AdminContext,
   type AdminList,
   type StoreKind,
 } from './admin.shared';
+
+/** A trial started now ends after FREE_TRIAL_DAYS, as at registration. */
+const trialEndsFrom = (now: Date): string => iso(addMs(now, FREE_TRIAL_DAYS * DAY));
 
 /** The manager's stores and customers (spec 3 §7 Admin, ADR 0049): listed, read, created, changed, deleted. */
 export function createAdminStores(ctx: AdminContext) {
@@ -83,10 +85,7 @@ export function createAdminStores(ctx: AdminContext) {
             store_name: input.store_name,
             logo_url: null,
             agent_code: input.agent_code,
-            trial_ends_at:
-              input.role === ROLE.freeTrial
-                ? iso(new Date(nowDate.getTime() + FREE_TRIAL_DAYS * DAY_MS))
-                : null,
+            trial_ends_at: input.role === ROLE.freeTrial ? trialEndsFrom(nowDate) : null,
             payment_fail: 0,
             agency_id: agencyId,
             status: input.status,
@@ -139,9 +138,7 @@ export function createAdminStores(ctx: AdminContext) {
             status: input.status,
             role: input.role,
             agency_id: agencyId,
-            ...(startsTrial
-              ? { trial_ends_at: iso(new Date(nowDate.getTime() + FREE_TRIAL_DAYS * DAY_MS)) }
-              : {}),
+            ...(startsTrial ? { trial_ends_at: trialEndsFrom(nowDate) } : {}),
             ...(hash ? { password_hash: hash } : {}),
             updated_at: now,
           });

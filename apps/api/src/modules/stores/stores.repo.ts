@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { pageOf, ROLE, type Group, type Page, type StoreRow } from '@tenpo/domain';
 import type { Db } from '../../db/kysely';
-import { CONNECTED_STATUSES, GOOGLE_KEY } from '../users/users.repo';
+import { GOOGLE_KEY, googleStatusOf } from '../users/users.repo';
 
 export type StoreFilter = {
   agencyId?: number;
@@ -106,10 +106,7 @@ export function createStoresRepo(db: Db) {
         company_name: r.company_name,
         person_in_charge: r.person_in_charge,
         email: r.email,
-        google_status:
-          r.google_connection !== null && CONNECTED_STATUSES.includes(Number(r.google_connection))
-            ? 1
-            : 0,
+        google_status: googleStatusOf(r.google_connection),
         payment_fail: r.payment_fail === 1,
       }));
       return pageOf(data, Number(total.n), page, perPage);

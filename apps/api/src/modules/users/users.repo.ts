@@ -6,6 +6,9 @@ import type { NewUser, UserRow, UserUpdate } from '../../db/types';
 export const GOOGLE_KEY = 'google_my_business';
 /** Connection statuses that count as connected: connected 1 and sync 2 (spec 2). */
 export const CONNECTED_STATUSES = [1, 2];
+/** A list row's `google_status`: 1 when the store's Google connection counts as connected. */
+export const googleStatusOf = (connection: number | string | null): 0 | 1 =>
+  connection !== null && CONNECTED_STATUSES.includes(Number(connection)) ? 1 : 0;
 
 export type UsersRepo = ReturnType<typeof createUsersRepo>;
 
