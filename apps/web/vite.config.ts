@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
+import { titlesFromSource } from './src/app/route-titles';
 
 /**
  * Brotli and gzip copies of every text asset beside it (`x.js.br`, `x.js.gz`), made once at
@@ -51,6 +52,23 @@ const precompress = (): Plugin => {
   };
 };
 
+/**
+ * `route-titles.json` beside index.html: each screen's title by path, which the server puts into
+ * the loading screen of the page asked for (ADR 0079).
+ */
+const routeTitles = (): Plugin => ({
+  name: 'tenpo-route-titles',
+  apply: 'build',
+  generateBundle() {
+    const source = fs.readFileSync(new URL('./src/app/routes.tsx', import.meta.url), 'utf8');
+    this.emitFile({
+      type: 'asset',
+      fileName: 'route-titles.json',
+      source: JSON.stringify(titlesFromSource(source)),
+    });
+  },
+});
+
 /** Libraries used by several screens but not by every one: each in its own chunk (ADR 0074). */
 const ownLibraryChunks = {
   charts: /node_modules[\\/](chart\.js|@kurkle|react-chartjs-2)[\\/]/,
@@ -64,7 +82,7 @@ const inOwnLibraryChunk = (id: string) => Object.values(ownLibraryChunks).some((
 const backend = 'http://127.0.0.1:3000';
 
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), routeTitles(), precompress()],
   // `@/` is src/: features reach lib/ and components/ through it (features never import each other).
   resolve: { alias: { '@': decodeURIComponent(new URL('./src', import.meta.url).pathname) } },
   server: {

@@ -43,6 +43,45 @@ export const cacheControlOf = (relative: string): string =>
     ? 'public, max-age=31536000, immutable'
     : 'no-cache';
 
+/** The screens' titles by path that the web build wrote (ADR 0079); none from an older build. */
+const readRouteTitles = (dist: string): Record<string, string> => {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(dist, 'route-titles.json'), 'utf8')) as Record<
+      string,
+      string
+    >;
+  } catch {
+    return {};
+  }
+};
+
+type IndexPage = { html: string; br: Buffer; gz: Buffer };
+
+/**
+ * index.html as sent for a path: its loading screen names the screen asked for (an h1 of the
+ * screen's title, drawn as the screen draws it), so that the first paint says what is coming
+ * (issue 23 item 5, ADR 0079). Each variant is made and compressed once, when first asked for;
+ * the assets were compressed at build time and are sent as the browser accepts them (ADR 0071).
+ */
+export const indexPages = (
+  index: string,
+  titles: Record<string, string>,
+  escape: (v: string) => string,
+): ((pathname: string) => IndexPage) => {
+  const made = new Map<string, IndexPage>();
+  return (pathname) => {
+    const key = Object.hasOwn(titles, pathname) ? pathname : '';
+    let page = made.get(key);
+    if (!page) {
+      const title = key ? `<h1 class="boot-title">${escape(titles[key] ?? '')}</h1>` : '';
+      const html = index.replace('<!--tenpo:boot-title-->', title);
+      page = { html, br: zlib.brotliCompressSync(html), gz: zlib.gzipSync(html, { level: 9 }) };
+      made.set(key, page);
+    }
+    return page;
+  };
+};
+
 /**
  * Serves the built web app at /, with the API key, the help site (and map tiles) the server was
  * started with.
@@ -68,10 +107,7 @@ async function mountWeb(app: FastifyInstance, config: Config): Promise<void> {
     );
   const meta = tags.join('\n');
   const index = fs.readFileSync(indexFile, 'utf8').replace('</head>', `${meta}\n</head>`);
-  // The page itself, compressed once here (it carries this server's tags); the assets were
-  // compressed at build time and are sent as the browser accepts them (ADR 0071).
-  const indexBr = zlib.brotliCompressSync(index);
-  const indexGz = zlib.gzipSync(index, { level: 9 });
+  const pageFor = indexPages(index, readRouteTitles(dist), attr);
   await app.register(fastifyStatic, {
     root: dist,
     prefix: '/',
@@ -91,10 +127,11 @@ async function mountWeb(app: FastifyInstance, config: Config): Promise<void> {
     if (cookie) reply.header('set-cookie', cookie);
     reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache');
     reply.header('vary', 'accept-encoding');
+    const page = pageFor(req.url.split('?')[0] ?? '/');
     const accepts = String(req.headers['accept-encoding'] ?? '');
-    if (/\bbr\b/.test(accepts)) return reply.header('content-encoding', 'br').send(indexBr);
-    if (/\bgzip\b/.test(accepts)) return reply.header('content-encoding', 'gzip').send(indexGz);
-    return reply.send(index);
+    if (/\bbr\b/.test(accepts)) return reply.header('content-encoding', 'br').send(page.br);
+    if (/\bgzip\b/.test(accepts)) return reply.header('content-encoding', 'gzip').send(page.gz);
+    return reply.send(page.html);
   };
   app.get('/', sendIndex);
   // Client-side routes: any GET outside /api, /sandbox and /uploads that is not a file.

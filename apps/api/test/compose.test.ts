@@ -16,7 +16,12 @@ beforeAll(async () => {
   fs.mkdirSync(path.join(dist, 'assets'), { recursive: true });
   fs.writeFileSync(
     path.join(dist, 'index.html'),
-    '<!doctype html><html><head><title>Tenpo</title></head><body><div id="root"></div></body></html>',
+    '<!doctype html><html><head><title>Tenpo</title></head><body><div id="root"><div class="boot"><!--tenpo:boot-title--></div></div></body></html>',
+  );
+  // What the web build writes beside index.html (apps/web/vite.config.ts, routeTitles).
+  fs.writeFileSync(
+    path.join(dist, 'route-titles.json'),
+    JSON.stringify({ '/dashboard': 'ダッシュボード', '/posts': '投稿<一覧>' }),
   );
   fs.writeFileSync(path.join(dist, 'assets', 'app.js'), 'console.log(1)');
   // What the build's precompress step leaves beside a large asset (apps/web/vite.config.ts).
@@ -103,6 +108,29 @@ describe('composed server', () => {
     expect(zlib.gunzipSync((await get('/', 'gzip')).rawPayload).toString()).toContain(
       'tenpo-api-key',
     );
+  });
+
+  it('names the screen asked for in the loading screen, escaped, compressed too (ADR 0079)', async () => {
+    const body = async (url: string) => {
+      const res = await server.app.inject({
+        method: 'GET',
+        url,
+        headers: { 'accept-encoding': 'br' },
+      });
+      return zlib.brotliDecompressSync(res.rawPayload).toString();
+    };
+    expect(await body('/dashboard')).toContain(
+      '<div class="boot"><h1 class="boot-title">ダッシュボード</h1></div>',
+    );
+    expect(await body('/posts?page=2')).toContain('<h1 class="boot-title">投稿&lt;一覧&gt;</h1>');
+    // A path with no fixed title (a parameter, an unknown page): the loading screen alone.
+    for (const url of ['/', '/post/12', '/nowhere']) {
+      const html = await body(url);
+      expect(html).toContain('<div class="boot"></div>');
+      expect(html).not.toContain('tenpo:boot-title');
+    }
+    // Each variant is the page with this server's tags.
+    expect(await body('/dashboard')).toContain('tenpo-api-key');
   });
 
   it('migrates and seeds on first start, idempotently', async () => {

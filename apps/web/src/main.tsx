@@ -1,11 +1,12 @@
 import '@mantine/core/styles.css';
 import './app/small-screens.css';
-import { StrictMode, type ReactNode } from 'react';
+import { StrictMode, startTransition, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { LoginEntry } from './app/login-entry';
 import { Providers } from './app/providers';
 import { applyBranding } from './lib/branding';
 import { isDev } from './lib/env';
+import { refreshSession } from './lib/session';
 import { storage } from './lib/storage';
 
 void applyBranding();
@@ -17,14 +18,22 @@ if ('serviceWorker' in navigator && !isDev) {
   });
 }
 
+/** Pages that neither need nor restore a session (spec 1 §2; ADR 0065). */
+const LEAVE_SESSION_ALONE = new Set(['/facebook-terms-and-privacy', '/confirm-email']);
+
 const el = document.getElementById('root');
 if (el) {
   const root = createRoot(el);
+  // A transition: React renders the first screen in slices of a few milliseconds and lets the
+  // browser paint and answer input between them, instead of one task that blocks a phone's main
+  // thread for the whole tree (issue 23 item 5, ADR 0079).
   const render = (node: ReactNode) =>
-    root.render(
-      <StrictMode>
-        <Providers>{node}</Providers>
-      </StrictMode>,
+    startTransition(() =>
+      root.render(
+        <StrictMode>
+          <Providers>{node}</Providers>
+        </StrictMode>,
+      ),
     );
   const startApp = () =>
     void import('./app/router-app').then(({ RouterApp }) => render(<RouterApp />));
@@ -34,6 +43,13 @@ if (el) {
   if (window.location.pathname === '/login' && storage.get('token') === null) {
     render(<LoginEntry onSignedIn={startApp} />);
   } else {
+    // A browser with a token restores its session (GET /refresh-token) while the router and
+    // the screen's code load, not after: the guards that ask for it (AdminLayout, PublicOnly)
+    // share this rotation, or find the session restored (ADR 0079). The privacy page and the
+    // mailed e-mail link leave the session alone.
+    if (storage.get('token') !== null && !LEAVE_SESSION_ALONE.has(window.location.pathname)) {
+      void refreshSession();
+    }
     startApp();
   }
 }

@@ -1,4 +1,4 @@
-import { Suspense, lazy, useEffect, useState } from 'react';
+import { Suspense, lazy, startTransition, useEffect, useState } from 'react';
 import { Navigate, Outlet, useLocation, useSearchParams } from 'react-router';
 import { verifyRegisterTokenCall } from '../features/auth/api/auth-api';
 import { clearSession, logout, refreshSession, useSession } from '../lib/session';
@@ -73,7 +73,8 @@ export function PublicOnly() {
       if (!live) return;
       // Unreachable: the page, with the token kept for when the server answers again.
       if (r === 'gone') clearSession();
-      setChecking(false);
+      // The first screen renders in slices (a transition), not one long task (ADR 0079).
+      startTransition(() => setChecking(false));
     });
     return () => {
       live = false;

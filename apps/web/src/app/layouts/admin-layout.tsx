@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { startTransition, useEffect, useRef, useState } from 'react';
 import { Alert, AppShell, Burger, Group, LoadingOverlay, Stack, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
@@ -77,7 +77,8 @@ export function AdminLayout() {
       }
       // Signed out: the render below redirects to /login.
       if (r === 'gone') clearSession();
-      setChecking(false);
+      // The first screen renders in slices (a transition), not one long task (ADR 0079).
+      startTransition(() => setChecking(false));
     });
     return () => {
       live = false;

@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { routes } from './routes';
+import { titlesFromRoutes, titlesFromSource } from './route-titles';
+// The build reads the routes' text the same way (apps/web/vite.config.ts, routeTitles).
+import source from './routes.tsx?raw';
+
+describe('route titles for the first paint', () => {
+  it('reads from routes.tsx exactly the titles the router holds', () => {
+    const fromRoutes = titlesFromRoutes(routes);
+    expect(titlesFromSource(source)).toEqual(fromRoutes);
+    expect(fromRoutes['/dashboard']).toBe('ダッシュボード');
+    expect(fromRoutes['/posts']).toBe('投稿一覧');
+  });
+
+  it('leaves out paths with parameters and the catch-all', () => {
+    const titles = titlesFromRoutes(routes);
+    expect(Object.keys(titles).some((p) => p.includes(':') || p.includes('*'))).toBe(false);
+  });
+});
