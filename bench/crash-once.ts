@@ -18,13 +18,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { POST_BUTTON, type PublisherKey } from '@tenpo/domain';
 import { sandboxDemoGrants } from '@tenpo/sandbox';
 import { buildApp } from '../apps/api/src/app';
 import { demoSeedFor } from '../apps/api/src/compose';
-import { loadConfig } from '../apps/api/src/config';
-import { openDatabase } from '../apps/api/src/db/kysely';
+import { loadConfig, type Config } from '../apps/api/src/config';
+import { openDatabase, type Db } from '../apps/api/src/db/kysely';
 import { migrateToLatest } from '../apps/api/src/db/migrate';
 import { seedDemo } from '../apps/api/src/db/seed';
 import type { UserRow } from '../apps/api/src/db/types';
@@ -76,8 +77,8 @@ function started(child: ChildProcess, ready: string, what: string): Promise<void
   });
 }
 
-async function main(): Promise<void> {
-  // The sandbox, in a process of its own.
+/** The sandbox, in a process of its own, with the providers' limits raised out of the way. */
+async function startSandboxProcess(): Promise<{ sandbox: ChildProcess; sbUrl: string }> {
   const sbPort = await freePort();
   const sbDir = path.join(tmp, 'sandbox');
   fs.mkdirSync(sbDir);
@@ -93,8 +94,11 @@ async function main(): Promise<void> {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(RAISED),
   });
+  return { sandbox, sbUrl };
+}
 
-  // Tenpo's database: migrated, the demo seeded, STORES copies of the demo shop.
+/** Tenpo's database (SQLite, or a scratch PostgreSQL schema): migrated, the demo seeded. */
+async function openTenpo(sbUrl: string) {
   const dir = path.join(tmp, 'tenpo');
   fs.mkdirSync(dir);
   let drop = async (): Promise<void> => {};
@@ -118,8 +122,11 @@ async function main(): Promise<void> {
   const database = openDatabase(config.databaseUrl);
   await migrateToLatest(database);
   await seedDemo(database.db, systemClock, demoSeedFor(config));
-  const app = await buildApp(config, { database, logger: false, mail: { send: async () => {} } });
-  const db = database.db;
+  return { env, config, database, drop };
+}
+
+/** STORES stores: the demo shop and copies of it, with its connections and credentials. */
+async function copyDemoShop(db: Db): Promise<UserRow[]> {
   const shop = await db
     .selectFrom('users')
     .selectAll()
@@ -157,6 +164,16 @@ async function main(): Promise<void> {
           .execute();
     }
   });
+  return stores;
+}
+
+/** One post per store on every channel, made for later, then every send moved to now. */
+async function postForEveryStore(
+  app: FastifyInstance,
+  config: Config,
+  db: Db,
+  stores: UserRow[],
+): Promise<void> {
   const posts = postsServiceOf(app, config, db);
   const later = new Date(Date.now() + 3600_000);
   for (const [i, store] of stores.entries())
@@ -206,9 +223,23 @@ async function main(): Promise<void> {
       if (!(await app.queue.reschedule(t.idempotency_key, now)))
         throw new Error(`no pg-boss job for ${t.idempotency_key}`);
   }
-  await app.close();
+}
 
-  // Workers: the real worker process, killed with SIGKILL mid-run, KILLS times.
+/** The targets by state, as the workers leave them. */
+async function countTargets(db: Db) {
+  const rows = await db.selectFrom('post_targets').select(['state', 'sent_at']).execute();
+  return {
+    published: rows.filter((r) => r.state === 'published').length,
+    inFlight: rows.filter((r) => r.state === 'publishing' && r.sent_at).length,
+    open: rows.filter((r) => !['published', 'failed'].includes(r.state)).length,
+  };
+}
+
+/**
+ * Workers: the real worker process, killed with SIGKILL mid-run, KILLS times; then the last
+ * ones finish. Answers how many sends were in flight at the kills, in all.
+ */
+async function runWorkersWithKills(env: Record<string, string>, db: Db): Promise<number> {
   const startWorker = async (): Promise<ChildProcess> => {
     const child = spawn(process.execPath, ['--import', 'tsx', path.join('src', 'worker.ts')], {
       cwd: path.join(root, 'apps', 'api'),
@@ -218,14 +249,7 @@ async function main(): Promise<void> {
     await started(child, 'Tenpo worker is up', 'worker');
     return child;
   };
-  const counts = async () => {
-    const rows = await db.selectFrom('post_targets').select(['state', 'sent_at']).execute();
-    return {
-      published: rows.filter((r) => r.state === 'published').length,
-      inFlight: rows.filter((r) => r.state === 'publishing' && r.sent_at).length,
-      open: rows.filter((r) => !['published', 'failed'].includes(r.state)).length,
-    };
-  };
+  const counts = () => countTargets(db);
   const total = STORES * CHANNELS.length;
   const workers: ChildProcess[] = [];
   for (let i = 0; i < WORKERS; i++) workers.push(await startWorker());
@@ -248,10 +272,21 @@ async function main(): Promise<void> {
     );
     workers.push(await startWorker());
   }
-  // The last workers finish what they can by the deadline (or until what is left is held by
-  // Tenpo's own limiters past it).
+  await finishBeforeDeadline(db);
+  for (const w of workers) {
+    w.kill('SIGTERM');
+    await new Promise((r) => (w.exitCode !== null ? r(null) : w.once('exit', r)));
+  }
+  return killedInFlight;
+}
+
+/**
+ * The last workers finish what they can by the deadline (or until what is left is held by
+ * Tenpo's own limiters past it).
+ */
+async function finishBeforeDeadline(db: Db): Promise<void> {
   const until = Date.now() + DEADLINE_S * 1000;
-  let c = await counts();
+  let c = await countTargets(db);
   while (Date.now() < until && c.open > 0) {
     const held = await db
       .selectFrom('jobs')
@@ -262,14 +297,12 @@ async function main(): Promise<void> {
       .executeTakeFirstOrThrow();
     if (Number(held.n) >= c.open) break;
     await sleep(500);
-    c = await counts();
+    c = await countTargets(db);
   }
-  for (const w of workers) {
-    w.kill('SIGTERM');
-    await new Promise((r) => (w.exitCode !== null ? r(null) : w.once('exit', r)));
-  }
+}
 
-  // Counted on the sandbox's side: its own lists, every page.
+/** The posts on the shared location and Page, counted on the sandbox's side: its own lists, every page. */
+async function postsAtSandbox(sbUrl: string): Promise<Record<PublisherKey, string[]>> {
   const g = sandboxDemoGrants.google.find((x) => x.store === 'shop@tenpo.example');
   const f = sandboxDemoGrants.facebook.find((x) => x.email === 'shop@tenpo.example');
   if (!g || !f) throw new Error('the demo shop has no seeded Google/Facebook grant');
@@ -315,6 +348,15 @@ async function main(): Promise<void> {
     atSandbox.facebook.push(...(r.data ?? []).map((p) => p.message ?? ''));
     after = r.paging?.next ? r.paging.cursors?.after : undefined;
   }
+  return atSandbox;
+}
+
+/** Prints, per channel, how many posts each target made at the sandbox, and the verdict. */
+async function report(
+  db: Db,
+  atSandbox: Record<PublisherKey, string[]>,
+  killedInFlight: number,
+): Promise<void> {
   const targets = await db
     .selectFrom('post_targets')
     .innerJoin('posts', 'posts.id', 'post_targets.post_id')
@@ -353,6 +395,21 @@ async function main(): Promise<void> {
     );
   }
   console.log(bad === 0 ? '\nexactly once: yes' : `\nexactly once: NO (${bad} targets)`);
+}
+
+async function main(): Promise<void> {
+  const { sandbox, sbUrl } = await startSandboxProcess();
+  // Tenpo's database: migrated, the demo seeded, STORES copies of the demo shop, a post each.
+  const { env, config, database, drop } = await openTenpo(sbUrl);
+  const app = await buildApp(config, { database, logger: false, mail: { send: async () => {} } });
+  const db = database.db;
+  const stores = await copyDemoShop(db);
+  await postForEveryStore(app, config, db, stores);
+  await app.close();
+
+  const killedInFlight = await runWorkersWithKills(env, db);
+  const atSandbox = await postsAtSandbox(sbUrl);
+  await report(db, atSandbox, killedInFlight);
   await database.close();
   await drop();
   sandbox.kill('SIGTERM');

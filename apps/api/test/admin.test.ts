@@ -740,6 +740,97 @@ describe('deleting keeps no orphan', () => {
   });
 });
 
+/** A second manager, whom the first may not reach through any /admin route. */
+const addOtherManager = async (t: TestApp): Promise<number> => {
+  const db = t.database.db;
+  const now = iso(t.clock.now());
+  const hash = (
+    await db
+      .selectFrom('users')
+      .select('password_hash')
+      .where('email', '=', 'manager@tenpo.example')
+      .executeTakeFirstOrThrow()
+  ).password_hash;
+  return (
+    await db
+      .insertInto('users')
+      .values({
+        email: 'manager2@tenpo.example',
+        password_hash: hash,
+        name: '別の運営',
+        role: ROLE.manager,
+        account_kind: 0,
+        is_leader: 0,
+        agreed_terms: 1,
+        phone: null,
+        company_name: null,
+        store_name: null,
+        logo_url: null,
+        agent_code: null,
+        trial_ends_at: null,
+        payment_fail: 0,
+        agency_id: null,
+        status: 1,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+};
+
+/** An /admin route, with a body where it takes one. */
+type AdminRoute = {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  url: string;
+  payload?: object;
+  form?: Record<string, string>;
+};
+
+/** Every /admin route once, on the given agency, customer and store. */
+const adminRoutes = (ids: Record<string, number>): AdminRoute[] => [
+  { method: 'GET', url: '/api/admin/agencies' },
+  { method: 'GET', url: `/api/admin/agencies/${ids.agency}` },
+  {
+    method: 'POST',
+    url: '/api/admin/agencies',
+    form: agencyForm({ prefix: 'acme-x', email: 'x@acme.example' }),
+  },
+  {
+    method: 'PUT',
+    url: `/api/admin/agencies/${ids.agency}`,
+    form: agencyForm({ prefix: 'demo', email: 'agency@tenpo.example', password: '' }),
+  },
+  { method: 'DELETE', url: `/api/admin/agencies/${ids.agency}` },
+  { method: 'GET', url: '/api/admin/customers' },
+  { method: 'GET', url: `/api/admin/customers/${ids.customer}` },
+  {
+    method: 'POST',
+    url: '/api/admin/customers',
+    payload: storeBody({ email: 'c-x@example.jp' }),
+  },
+  {
+    method: 'PUT',
+    url: `/api/admin/customers/${ids.customer}`,
+    payload: storeBody({ email: 'shop@tenpo.example', password: '' }),
+  },
+  { method: 'DELETE', url: `/api/admin/customers/${ids.customer}` },
+  { method: 'GET', url: '/api/admin/stores' },
+  { method: 'GET', url: '/api/admin/stores?group_id=1' },
+  { method: 'GET', url: `/api/admin/stores/${ids.store}` },
+  {
+    method: 'POST',
+    url: '/api/admin/stores',
+    payload: storeBody({ email: 's-x@example.jp', agency_id: ids.agency }),
+  },
+  {
+    method: 'PUT',
+    url: `/api/admin/stores/${ids.store}`,
+    payload: storeBody({ email: 'store02@tenpo.example', agency_id: ids.agency, password: '' }),
+  },
+  { method: 'DELETE', url: `/api/admin/stores/${ids.store}` },
+];
+
 describe('cross-tenant', () => {
   let t: TestApp;
   const tokens: Record<string, string> = {};
@@ -747,41 +838,7 @@ describe('cross-tenant', () => {
   let ids: Record<string, number> = {};
   beforeAll(async () => {
     t = await buildTestApp();
-    const db = t.database.db;
-    const now = iso(t.clock.now());
-    const hash = (
-      await db
-        .selectFrom('users')
-        .select('password_hash')
-        .where('email', '=', 'manager@tenpo.example')
-        .executeTakeFirstOrThrow()
-    ).password_hash;
-    otherManager = (
-      await db
-        .insertInto('users')
-        .values({
-          email: 'manager2@tenpo.example',
-          password_hash: hash,
-          name: '別の運営',
-          role: ROLE.manager,
-          account_kind: 0,
-          is_leader: 0,
-          agreed_terms: 1,
-          phone: null,
-          company_name: null,
-          store_name: null,
-          logo_url: null,
-          agent_code: null,
-          trial_ends_at: null,
-          payment_fail: 0,
-          agency_id: null,
-          status: 1,
-          created_at: now,
-          updated_at: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow()
-    ).id;
+    otherManager = await addOtherManager(t);
     for (const who of ['agency', 'shop', 'leader', 'trial', 'manager'])
       tokens[who] = await login(t.app, `${who}@tenpo.example`);
     ids = {
@@ -792,56 +849,9 @@ describe('cross-tenant', () => {
   });
   afterAll(() => t.close());
 
-  const routes = () =>
-    [
-      { method: 'GET', url: '/api/admin/agencies' },
-      { method: 'GET', url: `/api/admin/agencies/${ids.agency}` },
-      {
-        method: 'POST',
-        url: '/api/admin/agencies',
-        form: agencyForm({ prefix: 'acme-x', email: 'x@acme.example' }),
-      },
-      {
-        method: 'PUT',
-        url: `/api/admin/agencies/${ids.agency}`,
-        form: agencyForm({ prefix: 'demo', email: 'agency@tenpo.example', password: '' }),
-      },
-      { method: 'DELETE', url: `/api/admin/agencies/${ids.agency}` },
-      { method: 'GET', url: '/api/admin/customers' },
-      { method: 'GET', url: `/api/admin/customers/${ids.customer}` },
-      {
-        method: 'POST',
-        url: '/api/admin/customers',
-        payload: storeBody({ email: 'c-x@example.jp' }),
-      },
-      {
-        method: 'PUT',
-        url: `/api/admin/customers/${ids.customer}`,
-        payload: storeBody({ email: 'shop@tenpo.example', password: '' }),
-      },
-      { method: 'DELETE', url: `/api/admin/customers/${ids.customer}` },
-      { method: 'GET', url: '/api/admin/stores' },
-      { method: 'GET', url: '/api/admin/stores?group_id=1' },
-      { method: 'GET', url: `/api/admin/stores/${ids.store}` },
-      {
-        method: 'POST',
-        url: '/api/admin/stores',
-        payload: storeBody({ email: 's-x@example.jp', agency_id: ids.agency }),
-      },
-      {
-        method: 'PUT',
-        url: `/api/admin/stores/${ids.store}`,
-        payload: storeBody({ email: 'store02@tenpo.example', agency_id: ids.agency, password: '' }),
-      },
-      { method: 'DELETE', url: `/api/admin/stores/${ids.store}` },
-    ] as {
-      method: 'GET' | 'POST' | 'PUT' | 'DELETE';
-      url: string;
-      payload?: object;
-      form?: Record<string, string>;
-    }[];
+  const routes = () => adminRoutes(ids);
 
-  const send = (r: ReturnType<typeof routes>[number], token: string | undefined) =>
+  const send = (r: AdminRoute, token: string | undefined) =>
     call(t.app, {
       method: r.method,
       url: r.url,

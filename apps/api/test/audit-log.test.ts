@@ -55,7 +55,7 @@ afterAll(async () => {
 
 const id = (email: string) => ids[email] as number;
 
-describe('every kind of change is recorded', () => {
+describe('every kind of change is recorded: store information, account, registration', () => {
   it('store information: the changed fields before and after, by the shop', async () => {
     const shop = id('shop@tenpo.example');
     const res = await call(t.app, {
@@ -184,7 +184,9 @@ describe('every kind of change is recorded', () => {
       after: { email, store_name: '山田商店 本店' },
     });
   });
+});
 
+describe('every kind of change is recorded: connections and posts', () => {
   it('connections: connect, the location choice, a grant turned error (no actor), disconnect', async () => {
     const email = 'newshop@tenpo.example';
     const store = id(email);
@@ -294,7 +296,9 @@ describe('every kind of change is recorded', () => {
       after: { content: '新メニュー（季節限定）のお知らせ' },
     });
   });
+});
 
+describe('every kind of change is recorded: photos, products, the knowledge tag; never a secret', () => {
   it('photos, products and the knowledge tag: changes to the store with a summary', async () => {
     const shop = id('shop@tenpo.example');
     const token = await tokenOf('shop@tenpo.example');

@@ -77,27 +77,20 @@ const snapshot = (t: TestApp) =>
     t.database.db.selectFrom('channel_credentials').selectAll().orderBy('id').execute(),
   ]);
 
-describe('sandbox mode: the demo stores hold real grants', () => {
-  let sb: RunningSandbox;
-  let t: TestApp;
-  let ids: Record<string, number>;
-  beforeAll(async () => {
-    sb = await startSandbox();
-    t = await buildTestApp({ SANDBOX_URL: sb.url });
-    ids = await userIds(t);
-  });
-  afterAll(async () => {
-    await t?.close();
-    await sb?.close();
-  });
+/** The sandbox-mode app with the demo data, shared by the four blocks of the first describe. */
+let sb: RunningSandbox;
+let t: TestApp;
+let ids: Record<string, number>;
 
-  const credentials = async (userId: number, key: string) => {
-    const row = await storedCredentials(t.database.db, userId, key);
-    if (!row) throw new Error(`no ${key} credentials for store ${userId}`);
-    return row;
-  };
-  const open = (v: string | null) => decrypt(t.config.secretKey, v as string);
+const credentials = async (userId: number, key: string) => {
+  const row = await storedCredentials(t.database.db, userId, key);
+  if (!row) throw new Error(`no ${key} credentials for store ${userId}`);
+  return row;
+};
+const open = (v: string | null) => decrypt(t.config.secretKey, v as string);
 
+/** The shop's grants: Google, Facebook and Instagram, its locations and its pages. */
+const theShop = () => {
   it('shows Google, Facebook and Instagram connected for the shop, as a connect flow leaves them', async () => {
     const shop = ids['shop@tenpo.example'] as number;
     const token = await login(t.app, 'shop@tenpo.example');
@@ -187,7 +180,10 @@ describe('sandbox mode: the demo stores hold real grants', () => {
     expect(pages).toHaveLength(4);
     expect(pages.find((p) => p.id === '104857392017465')?.is_connected_instagram).toBe(true);
   });
+};
 
+/** The trial's Google listing, and a store without one. */
+const theTrial = () => {
   it("connects the trial's Google listing and reads it from the sandbox", async () => {
     const trial = ids['trial@tenpo.example'] as number;
     const token = await login(t.app, 'trial@tenpo.example');
@@ -263,7 +259,10 @@ describe('sandbox mode: the demo stores hold real grants', () => {
     expect(res.statusCode, res.body).toBe(409);
     expect(res.body).toContain('Google');
   });
+};
 
+/** The agency's connected stores, and the Minato stores' shared Google user. */
+const theAgencyStores = () => {
   it("shows exactly the agency's nine stores connected, and login says so for each", async () => {
     const agency = await login(t.app, 'agency@tenpo.example');
     const res = await call(t.app, {
@@ -362,7 +361,10 @@ describe('sandbox mode: the demo stores hold real grants', () => {
     });
     expect(none.statusCode).toBe(409);
   });
+};
 
+/** Every demo store's names match the providers'; seeding twice adds nothing. */
+const namesAndReseeding = () => {
   it('links each demo store to a Google listing and a Facebook page of its own name', async () => {
     const linked = await t.database.db
       .selectFrom('publisher_connections as c')
@@ -418,6 +420,23 @@ describe('sandbox mode: the demo stores hold real grants', () => {
     expect(await seedDemo(t.database.db, t.clock, demoSeedFor(t.config))).toEqual({ created: 0 });
     expect(await snapshot(t)).toEqual(before);
   });
+};
+
+describe('sandbox mode: the demo stores hold real grants', () => {
+  beforeAll(async () => {
+    sb = await startSandbox();
+    t = await buildTestApp({ SANDBOX_URL: sb.url });
+    ids = await userIds(t);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await sb?.close();
+  });
+
+  describe('the shop', theShop);
+  describe('the trial', theTrial);
+  describe("the agency's stores", theAgencyStores);
+  describe('names at the providers, and seeding again', namesAndReseeding);
 });
 
 describe("disconnecting one of an agency client's stores (ADR 0011: revocation skipped when shared)", () => {

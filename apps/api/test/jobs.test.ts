@@ -119,9 +119,13 @@ const cases = drivers.flatMap((d) =>
     .map((k) => [`${d.name} driver on ${k}`, d, k] as const),
 );
 
-describe.each(cases)('job engine: %s', (_name, driver, kind) => {
-  let tdb: TestDb;
-  const queues: Queue[] = [];
+/** The running test's database: each test gets a fresh one (see `engineFor`). */
+let tdb: TestDb;
+/** Every queue the running test made, stopped after it. */
+const queues: Queue[] = [];
+
+/** Gives each test of a block a fresh database and stops its queues after it; the block's helpers. */
+const engineFor = (driver: Driver, kind: DbKind) => {
   const make = async (
     h: DbHandle = tdb.handle,
     opts: Partial<EngineOptions> = {},
@@ -141,139 +145,151 @@ describe.each(cases)('job engine: %s', (_name, driver, kind) => {
     for (const q of queues.splice(0)) await q.stop({ graceMs: 100 });
     await tdb.drop();
   });
+  return { make, rows, jobsByStatus };
+};
 
-  it('runs a job once with its context; a key makes a second enqueue a no-op', async () => {
-    const q = await make();
-    const seen: unknown[] = [];
-    q.work('mail.send', async (p, ctx) => {
-      seen.push({ p, attempt: ctx.attempt, key: ctx.key, queue: ctx.queue });
+describe.each(cases)(
+  'job engine: %s: running, retrying, one worker per job',
+  (_name, driver, kind) => {
+    const { make, rows, jobsByStatus } = engineFor(driver, kind);
+
+    it('runs a job once with its context; a key makes a second enqueue a no-op', async () => {
+      const q = await make();
+      const seen: unknown[] = [];
+      q.work('mail.send', async (p, ctx) => {
+        seen.push({ p, attempt: ctx.attempt, key: ctx.key, queue: ctx.queue });
+      });
+      await q.enqueue('mail.send', { to: 'a' }, { key: 'k1' });
+      await q.enqueue('mail.send', { to: 'a' }, { key: 'k1' });
+      expect(await q.drain()).toBe(1);
+      expect(await q.drain()).toBe(0);
+      expect(seen).toEqual([{ p: { to: 'a' }, attempt: 1, key: 'k1', queue: 'mail.send' }]);
     });
-    await q.enqueue('mail.send', { to: 'a' }, { key: 'k1' });
-    await q.enqueue('mail.send', { to: 'a' }, { key: 'k1' });
-    expect(await q.drain()).toBe(1);
-    expect(await q.drain()).toBe(0);
-    expect(seen).toEqual([{ p: { to: 'a' }, attempt: 1, key: 'k1', queue: 'mail.send' }]);
-  });
 
-  it('drain runs every due job, each once, and leaves none claimed', async () => {
-    const q = await make();
-    const seen: number[] = [];
-    q.work('mail.send', async (p) => void seen.push((p as { n: number }).n));
-    for (let n = 0; n < 5; n++) await q.enqueue('mail.send', { n });
-    expect(await q.drain()).toBe(5);
-    expect(seen.sort()).toEqual([0, 1, 2, 3, 4]);
-    expect(await jobsByStatus('done')).toBe(5);
-  });
-
-  it('retries a failure with back-off, then gives up after max attempts; a permanent error at once', async () => {
-    const q = await make();
-    let calls = 0;
-    q.work('flaky', async () => {
-      calls += 1;
-      throw new Error('provider down');
+    it('drain runs every due job, each once, and leaves none claimed', async () => {
+      const q = await make();
+      const seen: number[] = [];
+      q.work('mail.send', async (p) => void seen.push((p as { n: number }).n));
+      for (let n = 0; n < 5; n++) await q.enqueue('mail.send', { n });
+      expect(await q.drain()).toBe(5);
+      expect(seen.sort()).toEqual([0, 1, 2, 3, 4]);
+      expect(await jobsByStatus('done')).toBe(5);
     });
-    q.work('broken', async () => {
-      throw new PermanentJobError('bad payload');
-    });
-    await q.enqueue('flaky', {}, { maxAttempts: 3, key: 'f' });
-    await q.enqueue('broken', {}, { key: 'b' });
-    await q.start();
-    await until('two failed jobs', async () => (await jobsByStatus('failed')) === 2);
-    expect(calls).toBe(3);
-    expect((await rows()).map((r) => [r.status, r.attempts, r.last_error])).toEqual([
-      ['failed', 3, 'provider down'],
-      ['failed', 1, 'bad payload'],
-    ]);
-  });
 
-  it('two workers never run one job', async () => {
-    const runs = new Map<number, number>();
-    const by = { a: 0, b: 0 };
-    const handler = (who: 'a' | 'b') => async (p: unknown) => {
-      const n = (p as { n: number }).n;
-      runs.set(n, (runs.get(n) ?? 0) + 1);
-      by[who] += 1;
-      await sleep(Math.random() * 5);
-    };
-    const a = await make(tdb.open());
-    const b = await make(tdb.open());
-    a.work('race', handler('a'), { concurrency: 8 });
-    b.work('race', handler('b'), { concurrency: 8 });
-    for (let n = 0; n < 300; n++) await a.enqueue('race', { n });
-    await Promise.all([a.start(), b.start()]);
-    await until('300 done jobs', async () => (await jobsByStatus('done')) === 300, 30_000);
-    await sleep(200);
-    expect(runs.size).toBe(300);
-    expect([...runs.values()].every((c) => c === 1)).toBe(true);
-    expect(by.a).toBeGreaterThan(0);
-    expect(by.b).toBeGreaterThan(0);
-  });
-
-  it('only the owner finishes a job: a worker whose job was taken over changes nothing', async () => {
-    const q = await make(tdb.handle, { leaseMs: 60_000 });
-    let release = () => {};
-    let signal: AbortSignal | null = null;
-    let id = '';
-    q.work('slow', async (_p, ctx) => {
-      id = ctx.id;
-      signal = ctx.signal;
-      await new Promise<void>((r) => (release = r));
+    it('retries a failure with back-off, then gives up after max attempts; a permanent error at once', async () => {
+      const q = await make();
+      let calls = 0;
+      q.work('flaky', async () => {
+        calls += 1;
+        throw new Error('provider down');
+      });
+      q.work('broken', async () => {
+        throw new PermanentJobError('bad payload');
+      });
+      await q.enqueue('flaky', {}, { maxAttempts: 3, key: 'f' });
+      await q.enqueue('broken', {}, { key: 'b' });
+      await q.start();
+      await until('two failed jobs', async () => (await jobsByStatus('failed')) === 2);
+      expect(calls).toBe(3);
+      expect((await rows()).map((r) => [r.status, r.attempts, r.last_error])).toEqual([
+        ['failed', 3, 'provider down'],
+        ['failed', 1, 'bad payload'],
+      ]);
     });
-    await q.enqueue('slow', {});
-    await q.start();
-    await until('the job to start', () => id !== '');
-    // Another worker took the job over (as after this worker's lease had lapsed).
-    if (driver.name === 'table') {
-      await tdb.handle.db
-        .updateTable('jobs')
-        .set({ owner: 'another-worker.1', attempts: 2 })
-        .where('id', '=', Number(id))
-        .execute();
-    } else {
-      // pg-boss's claim token is retry_count: a new claim raises it, which fences out every
-      // settle of the claim before.
-      await sql`update ${sql.table(`${pgBossSchemaOf(tdb.handle.schema)}.job`)}
+
+    it('two workers never run one job', async () => {
+      const runs = new Map<number, number>();
+      const by = { a: 0, b: 0 };
+      const handler = (who: 'a' | 'b') => async (p: unknown) => {
+        const n = (p as { n: number }).n;
+        runs.set(n, (runs.get(n) ?? 0) + 1);
+        by[who] += 1;
+        await sleep(Math.random() * 5);
+      };
+      const a = await make(tdb.open());
+      const b = await make(tdb.open());
+      a.work('race', handler('a'), { concurrency: 8 });
+      b.work('race', handler('b'), { concurrency: 8 });
+      for (let n = 0; n < 300; n++) await a.enqueue('race', { n });
+      await Promise.all([a.start(), b.start()]);
+      await until('300 done jobs', async () => (await jobsByStatus('done')) === 300, 30_000);
+      await sleep(200);
+      expect(runs.size).toBe(300);
+      expect([...runs.values()].every((c) => c === 1)).toBe(true);
+      expect(by.a).toBeGreaterThan(0);
+      expect(by.b).toBeGreaterThan(0);
+    });
+
+    it('only the owner finishes a job: a worker whose job was taken over changes nothing', async () => {
+      const q = await make(tdb.handle, { leaseMs: 60_000 });
+      let release = () => {};
+      let signal: AbortSignal | null = null;
+      let id = '';
+      q.work('slow', async (_p, ctx) => {
+        id = ctx.id;
+        signal = ctx.signal;
+        await new Promise<void>((r) => (release = r));
+      });
+      await q.enqueue('slow', {});
+      await q.start();
+      await until('the job to start', () => id !== '');
+      // Another worker took the job over (as after this worker's lease had lapsed).
+      if (driver.name === 'table') {
+        await tdb.handle.db
+          .updateTable('jobs')
+          .set({ owner: 'another-worker.1', attempts: 2 })
+          .where('id', '=', Number(id))
+          .execute();
+      } else {
+        // pg-boss's claim token is retry_count: a new claim raises it, which fences out every
+        // settle of the claim before.
+        await sql`update ${sql.table(`${pgBossSchemaOf(tdb.handle.schema)}.job`)}
         set retry_count = retry_count + 1, retry_limit = retry_limit + 1
         where id = ${id}::uuid`.execute(tdb.handle.db);
-    }
-    release();
-    await sleep(200);
-    if (driver.name === 'table') {
-      const row = await tdb.handle.db
-        .selectFrom('jobs')
-        .selectAll()
-        .where('id', '=', Number(id))
-        .executeTakeFirst();
-      expect(row).toMatchObject({ status: 'running', owner: 'another-worker.1', attempts: 2 });
-    } else {
-      const r = await sql<{ state: string; retry_count: number }>`
+      }
+      release();
+      await sleep(200);
+      if (driver.name === 'table') {
+        const row = await tdb.handle.db
+          .selectFrom('jobs')
+          .selectAll()
+          .where('id', '=', Number(id))
+          .executeTakeFirst();
+        expect(row).toMatchObject({ status: 'running', owner: 'another-worker.1', attempts: 2 });
+      } else {
+        const r = await sql<{ state: string; retry_count: number }>`
         select state::text as state, retry_count
         from ${sql.table(`${pgBossSchemaOf(tdb.handle.schema)}.job`)} where id = ${id}::uuid
       `.execute(tdb.handle.db);
-      expect(r.rows).toEqual([{ state: 'active', retry_count: 1 }]);
-    }
-    // And the heartbeat noticed: the run's signal told the handler to stop.
-    await q.stop({ graceMs: 100 });
-    expect(signal).not.toBeNull();
-  });
+        expect(r.rows).toEqual([{ state: 'active', retry_count: 1 }]);
+      }
+      // And the heartbeat noticed: the run's signal told the handler to stop.
+      await q.stop({ graceMs: 100 });
+      expect(signal).not.toBeNull();
+    });
 
-  it('renews the lease while a handler runs: a second worker does not take a long job', async () => {
-    let runs = 0;
-    const handler = async () => {
-      runs += 1;
-      await sleep(1500);
-    };
-    const a = await make(tdb.open(), { leaseMs: 300 });
-    a.work('long', handler);
-    await a.enqueue('long', {});
-    await a.start();
-    await until('the job to start', () => runs === 1);
-    const b = await make(tdb.open(), { leaseMs: 300 });
-    b.work('long', handler);
-    await b.start();
-    await until('the job to finish', async () => (await jobsByStatus('done')) === 1, 5000);
-    expect(runs).toBe(1);
-  });
+    it('renews the lease while a handler runs: a second worker does not take a long job', async () => {
+      let runs = 0;
+      const handler = async () => {
+        runs += 1;
+        await sleep(1500);
+      };
+      const a = await make(tdb.open(), { leaseMs: 300 });
+      a.work('long', handler);
+      await a.enqueue('long', {});
+      await a.start();
+      await until('the job to start', () => runs === 1);
+      const b = await make(tdb.open(), { leaseMs: 300 });
+      b.work('long', handler);
+      await b.start();
+      await until('the job to finish', async () => (await jobsByStatus('done')) === 1, 5000);
+      expect(runs).toBe(1);
+    });
+  },
+);
+
+describe.each(cases)('job engine: %s: a dead worker, and stopping', (_name, driver, kind) => {
+  const { make, rows, jobsByStatus } = engineFor(driver, kind);
 
   // The table driver's lease is 1 s here: its jobs come back within seconds. pg-boss notices a dead
   // worker by its heartbeat (10 s at least, pg-boss's minimum) on a supervisor pass (every 10 s in
@@ -370,93 +386,100 @@ describe.each(cases)('job engine: %s', (_name, driver, kind) => {
     await next.start();
     await until('both handed-back jobs to run', () => ran === 2, 3000);
   });
-
-  it('honours a handler’s retryAt, without counting an attempt', async () => {
-    const q = await make();
-    const starts: { at: number; attempt: number }[] = [];
-    q.work('quota', async (_p, ctx) => {
-      starts.push({ at: Date.now(), attempt: ctx.attempt });
-      if (starts.length === 1) ctx.retryAt(new Date(Date.now() + 700), 'quota until reset');
-    });
-    await q.enqueue('quota', {}, { maxAttempts: 1 });
-    await q.start();
-    await until('the second run', () => starts.length === 2, 5000);
-    const [first, second] = starts as [{ at: number; attempt: number }, (typeof starts)[0]];
-    expect(second.at - first.at).toBeGreaterThanOrEqual(650);
-    expect([first.attempt, second.attempt]).toEqual([1, 1]);
-    await until('done', async () => (await jobsByStatus('done')) === 1);
-  });
-
-  it('never exceeds a rate limit, across workers', async () => {
-    const starts: number[] = [];
-    const limiter = { key: () => 'facebook:page-1', max: 3, perMs: 1000 };
-    const handler = async () => {
-      starts.push(Date.now());
-      await sleep(5);
-    };
-    const a = await make(tdb.open());
-    const b = await make(tdb.open());
-    a.work('publish', handler, { concurrency: 4, limiter });
-    b.work('publish', handler, { concurrency: 4, limiter });
-    for (let n = 0; n < 12; n++) await a.enqueue('publish', { n });
-    const t0 = Date.now();
-    await Promise.all([a.start(), b.start()]);
-    await until('12 done', async () => (await jobsByStatus('done')) === 12, 15_000);
-    starts.sort((x, y) => x - y);
-    // A start is recorded a moment before its handler runs, longer on a loaded machine: allow
-    // that moment (200 ms).
-    for (const t of starts) {
-      expect(starts.filter((s) => s > t - 800 && s <= t).length).toBeLessThanOrEqual(3);
-    }
-    // 12 starts at 3 per second need at least three full windows.
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(3000);
-    // Waiting for the limit is not an attempt.
-    expect((await rows()).every((r) => r.attempts === 1)).toBe(true);
-  });
-
-  it('a limit keyed by the payload only holds back its own key', async () => {
-    const q = await make();
-    const seen: string[] = [];
-    q.work('publish', async (p) => void seen.push((p as { account: string }).account), {
-      concurrency: 4,
-      limiter: { key: (p) => `x:${(p as { account: string }).account}`, max: 1, perMs: 60_000 },
-    });
-    for (const account of ['a', 'a', 'b', 'c']) await q.enqueue('publish', { account });
-    await q.start();
-    await until('three accounts', () => seen.length === 3);
-    await sleep(200);
-    expect(seen.sort()).toEqual(['a', 'b', 'c']);
-    expect(await jobsByStatus('queued')).toBe(1);
-  });
-
-  it('cancels and reschedules a queued job by its key', async () => {
-    const q = await make();
-    const seen: string[] = [];
-    q.work('post', async (p) => void seen.push((p as { id: string }).id));
-    const later = new Date(Date.now() + 60_000);
-    await q.enqueue('post', { id: 'p1' }, { key: 'post:1', runAt: later });
-    await q.enqueue('post', { id: 'p2' }, { key: 'post:2', runAt: later });
-    expect(await q.cancel('post:1')).toBe(true);
-    expect(await q.cancel('post:1')).toBe(false);
-    expect(await q.reschedule('post:2', new Date(Date.now() - 1000))).toBe(true);
-    expect(await q.reschedule('nope', new Date())).toBe(false);
-    await q.start();
-    await until('p2', () => seen.length === 1);
-    expect(seen).toEqual(['p2']);
-    expect(await jobsByStatus('cancelled')).toBe(1);
-  });
-
-  it('enqueue joins the caller’s transaction', async () => {
-    const q = await make();
-    await expect(
-      tdb.handle.db.transaction().execute(async (trx) => {
-        await q.enqueue('mail.send', { to: 'gone' }, { trx });
-        throw new Error('rolled back');
-      }),
-    ).rejects.toThrow('rolled back');
-    await tdb.handle.db.transaction().execute(async (trx) => {
-      await q.enqueue('mail.send', { to: 'kept' }, { trx });
-    });
-    expect((await rows()).map((r) => r.payload)).toEqual([{ to: 'kept' }]);
-  });
 });
+
+describe.each(cases)(
+  'job engine: %s: retryAt, rate limits, keys, transactions',
+  (_name, driver, kind) => {
+    const { make, rows, jobsByStatus } = engineFor(driver, kind);
+
+    it('honours a handler’s retryAt, without counting an attempt', async () => {
+      const q = await make();
+      const starts: { at: number; attempt: number }[] = [];
+      q.work('quota', async (_p, ctx) => {
+        starts.push({ at: Date.now(), attempt: ctx.attempt });
+        if (starts.length === 1) ctx.retryAt(new Date(Date.now() + 700), 'quota until reset');
+      });
+      await q.enqueue('quota', {}, { maxAttempts: 1 });
+      await q.start();
+      await until('the second run', () => starts.length === 2, 5000);
+      const [first, second] = starts as [{ at: number; attempt: number }, (typeof starts)[0]];
+      expect(second.at - first.at).toBeGreaterThanOrEqual(650);
+      expect([first.attempt, second.attempt]).toEqual([1, 1]);
+      await until('done', async () => (await jobsByStatus('done')) === 1);
+    });
+
+    it('never exceeds a rate limit, across workers', async () => {
+      const starts: number[] = [];
+      const limiter = { key: () => 'facebook:page-1', max: 3, perMs: 1000 };
+      const handler = async () => {
+        starts.push(Date.now());
+        await sleep(5);
+      };
+      const a = await make(tdb.open());
+      const b = await make(tdb.open());
+      a.work('publish', handler, { concurrency: 4, limiter });
+      b.work('publish', handler, { concurrency: 4, limiter });
+      for (let n = 0; n < 12; n++) await a.enqueue('publish', { n });
+      const t0 = Date.now();
+      await Promise.all([a.start(), b.start()]);
+      await until('12 done', async () => (await jobsByStatus('done')) === 12, 15_000);
+      starts.sort((x, y) => x - y);
+      // A start is recorded a moment before its handler runs, longer on a loaded machine: allow
+      // that moment (200 ms).
+      for (const t of starts) {
+        expect(starts.filter((s) => s > t - 800 && s <= t).length).toBeLessThanOrEqual(3);
+      }
+      // 12 starts at 3 per second need at least three full windows.
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(3000);
+      // Waiting for the limit is not an attempt.
+      expect((await rows()).every((r) => r.attempts === 1)).toBe(true);
+    });
+
+    it('a limit keyed by the payload only holds back its own key', async () => {
+      const q = await make();
+      const seen: string[] = [];
+      q.work('publish', async (p) => void seen.push((p as { account: string }).account), {
+        concurrency: 4,
+        limiter: { key: (p) => `x:${(p as { account: string }).account}`, max: 1, perMs: 60_000 },
+      });
+      for (const account of ['a', 'a', 'b', 'c']) await q.enqueue('publish', { account });
+      await q.start();
+      await until('three accounts', () => seen.length === 3);
+      await sleep(200);
+      expect(seen.sort()).toEqual(['a', 'b', 'c']);
+      expect(await jobsByStatus('queued')).toBe(1);
+    });
+
+    it('cancels and reschedules a queued job by its key', async () => {
+      const q = await make();
+      const seen: string[] = [];
+      q.work('post', async (p) => void seen.push((p as { id: string }).id));
+      const later = new Date(Date.now() + 60_000);
+      await q.enqueue('post', { id: 'p1' }, { key: 'post:1', runAt: later });
+      await q.enqueue('post', { id: 'p2' }, { key: 'post:2', runAt: later });
+      expect(await q.cancel('post:1')).toBe(true);
+      expect(await q.cancel('post:1')).toBe(false);
+      expect(await q.reschedule('post:2', new Date(Date.now() - 1000))).toBe(true);
+      expect(await q.reschedule('nope', new Date())).toBe(false);
+      await q.start();
+      await until('p2', () => seen.length === 1);
+      expect(seen).toEqual(['p2']);
+      expect(await jobsByStatus('cancelled')).toBe(1);
+    });
+
+    it('enqueue joins the caller’s transaction', async () => {
+      const q = await make();
+      await expect(
+        tdb.handle.db.transaction().execute(async (trx) => {
+          await q.enqueue('mail.send', { to: 'gone' }, { trx });
+          throw new Error('rolled back');
+        }),
+      ).rejects.toThrow('rolled back');
+      await tdb.handle.db.transaction().execute(async (trx) => {
+        await q.enqueue('mail.send', { to: 'kept' }, { trx });
+      });
+      expect((await rows()).map((r) => r.payload)).toEqual([{ to: 'kept' }]);
+    });
+  },
+);

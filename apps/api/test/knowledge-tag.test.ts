@@ -39,51 +39,52 @@ const payloadOf = (script: string): Payload => {
   return JSON.parse(m[1]) as Payload;
 };
 
-describe('knowledge tag (issue 11 item 3)', () => {
-  let sb: RunningSandbox;
-  let t: TestApp;
-  let shop = 0;
-  let store04 = 0;
-  let token = '';
-  beforeAll(async () => {
-    sb = await startSandbox();
-    t = await buildTestApp({ SANDBOX_URL: sb.url });
-    const users = await t.database.db.selectFrom('users').select(['id', 'email']).execute();
-    const idOf = (e: string) => users.find((u) => u.email === e)?.id ?? 0;
-    shop = idOf('shop@tenpo.example');
-    store04 = idOf('store04@tenpo.example');
-  });
-  // A fresh session each time: a test moves the clock past a session's life.
-  beforeEach(async () => {
-    token = await login(t.app, 'shop@tenpo.example');
-  });
-  afterAll(async () => {
-    await t?.close();
-    await sb?.close();
-  });
+/** The app, the emulators and the shop's session, shared by every block below. */
+let sb: RunningSandbox;
+let t: TestApp;
+let shop = 0;
+let store04 = 0;
+let token = '';
+beforeAll(async () => {
+  sb = await startSandbox();
+  t = await buildTestApp({ SANDBOX_URL: sb.url });
+  const users = await t.database.db.selectFrom('users').select(['id', 'email']).execute();
+  const idOf = (e: string) => users.find((u) => u.email === e)?.id ?? 0;
+  shop = idOf('shop@tenpo.example');
+  store04 = idOf('store04@tenpo.example');
+});
+// A fresh session each time: a test moves the clock past a session's life.
+beforeEach(async () => {
+  token = await login(t.app, 'shop@tenpo.example');
+});
+afterAll(async () => {
+  await t?.close();
+  await sb?.close();
+});
 
-  const tag = async (userId = shop, as = token) => {
-    const res = await call(t.app, {
-      method: 'GET',
-      url: `/api/knowledge-tag?user_id=${userId}`,
-      token: as,
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    return json<{ data: KnowledgeTag }>(res).data;
-  };
-  /** The embed call as a shop's page makes it: no API key, no bearer, a Referer. */
-  const embed = (q: Record<string, string>, referer = 'https://cafe-tenpo.example/menu') =>
-    t.app.inject({
-      method: 'GET',
-      url: `/api/knowledge-tag/embed?${new URLSearchParams(q).toString()}`,
-      headers: { referer },
-    });
-  const keysOf = (k: KnowledgeTag) => ({
-    api_key: k.api_key,
-    app_key: k.app_key,
-    entity_id: k.entity_id ?? '',
+const tag = async (userId = shop, as = token) => {
+  const res = await call(t.app, {
+    method: 'GET',
+    url: `/api/knowledge-tag?user_id=${userId}`,
+    token: as,
   });
+  expect(res.statusCode, res.body).toBe(200);
+  return json<{ data: KnowledgeTag }>(res).data;
+};
+/** The embed call as a shop's page makes it: no API key, no bearer, a Referer. */
+const embed = (q: Record<string, string>, referer = 'https://cafe-tenpo.example/menu') =>
+  t.app.inject({
+    method: 'GET',
+    url: `/api/knowledge-tag/embed?${new URLSearchParams(q).toString()}`,
+    headers: { referer },
+  });
+const keysOf = (k: KnowledgeTag) => ({
+  api_key: k.api_key,
+  app_key: k.app_key,
+  entity_id: k.entity_id ?? '',
+});
 
+describe('knowledge tag (issue 11 item 3): keys and the served script', () => {
   it('makes the store’s keys once, random, and names its Google location', async () => {
     const first = await tag();
     expect(first.api_key).toMatch(/^[\w-]{32}$/);
@@ -226,7 +227,9 @@ describe('knowledge tag (issue 11 item 3)', () => {
     // Google's URL of the photo: the library sent it there.
     expect(String(images[0])).toMatch(/^https?:\/\//);
   });
+});
 
+describe('knowledge tag (issue 11 item 3): wrong keys, the markup template, analytics', () => {
   it('answers 404 to wrong keys, saying nothing of which', async () => {
     const k = keysOf(await tag());
     const before = (await tag()).seen.embed_count;
@@ -348,7 +351,9 @@ describe('knowledge tag (issue 11 item 3)', () => {
     });
     expect(wrong.statusCode).toBe(404);
   });
+});
 
+describe('knowledge tag (issue 11 item 3): which views count, and the rate limits', () => {
   it('counts only beacons from the store’s own website; a forged origin counts nothing (issue 22 item 10)', async () => {
     const k = keysOf(await tag());
     const set = await call(t.app, {

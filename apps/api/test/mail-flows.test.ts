@@ -255,7 +255,7 @@ const form = {
   agreed_terms: true,
 };
 
-describe('registration', () => {
+describe('registration: the form and its mailed link', () => {
   it.each([
     ['full_name', { full_name: '' }, ja.required('氏名')],
     ['full_name', { full_name: '山田太郎' }, ja.fullNameSpace],
@@ -377,7 +377,9 @@ describe('registration', () => {
     expect(last?.text).toContain('すでに登録されています');
     expect(last?.text).not.toContain('/register-account');
   });
+});
 
+describe('registration: spent, expired and misused tokens', () => {
   it('refuses an unknown or expired registration token', async () => {
     const bad = await call(t.app, {
       method: 'POST',

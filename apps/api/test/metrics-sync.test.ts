@@ -373,7 +373,7 @@ describe('reports over synced figures equal the emulator’s own series', () => 
   });
 });
 
-describe('metrics sync against the emulator', () => {
+describe('metrics sync against the emulator: backfill, reruns and crashes', () => {
   it('backfills 25 months equal to the emulator, month sums and keywords included', async () => {
     const out = await t.app.metrics.sync.syncStore(shop);
     expect(out).toMatchObject({ state: 'done' });
@@ -490,7 +490,9 @@ describe('metrics sync against the emulator', () => {
     expect(job.owner).not.toBe('a-dead-worker');
     expect(await snapshot(shop)).toEqual(reference);
   });
+});
 
+describe('metrics sync against the emulator: faults, revisions and listings', () => {
   it('finishes through 429s and 5xx with no day missing and none twice', async () => {
     await t.app.metrics.sync.syncStore(shop);
     const reference = await snapshot(shop);
@@ -644,7 +646,9 @@ describe('metrics sync against the emulator', () => {
     expect(await t.app.metrics.sync.syncStore(shop)).toMatchObject({ state: 'done' });
     expect(await snapshot(shop)).toEqual(reference);
   });
+});
 
+describe('metrics sync against the emulator: at start', () => {
   it('at start, backfills every connected store that has none, in the background', async () => {
     const stores = await db()
       .selectFrom('publisher_connections')

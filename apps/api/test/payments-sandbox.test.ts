@@ -143,7 +143,7 @@ afterAll(async () => {
   await sb?.close();
 });
 
-describe('payments against the SBPS sandbox', () => {
+describe('payments against the SBPS sandbox: a card, and paying on the hosted page', () => {
   it('registers a card with a token pair and reads it back masked', async () => {
     const token = await session('expired@tenpo.example');
     const pair = await tokenFor('5555555555554444');
@@ -266,7 +266,9 @@ describe('payments against the SBPS sandbox', () => {
       (await payments()).filter((p) => p.order_id === form.order_id && p.status === 'sold'),
     ).toEqual([]);
   });
+});
 
+describe('payments against the SBPS sandbox: the card kept, and notifications', () => {
   it('a card entered and kept on the hosted page is the card the settings show', async () => {
     const token = await session('trial@tenpo.example');
     const id = (
@@ -342,7 +344,9 @@ describe('payments against the SBPS sandbox', () => {
     // Three taken before (paid, declined, paid with a kept card), then the replay refused.
     expect(rows.map((r) => r.verdict)).toEqual(['accepted', 'accepted', 'accepted', 'replay']);
   });
+});
 
+describe('payments against the SBPS sandbox: the billing run', () => {
   it('the billing run twice, and two workers at once, make one sold transaction per order', async () => {
     const due = await toShopsNextCharge();
     const service = t.app.payments.service;

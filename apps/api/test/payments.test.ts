@@ -287,24 +287,25 @@ describe('the card', () => {
   });
 });
 
-describe('the first payment on the hosted page', () => {
-  type Form = {
-    action: string;
-    fields: { name: string; value: string }[];
-    order_id: string;
-    amount: number;
-  };
-  const purchase = async (who: string, host?: string) => {
-    const res = await call(t.app, {
-      method: 'POST',
-      url: '/api/payment/purchase',
-      payload: { user_id: ids[who] },
-      token: tokens[who],
-      ...(host ? { headers: { host } } : {}),
-    });
-    return res;
-  };
+/** The hosted page's form, as POST /api/payment/purchase answers it. */
+type Form = {
+  action: string;
+  fields: { name: string; value: string }[];
+  order_id: string;
+  amount: number;
+};
+const purchase = async (who: string, host?: string) => {
+  const res = await call(t.app, {
+    method: 'POST',
+    url: '/api/payment/purchase',
+    payload: { user_id: ids[who] },
+    token: tokens[who],
+    ...(host ? { headers: { host } } : {}),
+  });
+  return res;
+};
 
+describe('the first payment on the hosted page: refusals and the signed form', () => {
   it('refuses the card page to a store its agency bills', async () => {
     await post('agency', '/api/payment-plans', { payment_plan: 1, user_id: ids.store02 });
     const res = await call(t.app, {
@@ -405,7 +406,9 @@ describe('the first payment on the hosted page', () => {
     expect(again.statusCode).toBe(422);
     expect(json(again).errors).toEqual({ user_id: [paymentJa.alreadyPaid] });
   });
+});
 
+describe('the first payment on the hosted page: notifications, and a decline', () => {
   it('refuses a replayed, tampered or unknown notification with NG, keeping and logging each', async () => {
     await post('trial', '/api/payment-plans', { payment_plan: 1, user_id: ids.trial });
     const form = json<{ data: Form }>(await purchase('trial')).data;
@@ -533,24 +536,30 @@ describe('the first payment on the hosted page', () => {
   });
 });
 
-describe('monthly billing', () => {
-  const runBilling = async () => {
-    await t.app.payments.service.enqueueDue();
-    await t.app.queue.drain();
-  };
-  const shopDue = async () => {
-    const a = await account(ids.shop as number);
-    return a?.next_billing_on as string;
-  };
-  /** Moves the test clock to 10:00 Tokyo on `day`. */
-  const moveTo = (day: string) => {
-    const target = Date.parse(`${day}T01:00:00Z`);
-    t.clock.advance(Math.max(0, target - t.clock.now().getTime()));
-  };
+const runBilling = async () => {
+  await t.app.payments.service.enqueueDue();
+  await t.app.queue.drain();
+};
+const shopDue = async () => {
+  const a = await account(ids.shop as number);
+  return a?.next_billing_on as string;
+};
+/** Moves the test clock to 10:00 Tokyo on `day`. */
+const moveTo = (day: string) => {
+  const target = Date.parse(`${day}T01:00:00Z`);
+  t.clock.advance(Math.max(0, target - t.clock.now().getTime()));
+};
+const declineShop = (decline: boolean) => {
+  const c = sbps.customers.get('tenpo-demo-shop');
+  if (c) c.decline = decline;
+};
+/** Each billing test starts with SBPS answering at once. */
+const sbpsAnswersAtOnce = () => {
+  sbps.latencyMs = 0;
+};
 
-  beforeEach(() => {
-    sbps.latencyMs = 0;
-  });
+describe('monthly billing: a plan change, and charging once', () => {
+  beforeEach(sbpsAnswersAtOnce);
 
   it('a plan change during a paid period waits for the next charge', async () => {
     const res = await post('shop', '/api/payment-plans', { payment_plan: 2, user_id: ids.shop });
@@ -632,6 +641,10 @@ describe('monthly billing', () => {
     expect(sold).toHaveLength(1);
     expect((await charges(ids.shop as number)).find((c) => c.period === due)?.state).toBe('paid');
   });
+});
+
+describe('monthly billing: answers lost, and retried errors', () => {
+  beforeEach(sbpsAnswersAtOnce);
 
   it('an answer lost after SBPS authorised: the rerun is refused as a duplicate, inquires and finishes', async () => {
     const due = await shopDue();
@@ -740,6 +753,10 @@ describe('monthly billing', () => {
     await t.app.queue.drain();
     expect((await charges(id)).find((c) => c.period === due)?.state).toBe('paid');
   });
+});
+
+describe('monthly billing: declines, a new card, and the schedule', () => {
+  beforeEach(sbpsAnswersAtOnce);
 
   it('a declined charge is final: payment_fail, the mail; a new card clears it and a new attempt pays', async () => {
     const id = ids.shop as number;
@@ -792,11 +809,6 @@ describe('monthly billing', () => {
     expect(sbps.sold().filter((x) => x.orderId === rows[1]?.order_id)).toHaveLength(1);
     expect((await account(id))?.card_masked).toBe('************0000');
   });
-
-  const declineShop = (decline: boolean) => {
-    const c = sbps.customers.get('tenpo-demo-shop');
-    if (c) c.decline = decline;
-  };
 
   it('a new card whose retry was lost: the daily run queues the next attempt', async () => {
     const id = ids.shop as number;

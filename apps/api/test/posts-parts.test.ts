@@ -84,7 +84,7 @@ const madeAt = async (key: PublisherKey) =>
       (await countOf('POST', /\/feed$/))
     : countOf('POST', /\/2\/tweets$/);
 
-describe('photo and video together: Facebook and X split the post (spec 2 §4)', () => {
+describe('photo and video together: Facebook and X split the post (spec 2 §4): sending each part once', () => {
   it('one post becomes two provider posts on each channel, each sent once, all recorded', async () => {
     const text = `新メニューの動画 ${Date.now()}`;
     const res = await submit(
@@ -220,7 +220,9 @@ describe('photo and video together: Facebook and X split the post (spec 2 §4)',
     expect(new Set(recorded).size).toBe(3);
     expect((await listedIds('facebook')).has(recorded[2] as string)).toBe(true);
   });
+});
 
+describe('photo and video together: Facebook and X split the post (spec 2 §4): a dead worker, and removal', () => {
   it('a worker that died after sending the text-less video part: the next run finds it by its media, sends nothing', async () => {
     for (const key of SPLIT) {
       const text = `店内の様子 ${key} ${Date.now()}`;

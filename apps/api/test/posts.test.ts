@@ -72,7 +72,7 @@ beforeEach(async () => {
   await sb.control('DELETE', '/control/calls');
 });
 
-describe('POST /api/posts delivers one post per store × channel', () => {
+describe('POST /api/posts delivers one post per store × channel: sending, scheduled, timed out', () => {
   it('text and a photo to all four channels of the demo shop: exactly one post at each provider', async () => {
     const text = `本日のおすすめ ${Date.now()}`;
     const res = await submit(
@@ -183,7 +183,9 @@ describe('POST /api/posts delivers one post per store × channel', () => {
     expect(await atProvider('twitter', text)).toHaveLength(1);
     expect((await targetsOf(post.id)).targets[0]?.external_id).toBeTruthy();
   });
+});
 
+describe('POST /api/posts delivers one post per store × channel: failures, retries, removal', () => {
   it('a failure on one channel leaves the others published; the failed one shows why', async () => {
     const text = `新商品のご案内 ${Date.now()}`;
     // Instagram answers 503 to every publish: its target fails after its retries, alone.

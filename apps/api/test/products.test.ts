@@ -71,10 +71,11 @@ const list = async (query = '', storeId = shopId, token = shop) => {
 };
 const keyOf = (url: string) => url.slice(url.indexOf('/uploads/') + '/uploads/'.length);
 
-describe('products of a store', () => {
-  let drinks = 0;
-  let latte: Product;
+/** The category and product the first test makes; the tests after it, in both blocks, use them. */
+let drinks = 0;
+let latte: Product;
 
+describe('products of a store: adding and listing', () => {
   it('adds a product in a new category, with a price range and a photo measured from its bytes', async () => {
     const bytes = await sharp({
       create: { width: 40, height: 30, channels: 3, background: '#8a5' },
@@ -215,7 +216,9 @@ describe('products of a store', () => {
     const second = await list('&page=2', store, agency);
     expect(second.data.map((p) => p.productName)).toEqual(['商品1']);
   });
+});
 
+describe('products of a store: editing, deleting, and who may', () => {
   it('edits a product: fields, category, photos kept by URL, added, or left alone', async () => {
     const first = latte.files[0]?.url ?? '';
     const edited = product(

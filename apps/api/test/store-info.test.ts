@@ -120,7 +120,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-describe('the store information reaches Google', () => {
+describe('the store information reaches Google: every field, in order, once', () => {
   it('hours: a second interval on Monday and Sunday closed are exactly the periods Google holds', async () => {
     const before = await read();
     expect(before.core_information.name).toBe((await atGoogle()).title);
@@ -246,7 +246,9 @@ describe('the store information reaches Google', () => {
     expect(await patches()).toBe(2);
     expect((await atGoogle()).title).toBe('二番目');
   });
+});
 
+describe('the store information reaches Google: refusals, and changes made at Google', () => {
   it('a field Google would refuse is refused at save (validateOnly), in Japanese under its field, and nothing is queued', async () => {
     const before = await read();
     const res = await put(

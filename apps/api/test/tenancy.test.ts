@@ -142,601 +142,641 @@ const id = (email: string): number => {
   return v;
 };
 
-describe("a session cannot read or change another tenant's store (404)", () => {
-  type Attempt = {
-    method: 'GET' | 'POST' | 'PUT' | 'DELETE';
-    url: string;
-    body?: ReturnType<typeof multipart> | { payload: Record<string, unknown> };
-  };
-  /** The attempt; a case may first make what it needs (a link minted by the other tenant). */
-  type Make = () => Attempt | Promise<Attempt>;
-  const cases: [string, string, Make][] = [
-    [
-      'agency',
-      "upload a logo for another agency's store",
-      () => ({
-        method: 'POST',
-        url: '/api/agency/logo',
-        body: multipart(
-          { user_id: String(id('other-store@tenpo.example')) },
-          { logo: { filename: 'a.png', type: 'image/png', data: png() } },
-        ),
+type Attempt = {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  url: string;
+  body?: ReturnType<typeof multipart> | { payload: Record<string, unknown> };
+};
+/** The attempt; a case may first make what it needs (a link minted by the other tenant). */
+type Make = () => Attempt | Promise<Attempt>;
+
+/** A case: who tries it, what it tries, and the attempt. */
+type Case = [string, string, Make];
+
+/** Logos and posts. */
+const logoAndPostCases: Case[] = [
+  [
+    'agency',
+    "upload a logo for another agency's store",
+    () => ({
+      method: 'POST',
+      url: '/api/agency/logo',
+      body: multipart(
+        { user_id: String(id('other-store@tenpo.example')) },
+        { logo: { filename: 'a.png', type: 'image/png', data: png() } },
+      ),
+    }),
+  ],
+  [
+    'agency',
+    'upload a logo for an independent shop',
+    () => ({
+      method: 'POST',
+      url: '/api/agency/logo',
+      body: multipart(
+        { user_id: String(id('shop@tenpo.example')) },
+        { logo: { filename: 'a.png', type: 'image/png', data: png() } },
+      ),
+    }),
+  ],
+  [
+    'agency',
+    'upload a logo for a store that does not exist',
+    () => ({
+      method: 'POST',
+      url: '/api/agency/logo',
+      body: multipart(
+        { user_id: '999999' },
+        { logo: { filename: 'a.png', type: 'image/png', data: png() } },
+      ),
+    }),
+  ],
+  [
+    'agency',
+    "post to another agency's store",
+    () => ({
+      method: 'POST',
+      url: '/api/posts',
+      body: multipart({
+        user_id: String(id('other-store@tenpo.example')),
+        content: '本文',
+        shared_sns_type: 'google_my_business',
       }),
-    ],
-    [
-      'agency',
-      'upload a logo for an independent shop',
-      () => ({
-        method: 'POST',
-        url: '/api/agency/logo',
-        body: multipart(
-          { user_id: String(id('shop@tenpo.example')) },
-          { logo: { filename: 'a.png', type: 'image/png', data: png() } },
-        ),
+    }),
+  ],
+  [
+    'agency',
+    "post to its own store and another agency's store at once",
+    () => ({
+      method: 'POST',
+      url: '/api/posts',
+      body: multipart({
+        user_id: `${id('store02@tenpo.example')},${id('other-store@tenpo.example')}`,
+        content: '本文',
+        shared_sns_type: 'google_my_business',
       }),
-    ],
+    }),
+  ],
+  [
+    'agency',
+    "list another agency's store's posts",
+    () => ({ method: 'GET', url: `/api/posts?user_id=${id('other-store@tenpo.example')}` }),
+  ],
+  [
+    'agency',
+    "read another agency's post by its store",
+    () => ({
+      method: 'GET',
+      url: `/api/posts/${otherPost}?user_id=${id('other-store@tenpo.example')}`,
+    }),
+  ],
+  [
+    'agency',
+    "read another agency's post through one of its own stores",
+    () => ({
+      method: 'GET',
+      url: `/api/posts/${otherPost}?user_id=${id('store02@tenpo.example')}`,
+    }),
+  ],
+  [
+    'agency',
+    "retry a target of another agency's post",
+    () => ({ method: 'POST', url: `/api/posts/${otherPost}/targets/${otherTarget}/retry` }),
+  ],
+];
+
+const offerEventNewsCases: Case[] = [
+  // Offers, events and news (spec 2 §7): every call, for each type.
+  ...(['offers', 'events', 'news'] as const).flatMap((type): [string, string, Make][] => [
     [
       'agency',
-      'upload a logo for a store that does not exist',
+      `create ${type} for another agency's store`,
       () => ({
         method: 'POST',
-        url: '/api/agency/logo',
-        body: multipart(
-          { user_id: '999999' },
-          { logo: { filename: 'a.png', type: 'image/png', data: png() } },
-        ),
-      }),
-    ],
-    [
-      'agency',
-      "post to another agency's store",
-      () => ({
-        method: 'POST',
-        url: '/api/posts',
+        url: `/api/posts/${type}`,
         body: multipart({
           user_id: String(id('other-store@tenpo.example')),
           content: '本文',
-          shared_sns_type: 'google_my_business',
+          title: 'タイトル',
         }),
       }),
     ],
     [
       'agency',
-      "post to its own store and another agency's store at once",
+      `update another agency's ${type}`,
       () => ({
         method: 'POST',
-        url: '/api/posts',
+        url: `/api/posts/${type}/${otherPost}`,
+        body: multipart({ user_id: String(id('other-store@tenpo.example')), content: '本文' }),
+      }),
+    ],
+    [
+      'agency',
+      `delete another agency's ${type}`,
+      () => ({
+        method: 'DELETE',
+        url: `/api/posts/${type}/${otherPost}?user_id=${id('other-store@tenpo.example')}`,
+      }),
+    ],
+    [
+      'agency',
+      `delete another agency's ${type} through one of its own stores`,
+      () => ({
+        method: 'DELETE',
+        url: `/api/posts/${type}/${otherPost}?user_id=${id('store02@tenpo.example')}`,
+      }),
+    ],
+    [
+      'agency',
+      `list another agency's store's ${type}`,
+      () => ({
+        method: 'GET',
+        url: `/api/posts/${type}?user_id=${id('other-store@tenpo.example')}`,
+      }),
+    ],
+    [
+      'agency',
+      `read another agency's ${type}`,
+      () => ({
+        method: 'GET',
+        url: `/api/posts/${type}/${otherPost}?user_id=${id('other-store@tenpo.example')}`,
+      }),
+    ],
+  ]),
+];
+
+const productCases: Case[] = [
+  // Products (issue 11 item 4, ADR 0046): every call, for another tenant's store and product.
+  ...(
+    [
+      ['other-store@tenpo.example', 'its store'],
+      ['store02@tenpo.example', 'one of its own stores'],
+    ] as const
+  ).flatMap(([store, through]): [string, string, Make][] => [
+    [
+      'agency',
+      `read another agency's product through ${through}`,
+      () => ({
+        method: 'GET',
+        url: `/api/posts/products/${otherProduct}?user_id=${id(store)}`,
+      }),
+    ],
+    [
+      'agency',
+      `update another agency's product through ${through}`,
+      () => ({
+        method: 'POST',
+        url: `/api/posts/products/${otherProduct}`,
         body: multipart({
-          user_id: `${id('store02@tenpo.example')},${id('other-store@tenpo.example')}`,
-          content: '本文',
-          shared_sns_type: 'google_my_business',
+          user_id: String(id(store)),
+          productName: '変更',
+          category: '0',
+          productCategory: 'x',
         }),
       }),
     ],
     [
       'agency',
-      "list another agency's store's posts",
-      () => ({ method: 'GET', url: `/api/posts?user_id=${id('other-store@tenpo.example')}` }),
-    ],
-    [
-      'agency',
-      "read another agency's post by its store",
+      `delete another agency's product through ${through}`,
       () => ({
-        method: 'GET',
-        url: `/api/posts/${otherPost}?user_id=${id('other-store@tenpo.example')}`,
+        method: 'DELETE',
+        url: `/api/posts/products/${otherProduct}?user_id=${id(store)}`,
       }),
     ],
+  ]),
+  ...(
     [
-      'agency',
-      "read another agency's post through one of its own stores",
-      () => ({
-        method: 'GET',
-        url: `/api/posts/${otherPost}?user_id=${id('store02@tenpo.example')}`,
-      }),
+      ['agency', 'other-store@tenpo.example', "another agency's store"],
+      ['shop', 'store02@tenpo.example', 'an agency store'],
+    ] as const
+  ).flatMap(([who, store, whose]): [string, string, Make][] => [
+    [
+      who,
+      `list ${whose}'s products`,
+      () => ({ method: 'GET', url: `/api/posts/products?user_id=${id(store)}` }),
     ],
     [
-      'agency',
-      "retry a target of another agency's post",
-      () => ({ method: 'POST', url: `/api/posts/${otherPost}/targets/${otherTarget}/retry` }),
-    ],
-    // Offers, events and news (spec 2 §7): every call, for each type.
-    ...(['offers', 'events', 'news'] as const).flatMap((type): [string, string, Make][] => [
-      [
-        'agency',
-        `create ${type} for another agency's store`,
-        () => ({
-          method: 'POST',
-          url: `/api/posts/${type}`,
-          body: multipart({
-            user_id: String(id('other-store@tenpo.example')),
-            content: '本文',
-            title: 'タイトル',
-          }),
-        }),
-      ],
-      [
-        'agency',
-        `update another agency's ${type}`,
-        () => ({
-          method: 'POST',
-          url: `/api/posts/${type}/${otherPost}`,
-          body: multipart({ user_id: String(id('other-store@tenpo.example')), content: '本文' }),
-        }),
-      ],
-      [
-        'agency',
-        `delete another agency's ${type}`,
-        () => ({
-          method: 'DELETE',
-          url: `/api/posts/${type}/${otherPost}?user_id=${id('other-store@tenpo.example')}`,
-        }),
-      ],
-      [
-        'agency',
-        `delete another agency's ${type} through one of its own stores`,
-        () => ({
-          method: 'DELETE',
-          url: `/api/posts/${type}/${otherPost}?user_id=${id('store02@tenpo.example')}`,
-        }),
-      ],
-      [
-        'agency',
-        `list another agency's store's ${type}`,
-        () => ({
-          method: 'GET',
-          url: `/api/posts/${type}?user_id=${id('other-store@tenpo.example')}`,
-        }),
-      ],
-      [
-        'agency',
-        `read another agency's ${type}`,
-        () => ({
-          method: 'GET',
-          url: `/api/posts/${type}/${otherPost}?user_id=${id('other-store@tenpo.example')}`,
-        }),
-      ],
-    ]),
-    // Products (issue 11 item 4, ADR 0046): every call, for another tenant's store and product.
-    ...(
-      [
-        ['other-store@tenpo.example', 'its store'],
-        ['store02@tenpo.example', 'one of its own stores'],
-      ] as const
-    ).flatMap(([store, through]): [string, string, Make][] => [
-      [
-        'agency',
-        `read another agency's product through ${through}`,
-        () => ({
-          method: 'GET',
-          url: `/api/posts/products/${otherProduct}?user_id=${id(store)}`,
-        }),
-      ],
-      [
-        'agency',
-        `update another agency's product through ${through}`,
-        () => ({
-          method: 'POST',
-          url: `/api/posts/products/${otherProduct}`,
-          body: multipart({
-            user_id: String(id(store)),
-            productName: '変更',
-            category: '0',
-            productCategory: 'x',
-          }),
-        }),
-      ],
-      [
-        'agency',
-        `delete another agency's product through ${through}`,
-        () => ({
-          method: 'DELETE',
-          url: `/api/posts/products/${otherProduct}?user_id=${id(store)}`,
-        }),
-      ],
-    ]),
-    ...(
-      [
-        ['agency', 'other-store@tenpo.example', "another agency's store"],
-        ['shop', 'store02@tenpo.example', 'an agency store'],
-      ] as const
-    ).flatMap(([who, store, whose]): [string, string, Make][] => [
-      [
-        who,
-        `list ${whose}'s products`,
-        () => ({ method: 'GET', url: `/api/posts/products?user_id=${id(store)}` }),
-      ],
-      [
-        who,
-        `list ${whose}'s product categories`,
-        () => ({ method: 'GET', url: `/api/posts/products/categories?user_id=${id(store)}` }),
-      ],
-      [
-        who,
-        `add a product to ${whose}`,
-        () => ({
-          method: 'POST',
-          url: '/api/posts/products',
-          body: multipart({
-            user_id: String(id(store)),
-            productName: '商品',
-            category: '0',
-            productCategory: 'x',
-          }),
-        }),
-      ],
-    ]),
-    [
-      'agency',
-      "read another agency's store's basic information",
-      () => ({
-        method: 'GET',
-        url: `/api/entity/basic-information?user_id=${id('other-store@tenpo.example')}`,
-      }),
-    ],
-    // The basic-information lookups (spec 2 §7): the store must be one the session may read.
-    ...(['prefectures', 'categories'] as const).flatMap((lookup): [string, string, Make][] => [
-      [
-        'agency',
-        `read the ${lookup} of another agency's store`,
-        () => ({
-          method: 'GET',
-          url: `/api/entity/${lookup}?user_id=${id('other-store@tenpo.example')}`,
-        }),
-      ],
-      [
-        'shop',
-        `read the ${lookup} of an agency store`,
-        () => ({
-          method: 'GET',
-          url: `/api/entity/${lookup}?user_id=${id('store02@tenpo.example')}`,
-        }),
-      ],
-    ]),
-    [
-      'shop',
-      "read an agency store's basic information",
-      () => ({
-        method: 'GET',
-        url: `/api/entity/basic-information?user_id=${id('store02@tenpo.example')}`,
-      }),
-    ],
-    // Store information saves (issue 11): every form, for another tenant's store.
-    ...(
-      [
-        [
-          'basic-information',
-          {
-            name: '店',
-            postal_code: '150-0002',
-            prefecture: '東京都',
-            address1: '1-1',
-            address2: '1F',
-          },
-        ],
-        ['business-details', { description: '説明', hours: '[]' }],
-        ['contact-websites-apps', { website_url: 'https://a.example' }],
-      ] as const
-    ).flatMap(([form, body]): [string, string, Make][] => [
-      [
-        'agency',
-        `save another agency's store's ${form}`,
-        () => ({
-          method: 'PUT',
-          url: `/api/entity/${form}`,
-          body: { payload: { user_id: id('other-store@tenpo.example'), ...body } },
-        }),
-      ],
-      [
-        'shop',
-        `save an agency store's ${form}`,
-        () => ({
-          method: 'PUT',
-          url: `/api/entity/${form}`,
-          body: { payload: { user_id: id('store02@tenpo.example'), ...body } },
-        }),
-      ],
-    ]),
-    // Google's own version of a listing (ADR 0061): accepting or resending for a foreign store.
-    ...(
-      [
-        ['agency', 'other-store@tenpo.example', "another agency's store"],
-        ['shop', 'store02@tenpo.example', 'an agency store'],
-      ] as const
-    ).flatMap(([who, email, whose]): [string, string, Make][] =>
-      (['accept', 'resend'] as const).map((choice) => [
-        who,
-        `${choice} Google's version of ${whose}`,
-        () => ({
-          method: 'POST',
-          url: '/api/entity/google-version',
-          body: { payload: { user_id: id(email), choice } },
-        }),
-      ]),
-    ),
-    // Knowledge tag (issue 11 item 3): every call that names a store.
-    ...(
-      [
-        ['agency', 'other-store@tenpo.example', "another agency's store"],
-        ['shop', 'store02@tenpo.example', 'an agency store'],
-      ] as const
-    ).flatMap(([who, email, whose]): [string, string, Make][] => [
-      [
-        who,
-        `read the knowledge tag of ${whose}`,
-        () => ({ method: 'GET', url: `/api/knowledge-tag?user_id=${id(email)}` }),
-      ],
-      [
-        who,
-        `set the analytics option of ${whose}`,
-        () => ({
-          method: 'PUT',
-          url: '/api/knowledge-tag/settings',
-          body: { payload: { user_id: id(email), analytics_option: 0 } },
-        }),
-      ],
-      [
-        who,
-        `read the schema markup of ${whose}`,
-        () => ({ method: 'GET', url: `/api/knowledge-tag/schema-markup?user_id=${id(email)}` }),
-      ],
-      [
-        who,
-        `save the schema markup of ${whose}`,
-        () => ({
-          method: 'PUT',
-          url: '/api/knowledge-tag/schema-markup',
-          body: { payload: { user_id: id(email), template: '{"name": "{{name}}"}' } },
-        }),
-      ],
-      [
-        who,
-        `reset the schema markup of ${whose}`,
-        () => ({ method: 'DELETE', url: `/api/knowledge-tag/schema-markup?user_id=${id(email)}` }),
-      ],
-    ]),
-    // Photo library (issue 11): list, upload and delete for another tenant's store.
-    [
-      'agency',
-      "list another agency's store's photos",
-      () => ({ method: 'GET', url: `/api/photos?user_id=${id('other-store@tenpo.example')}` }),
+      who,
+      `list ${whose}'s product categories`,
+      () => ({ method: 'GET', url: `/api/posts/products/categories?user_id=${id(store)}` }),
     ],
     [
-      'shop',
-      "list an agency store's photos",
-      () => ({ method: 'GET', url: `/api/photos?user_id=${id('store02@tenpo.example')}` }),
-    ],
-    [
-      'agency',
-      "upload a photo to another agency's store",
+      who,
+      `add a product to ${whose}`,
       () => ({
         method: 'POST',
-        url: '/api/photos/upload',
-        body: multipart(
-          { user_id: String(id('other-store@tenpo.example')) },
-          { photos: { filename: 'a.png', type: 'image/png', data: png() } },
-        ),
+        url: '/api/posts/products',
+        body: multipart({
+          user_id: String(id(store)),
+          productName: '商品',
+          category: '0',
+          productCategory: 'x',
+        }),
       }),
     ],
+  ]),
+];
+
+/** Basic information, its lookups, the store information forms, Google's version, the knowledge tag. */
+const storeInformationCases: Case[] = [
+  [
+    'agency',
+    "read another agency's store's basic information",
+    () => ({
+      method: 'GET',
+      url: `/api/entity/basic-information?user_id=${id('other-store@tenpo.example')}`,
+    }),
+  ],
+  // The basic-information lookups (spec 2 §7): the store must be one the session may read.
+  ...(['prefectures', 'categories'] as const).flatMap((lookup): [string, string, Make][] => [
     [
       'agency',
-      "delete another agency's photo",
+      `read the ${lookup} of another agency's store`,
       () => ({
-        method: 'DELETE',
-        url: `/api/photos/${otherPhoto}?user_id=${id('other-store@tenpo.example')}`,
-      }),
-    ],
-    [
-      'agency',
-      "delete another agency's photo through one of its own stores",
-      () => ({
-        method: 'DELETE',
-        url: `/api/photos/${otherPhoto}?user_id=${id('store02@tenpo.example')}`,
+        method: 'GET',
+        url: `/api/entity/${lookup}?user_id=${id('other-store@tenpo.example')}`,
       }),
     ],
     [
       'shop',
-      "list an agency store's posts",
-      () => ({ method: 'GET', url: `/api/posts?user_id=${id('store02@tenpo.example')}` }),
+      `read the ${lookup} of an agency store`,
+      () => ({
+        method: 'GET',
+        url: `/api/entity/${lookup}?user_id=${id('store02@tenpo.example')}`,
+      }),
     ],
-    // Dashboard and reports (issue 10): every call, for another tenant's store.
-    ...(
+  ]),
+  [
+    'shop',
+    "read an agency store's basic information",
+    () => ({
+      method: 'GET',
+      url: `/api/entity/basic-information?user_id=${id('store02@tenpo.example')}`,
+    }),
+  ],
+  // Store information saves (issue 11): every form, for another tenant's store.
+  ...(
+    [
       [
-        ['/dashboard/box-data', {}],
-        ['/dashboard/customer-search/1', {}],
-        ['/dashboard/customer-call/1', {}],
-        ['/dashboard/customer-view/1', {}],
-        ['/dashboard/reactions-graph/1', {}],
-        ['/dashboard/search-keywords/1', {}],
-        ['/dashboard/impressions-graph/1', {}],
-        ['/report/single-store/fixed-period', { fixed_report: true }],
-        ['/report/single-store/adjustment-period', reportDates()],
-        ['/report/single-store/csv', reportDates()],
-      ] as const
-    ).flatMap(([url, extra]): [string, string, Make][] => [
-      [
-        'agency',
-        `${url} for another agency's store`,
-        () => ({
-          method: 'POST',
-          url: `/api${url}`,
-          body: { payload: { user_id: id('other-store@tenpo.example'), ...extra } },
-        }),
+        'basic-information',
+        {
+          name: '店',
+          postal_code: '150-0002',
+          prefecture: '東京都',
+          address1: '1-1',
+          address2: '1F',
+        },
       ],
-      [
-        'shop',
-        `${url} for an agency store`,
-        () => ({
-          method: 'POST',
-          url: `/api${url}`,
-          body: { payload: { user_id: id('store02@tenpo.example'), ...extra } },
-        }),
-      ],
-    ]),
-    ...(['/report/multiple-store/adjustment-period', '/report/multiple-store/csv'] as const).map(
-      (url): [string, string, Make] => [
-        'agency',
-        `${url} with one of another agency's stores`,
-        () => ({
-          method: 'POST',
-          url: `/api${url}`,
-          body: {
-            payload: {
-              user_id: [id('store02@tenpo.example'), id('other-store@tenpo.example')],
-              ...reportDates(),
-            },
-          },
-        }),
-      ],
-    ),
+      ['business-details', { description: '説明', hours: '[]' }],
+      ['contact-websites-apps', { website_url: 'https://a.example' }],
+    ] as const
+  ).flatMap(([form, body]): [string, string, Make][] => [
     [
       'agency',
-      "list another agency's group",
-      () => ({ method: 'GET', url: `/api/agency/groups/${otherGroup}/stores` }),
-    ],
-    [
-      'leader',
-      'list a group it does not lead',
-      () => ({ method: 'GET', url: `/api/group-leader/groups/${otherGroup}/stores` }),
-    ],
-    [
-      'other-agency',
-      "list the demo agency's group",
-      () => ({ method: 'GET', url: `/api/agency/groups/${tokyoGroup}/stores` }),
-    ],
-    // Payments (issue 13, ADR 0050): every call names a store and goes through store access.
-    ...(
-      [
-        ['agency', 'other-store@tenpo.example', "another agency's store"],
-        ['agency', 'shop@tenpo.example', 'an independent shop'],
-        ['shop', 'store02@tenpo.example', 'an agency store'],
-        ['other-agency', 'store02@tenpo.example', "the demo agency's store"],
-      ] as const
-    ).flatMap(([who, store, whose]): [string, string, Make][] => [
-      ...(
-        [
-          '/payment/provider',
-          '/payment-methods',
-          '/payment-plans',
-          '/payment/selected-payment-method',
-          '/payment/selected-payment-plan',
-          '/payment/credit-card/reference',
-          '/payment/credit-card/remove',
-        ] as const
-      ).map((url): [string, string, Make] => [
-        who,
-        `GET ${url} of ${whose}`,
-        () => ({ method: 'GET', url: `/api${url}?user_id=${id(store)}` }),
-      ]),
-      ...(
-        [
-          ['/payment-methods', { payment_name: 'credit_card' }],
-          ['/payment-plans', { payment_name: 'credit_card', payment_plan: 2 }],
-          ['/payment/credit-card/register', { token: 'tok', tokenKey: 'key' }],
-          // EMV 3-D Secure (ADR 0059): starting it and coming back from the issuer.
-          ['/payment/credit-card/authenticate', { token: 'tok', tokenKey: 'key' }],
-          ['/payment/credit-card/authenticate/complete', { state: 'state', tracking_id: 'tr' }],
-          ['/payment/purchase', {}],
-        ] as const
-      ).map(([url, extra]): [string, string, Make] => [
-        who,
-        `POST ${url} for ${whose}`,
-        () => ({
-          method: 'POST',
-          url: `/api${url}`,
-          body: { payload: { user_id: id(store), ...extra } },
-        }),
-      ]),
-    ]),
-    [
-      'other-agency',
-      "change the demo agency's group",
+      `save another agency's store's ${form}`,
       () => ({
         method: 'PUT',
-        url: `/api/agency/groups/${tokyoGroup}`,
-        body: {
-          payload: { name: '乗っ取り', store_list: String(id('other-store@tenpo.example')) },
-        },
+        url: `/api/entity/${form}`,
+        body: { payload: { user_id: id('other-store@tenpo.example'), ...body } },
       }),
     ],
-    // Channel connections (spec 1 §7): every call names the store.
-    ...(
-      [
-        ['GET', '/publisher', {}],
-        ['GET', '/publisher/connect', { publisher_key: 'google_my_business' }],
-        ['GET', '/publisher/facebook/pages', {}],
-        ['GET', '/entity/locations', {}],
-        ['PUT', '/publisher/disconnect', { publisher_id: 1, entity_id: null }],
-        ['POST', '/publisher/google-my-business/sync', {}],
-        ['POST', '/publisher/facebook/connect-page', { page_id: 'page-1' }],
-        ['POST', '/entity/location', { location_id: 'locations/1' }],
-      ] as const
-    ).map(([method, url, extra]): [string, string, Make] => [
-      'agency',
-      `${method} ${url} of another agency's store`,
-      () =>
-        method === 'GET'
-          ? {
-              method,
-              url: `/api${url}?${new URLSearchParams({
-                ...extra,
-                user_id: String(id('other-store@tenpo.example')),
-              })}`,
-            }
-          : {
-              method,
-              url: `/api${url}`,
-              body: { payload: { ...extra, user_id: id('other-store@tenpo.example') } },
-            },
+    [
+      'shop',
+      `save an agency store's ${form}`,
+      () => ({
+        method: 'PUT',
+        url: `/api/entity/${form}`,
+        body: { payload: { user_id: id('store02@tenpo.example'), ...body } },
+      }),
+    ],
+  ]),
+  // Google's own version of a listing (ADR 0061): accepting or resending for a foreign store.
+  ...(
+    [
+      ['agency', 'other-store@tenpo.example', "another agency's store"],
+      ['shop', 'store02@tenpo.example', 'an agency store'],
+    ] as const
+  ).flatMap(([who, email, whose]): [string, string, Make][] =>
+    (['accept', 'resend'] as const).map((choice) => [
+      who,
+      `${choice} Google's version of ${whose}`,
+      () => ({
+        method: 'POST',
+        url: '/api/entity/google-version',
+        body: { payload: { user_id: id(email), choice } },
+      }),
     ]),
+  ),
+  // Knowledge tag (issue 11 item 3): every call that names a store.
+  ...(
     [
-      'agency',
-      "read the change history of another agency's store",
-      () => ({ method: 'GET', url: `/api/audit-log?store_id=${id('other-store@tenpo.example')}` }),
+      ['agency', 'other-store@tenpo.example', "another agency's store"],
+      ['shop', 'store02@tenpo.example', 'an agency store'],
+    ] as const
+  ).flatMap(([who, email, whose]): [string, string, Make][] => [
+    [
+      who,
+      `read the knowledge tag of ${whose}`,
+      () => ({ method: 'GET', url: `/api/knowledge-tag?user_id=${id(email)}` }),
     ],
     [
-      'agency',
-      'open a CSV link the other agency made for its store',
-      async () => {
-        const other = await login(t.app, 'other-agency@tenpo.example');
-        const made = await call(t.app, {
-          method: 'POST',
-          url: '/api/report/single-store/csv',
-          token: other,
-          payload: { user_id: id('other-store@tenpo.example'), ...reportDates() },
-        });
-        const link = (made.json() as { data: { csv_url: string } }).data.csv_url;
-        return { method: 'GET', url: link.replace(t.config.publicUrl, '') };
-      },
+      who,
+      `set the analytics option of ${whose}`,
+      () => ({
+        method: 'PUT',
+        url: '/api/knowledge-tag/settings',
+        body: { payload: { user_id: id(email), analytics_option: 0 } },
+      }),
     ],
-    // A group leader reads its group's stores; it does not pay for them.
-    ...(
-      [
-        ['/payment-plans', { payment_name: 'credit_card', payment_plan: 2 }],
-        ['/payment-methods', { payment_name: 'credit_card' }],
-        ['/payment/credit-card/register', { token: 'tok', tokenKey: 'key' }],
-        ['/payment/credit-card/authenticate', { token: 'tok', tokenKey: 'key' }],
-        ['/payment/credit-card/authenticate/complete', { state: 'state', tracking_id: 'tr' }],
-        ['/payment/purchase', {}],
-      ] as const
-    ).map(([url, extra]): [string, string, Make] => [
-      'leader',
-      `POST ${url} for a store of its group`,
+    [
+      who,
+      `read the schema markup of ${whose}`,
+      () => ({ method: 'GET', url: `/api/knowledge-tag/schema-markup?user_id=${id(email)}` }),
+    ],
+    [
+      who,
+      `save the schema markup of ${whose}`,
+      () => ({
+        method: 'PUT',
+        url: '/api/knowledge-tag/schema-markup',
+        body: { payload: { user_id: id(email), template: '{"name": "{{name}}"}' } },
+      }),
+    ],
+    [
+      who,
+      `reset the schema markup of ${whose}`,
+      () => ({ method: 'DELETE', url: `/api/knowledge-tag/schema-markup?user_id=${id(email)}` }),
+    ],
+  ]),
+];
+
+const photoCases: Case[] = [
+  // Photo library (issue 11): list, upload and delete for another tenant's store.
+  [
+    'agency',
+    "list another agency's store's photos",
+    () => ({ method: 'GET', url: `/api/photos?user_id=${id('other-store@tenpo.example')}` }),
+  ],
+  [
+    'shop',
+    "list an agency store's photos",
+    () => ({ method: 'GET', url: `/api/photos?user_id=${id('store02@tenpo.example')}` }),
+  ],
+  [
+    'agency',
+    "upload a photo to another agency's store",
+    () => ({
+      method: 'POST',
+      url: '/api/photos/upload',
+      body: multipart(
+        { user_id: String(id('other-store@tenpo.example')) },
+        { photos: { filename: 'a.png', type: 'image/png', data: png() } },
+      ),
+    }),
+  ],
+  [
+    'agency',
+    "delete another agency's photo",
+    () => ({
+      method: 'DELETE',
+      url: `/api/photos/${otherPhoto}?user_id=${id('other-store@tenpo.example')}`,
+    }),
+  ],
+  [
+    'agency',
+    "delete another agency's photo through one of its own stores",
+    () => ({
+      method: 'DELETE',
+      url: `/api/photos/${otherPhoto}?user_id=${id('store02@tenpo.example')}`,
+    }),
+  ],
+  [
+    'shop',
+    "list an agency store's posts",
+    () => ({ method: 'GET', url: `/api/posts?user_id=${id('store02@tenpo.example')}` }),
+  ],
+];
+
+const reportAndGroupCases: Case[] = [
+  // Dashboard and reports (issue 10): every call, for another tenant's store.
+  ...(
+    [
+      ['/dashboard/box-data', {}],
+      ['/dashboard/customer-search/1', {}],
+      ['/dashboard/customer-call/1', {}],
+      ['/dashboard/customer-view/1', {}],
+      ['/dashboard/reactions-graph/1', {}],
+      ['/dashboard/search-keywords/1', {}],
+      ['/dashboard/impressions-graph/1', {}],
+      ['/report/single-store/fixed-period', { fixed_report: true }],
+      ['/report/single-store/adjustment-period', reportDates()],
+      ['/report/single-store/csv', reportDates()],
+    ] as const
+  ).flatMap(([url, extra]): [string, string, Make][] => [
+    [
+      'agency',
+      `${url} for another agency's store`,
+      () => ({
+        method: 'POST',
+        url: `/api${url}`,
+        body: { payload: { user_id: id('other-store@tenpo.example'), ...extra } },
+      }),
+    ],
+    [
+      'shop',
+      `${url} for an agency store`,
       () => ({
         method: 'POST',
         url: `/api${url}`,
         body: { payload: { user_id: id('store02@tenpo.example'), ...extra } },
       }),
-    ]),
-    [
-      'leader',
-      'remove the card of a store of its group',
+    ],
+  ]),
+  ...(['/report/multiple-store/adjustment-period', '/report/multiple-store/csv'] as const).map(
+    (url): [string, string, Make] => [
+      'agency',
+      `${url} with one of another agency's stores`,
       () => ({
-        method: 'GET',
-        url: `/api/payment/credit-card/remove?user_id=${id('store02@tenpo.example')}`,
+        method: 'POST',
+        url: `/api${url}`,
+        body: {
+          payload: {
+            user_id: [id('store02@tenpo.example'), id('other-store@tenpo.example')],
+            ...reportDates(),
+          },
+        },
       }),
     ],
-  ];
+  ),
+  [
+    'agency',
+    "list another agency's group",
+    () => ({ method: 'GET', url: `/api/agency/groups/${otherGroup}/stores` }),
+  ],
+  [
+    'leader',
+    'list a group it does not lead',
+    () => ({ method: 'GET', url: `/api/group-leader/groups/${otherGroup}/stores` }),
+  ],
+  [
+    'other-agency',
+    "list the demo agency's group",
+    () => ({ method: 'GET', url: `/api/agency/groups/${tokyoGroup}/stores` }),
+  ],
+];
 
+const paymentCases: Case[] = [
+  // Payments (issue 13, ADR 0050): every call names a store and goes through store access.
+  ...(
+    [
+      ['agency', 'other-store@tenpo.example', "another agency's store"],
+      ['agency', 'shop@tenpo.example', 'an independent shop'],
+      ['shop', 'store02@tenpo.example', 'an agency store'],
+      ['other-agency', 'store02@tenpo.example', "the demo agency's store"],
+    ] as const
+  ).flatMap(([who, store, whose]): [string, string, Make][] => [
+    ...(
+      [
+        '/payment/provider',
+        '/payment-methods',
+        '/payment-plans',
+        '/payment/selected-payment-method',
+        '/payment/selected-payment-plan',
+        '/payment/credit-card/reference',
+        '/payment/credit-card/remove',
+      ] as const
+    ).map((url): [string, string, Make] => [
+      who,
+      `GET ${url} of ${whose}`,
+      () => ({ method: 'GET', url: `/api${url}?user_id=${id(store)}` }),
+    ]),
+    ...(
+      [
+        ['/payment-methods', { payment_name: 'credit_card' }],
+        ['/payment-plans', { payment_name: 'credit_card', payment_plan: 2 }],
+        ['/payment/credit-card/register', { token: 'tok', tokenKey: 'key' }],
+        // EMV 3-D Secure (ADR 0059): starting it and coming back from the issuer.
+        ['/payment/credit-card/authenticate', { token: 'tok', tokenKey: 'key' }],
+        ['/payment/credit-card/authenticate/complete', { state: 'state', tracking_id: 'tr' }],
+        ['/payment/purchase', {}],
+      ] as const
+    ).map(([url, extra]): [string, string, Make] => [
+      who,
+      `POST ${url} for ${whose}`,
+      () => ({
+        method: 'POST',
+        url: `/api${url}`,
+        body: { payload: { user_id: id(store), ...extra } },
+      }),
+    ]),
+  ]),
+  [
+    'other-agency',
+    "change the demo agency's group",
+    () => ({
+      method: 'PUT',
+      url: `/api/agency/groups/${tokyoGroup}`,
+      body: {
+        payload: { name: '乗っ取り', store_list: String(id('other-store@tenpo.example')) },
+      },
+    }),
+  ],
+];
+
+/** Channel connections, change history, CSV links, and what a group leader may not pay for. */
+const channelAndLinkCases: Case[] = [
+  // Channel connections (spec 1 §7): every call names the store.
+  ...(
+    [
+      ['GET', '/publisher', {}],
+      ['GET', '/publisher/connect', { publisher_key: 'google_my_business' }],
+      ['GET', '/publisher/facebook/pages', {}],
+      ['GET', '/entity/locations', {}],
+      ['PUT', '/publisher/disconnect', { publisher_id: 1, entity_id: null }],
+      ['POST', '/publisher/google-my-business/sync', {}],
+      ['POST', '/publisher/facebook/connect-page', { page_id: 'page-1' }],
+      ['POST', '/entity/location', { location_id: 'locations/1' }],
+    ] as const
+  ).map(([method, url, extra]): [string, string, Make] => [
+    'agency',
+    `${method} ${url} of another agency's store`,
+    () =>
+      method === 'GET'
+        ? {
+            method,
+            url: `/api${url}?${new URLSearchParams({
+              ...extra,
+              user_id: String(id('other-store@tenpo.example')),
+            })}`,
+          }
+        : {
+            method,
+            url: `/api${url}`,
+            body: { payload: { ...extra, user_id: id('other-store@tenpo.example') } },
+          },
+  ]),
+  [
+    'agency',
+    "read the change history of another agency's store",
+    () => ({ method: 'GET', url: `/api/audit-log?store_id=${id('other-store@tenpo.example')}` }),
+  ],
+  [
+    'agency',
+    'open a CSV link the other agency made for its store',
+    async () => {
+      const other = await login(t.app, 'other-agency@tenpo.example');
+      const made = await call(t.app, {
+        method: 'POST',
+        url: '/api/report/single-store/csv',
+        token: other,
+        payload: { user_id: id('other-store@tenpo.example'), ...reportDates() },
+      });
+      const link = (made.json() as { data: { csv_url: string } }).data.csv_url;
+      return { method: 'GET', url: link.replace(t.config.publicUrl, '') };
+    },
+  ],
+  // A group leader reads its group's stores; it does not pay for them.
+  ...(
+    [
+      ['/payment-plans', { payment_name: 'credit_card', payment_plan: 2 }],
+      ['/payment-methods', { payment_name: 'credit_card' }],
+      ['/payment/credit-card/register', { token: 'tok', tokenKey: 'key' }],
+      ['/payment/credit-card/authenticate', { token: 'tok', tokenKey: 'key' }],
+      ['/payment/credit-card/authenticate/complete', { state: 'state', tracking_id: 'tr' }],
+      ['/payment/purchase', {}],
+    ] as const
+  ).map(([url, extra]): [string, string, Make] => [
+    'leader',
+    `POST ${url} for a store of its group`,
+    () => ({
+      method: 'POST',
+      url: `/api${url}`,
+      body: { payload: { user_id: id('store02@tenpo.example'), ...extra } },
+    }),
+  ]),
+  [
+    'leader',
+    'remove the card of a store of its group',
+    () => ({
+      method: 'GET',
+      url: `/api/payment/credit-card/remove?user_id=${id('store02@tenpo.example')}`,
+    }),
+  ],
+];
+
+/** Every attempt on another tenant's store or object, by topic. */
+const cases: Case[] = [
+  ...logoAndPostCases,
+  ...offerEventNewsCases,
+  ...productCases,
+  ...storeInformationCases,
+  ...photoCases,
+  ...reportAndGroupCases,
+  ...paymentCases,
+  ...channelAndLinkCases,
+];
+
+describe("a session cannot read or change another tenant's store (404)", () => {
   it.each(cases)('%s: %s', async (who, _what, make) => {
     const token = await login(t.app, `${who}@tenpo.example`);
     const c = await make();

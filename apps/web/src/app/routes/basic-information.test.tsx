@@ -71,9 +71,9 @@ const lookups = {
 const saves = (calls: MockRequest[], path: string) =>
   calls.filter((c) => c.method === 'PUT' && c.path === `/entity/${path}`);
 
-describe('/basic-information', () => {
-  beforeEach(resetState);
+beforeEach(resetState);
 
+describe('/basic-information: the forms and the hours as saved', () => {
   it('shows the three forms of the store: hours as seven days, closed where Google has none', async () => {
     mockApi({ ...lookups, 'GET /entity/basic-information': ok(info()) });
     signIn();
@@ -139,7 +139,9 @@ describe('/basic-information', () => {
     expect(await screen.findByText('項目が正常に更新される')).toBeInTheDocument();
     expect(await screen.findByText(/Google への反映待ち: 1 件/)).toBeInTheDocument();
   });
+});
 
+describe('/basic-information: editing the hours', () => {
   it('asks before changed hours are left unsaved (another screen, a reload); after the save it lets the user go', async () => {
     mockApi({
       ...lookups,
@@ -252,7 +254,9 @@ describe('/basic-information', () => {
     await waitFor(() => expect(saves(calls, 'business-details')).toHaveLength(1));
     expect((saves(calls, 'business-details')[0]?.body as { hours: string }).hours).toBe('[]');
   });
+});
 
+describe('/basic-information: core information and contacts', () => {
   it('core information: "Entity" is empty and required; the phone goes as an international number', async () => {
     const { calls } = mockApi({
       ...lookups,
@@ -327,7 +331,9 @@ describe('/basic-information', () => {
       website_url: 'https://cafe.example/new',
     });
   });
+});
 
+describe("/basic-information: Google's version, refusals and lookups", () => {
   it("what Google shows instead of the store's save is shown with both values; accepting sends the choice", async () => {
     const sync = {
       pending: 0,

@@ -89,7 +89,7 @@ const upload = async (files: File[]) => {
 const count = () => screen.findByTestId('media-count');
 const submit = () => screen.findByRole('button', { name: '投稿する' });
 
-describe('/create-post', () => {
+describe('/create-post: channels, buttons and media', () => {
   beforeEach(resetState);
 
   it('offers one tab per connected channel, Google first; Facebook brings Instagram', async () => {
@@ -174,6 +174,10 @@ describe('/create-post', () => {
     ).toHaveLength(1);
     expect(await submit()).toBeDisabled();
   });
+});
+
+describe('/create-post: sending, refusals, dates, several stores', () => {
+  beforeEach(resetState);
 
   it('posts the form as multipart to the ticked channels, then shows success and the list', async () => {
     fakeReader({});

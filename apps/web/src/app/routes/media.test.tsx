@@ -75,7 +75,7 @@ beforeEach(() => {
 });
 afterEach(() => vi.useRealTimers());
 
-describe('/media', () => {
+describe('/media: the library, the viewer, deleting', () => {
   it('shows the library, hides items without a URL, and marks what Google does not have', async () => {
     mockApi({
       'GET /photos': ok([
@@ -179,7 +179,9 @@ describe('/media', () => {
     expect(within(err).getByText(text)).toBeInTheDocument();
     expect(screen.getAllByTestId('photo')).toHaveLength(1);
   });
+});
 
+describe('/media: uploading, and reading the library again', () => {
   it('the upload modal refuses 11 files, 21 MB and WebP with the spec’s messages', async () => {
     mockApi({ 'GET /photos': ok([]) });
     signIn();

@@ -81,9 +81,9 @@ const choose = async (label: string, option: string) => {
   await userEvent.click(await screen.findByRole('option', { name: option }));
 };
 
-describe('/products', () => {
-  beforeEach(resetState);
+beforeEach(resetState);
 
+describe('/products: the list', () => {
   it('shows tabs "すべて" and one per category with products, and cards with the price in yen', async () => {
     const { calls } = api();
     signIn();
@@ -132,7 +132,9 @@ describe('/products', () => {
     expect(await screen.findByRole('article', { name: '十一番目' })).toBeInTheDocument();
     expect(calls.at(-1)?.url.searchParams.get('page')).toBe('2');
   });
+});
 
+describe('/products: the add-product modal', () => {
   it('the add-product modal requires the name and the category (spec 2 §5), and sends nothing', async () => {
     const { calls } = api();
     signIn();
@@ -255,7 +257,9 @@ describe('/products', () => {
     await userEvent.click(within(d).getByRole('button', { name: '保存' }));
     expect(await within(d).findAllByText('選択したカテゴリーが見つかりません。')).toHaveLength(2);
   });
+});
 
+describe('/products: editing and deleting', () => {
   it('edits a product from its card, prefilled, and keeps its photo by URL', async () => {
     const withPhoto = product(1, {
       productName: '抹茶ラテ',

@@ -109,11 +109,16 @@ const tokenizer = (result: TokenResult) => {
   return generateToken;
 };
 
-describe('/register-payment', () => {
+/** Each test starts with no session, no store chosen, and no token script left by the last. */
+const resetBetweenTests = () => {
   beforeEach(resetState);
   afterEach(() => {
     delete window.com_sbps_system;
   });
+};
+
+describe('/register-payment: the plan and the method', () => {
+  resetBetweenTests();
 
   it('has the four sections, and the plan update sends the plan for the card method', async () => {
     const { calls } = api({
@@ -203,6 +208,10 @@ describe('/register-payment', () => {
     ).toBeDisabled();
     expect(within(methods).getByRole('radio', { name: 'クレジットカード' })).toBeChecked();
   });
+});
+
+describe('/register-payment: the card form and its token', () => {
+  resetBetweenTests();
 
   it('the card form: required fields, 16 digits, CVV of 3–4 digits; nothing is sent', async () => {
     const generateToken = tokenizer({ result: 'NG', errorCode: '99999' });
@@ -309,6 +318,10 @@ describe('/register-payment', () => {
     expect(await within(form).findByText(paymentJa.tokenFailed)).toBeInTheDocument();
     expect(posts(calls, '/payment/credit-card/authenticate')).toHaveLength(0);
   });
+});
+
+describe('/register-payment: registering and removing a card', () => {
+  resetBetweenTests();
 
   it('register failures: 422 shows its messages, 404 the card-registration error, others a dialog', async () => {
     tokenizer({ result: 'OK', tokenResponse: { token: 't', tokenKey: 'k' } });
@@ -372,6 +385,10 @@ describe('/register-payment', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: '削除' }));
     expect(await within(dialog).findByText(paymentJa.cardInUse)).toBeInTheDocument();
   });
+});
+
+describe('/register-payment: paying', () => {
+  resetBetweenTests();
 
   it('支払う posts the signed purchase form to the provider, Shift_JIS, fields in order', async () => {
     const purchase: PurchaseForm = {
