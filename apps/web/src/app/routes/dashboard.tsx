@@ -42,20 +42,34 @@ export function DashboardRoute() {
   );
 }
 
+/**
+ * The screen, one component per card: each card asks for its own figures, so an answer renders
+ * its card alone rather than the whole screen (on a phone each render of the screen was a long
+ * task; issue 23 item 5).
+ */
 function Dashboard({ userId }: { userId: number }) {
-  const { t } = useTranslation();
-  const boxes = useBoxData(userId);
-  const search = useDashboardChart('customer-search', userId);
-  const keywords = useDashboardChart('search-keywords', userId);
-  const actions = useDashboardChart('reactions-graph', userId);
-
-  const searchData = search.query.data;
-  const keywordData = keywords.query.data;
-  const actionData = actions.query.data;
-  const days = actionData ? Object.keys(actionData.website_clicks ?? {}) : [];
-
   return (
     <Stack gap="lg">
+      <TitleAndBoxes userId={userId} />
+      <Grid gutter="md">
+        <Grid.Col span={{ base: 12, md: 4 }}>
+          <SearchSourceCard userId={userId} />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 8 }}>
+          <KeywordsCard userId={userId} />
+        </Grid.Col>
+      </Grid>
+      <ActionsCard userId={userId} />
+    </Stack>
+  );
+}
+
+/** The title, the boxes' period and the six stat boxes. */
+function TitleAndBoxes({ userId }: { userId: number }) {
+  const { t } = useTranslation();
+  const boxes = useBoxData(userId);
+  return (
+    <>
       <Group justify="space-between">
         <PageTitle>{t('screens.dashboard.title')}</PageTitle>
         <Group gap="md">
@@ -71,73 +85,91 @@ function Dashboard({ userId }: { userId: number }) {
         </Group>
       </Group>
       <StatBoxes data={boxes.query.isError ? null : (boxes.query.data ?? null)} />
-      <Grid gutter="md">
-        <Grid.Col span={{ base: 12, md: 4 }}>
-          <ChartCard
-            title={t('screens.dashboard.searchSource')}
-            action={
-              <PeriodSelect
-                label={`${t('screens.dashboard.searchSource')} ${t('screens.dashboard.period')}`}
-                value={search.range}
-                options={DASHBOARD_RANGES}
-                onChange={search.setRange}
-              />
-            }
-            state={chartState(search.query, !searchData || allZero([searchData.total]))}
-          >
-            {searchData && <SearchDoughnut data={searchData} />}
-          </ChartCard>
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 8 }}>
-          <ChartCard
-            title={t('screens.dashboard.keywords')}
-            action={
-              <PeriodSelect
-                label={`${t('screens.dashboard.keywords')} ${t('screens.dashboard.period')}`}
-                value={keywords.range}
-                options={KEYWORD_RANGES}
-                onChange={keywords.setRange}
-              />
-            }
-            state={chartState(
-              keywords.query,
-              !keywordData ||
-                (allZero([keywordData.search_keywords_total]) &&
-                  Object.keys(keywordData.search_keywords).length === 0),
-            )}
-          >
-            {keywordData && <KeywordList data={keywordData} />}
-          </ChartCard>
-        </Grid.Col>
-      </Grid>
-      <ChartCard
-        title={t('screens.dashboard.actions')}
-        action={
-          <PeriodSelect
-            label={`${t('screens.dashboard.actions')} ${t('screens.dashboard.period')}`}
-            value={actions.range}
-            options={DASHBOARD_RANGES}
-            onChange={actions.setRange}
-          />
-        }
-        state={chartState(
-          actions.query,
-          !actionData ||
-            allZero(REACTION_FIELDS.flatMap((f) => Object.values(actionData[f] ?? {}))),
-        )}
-      >
-        {actionData && (
-          <LineChart
-            label={t('screens.dashboard.actions')}
-            labels={days.map(shortDay)}
-            series={REACTION_FIELDS.map((f) => ({
-              label: t(`screens.report.metrics.${f}`),
-              data: days.map((d) => actionData[f]?.[d] ?? 0),
-              color: METRIC_COLORS[f],
-            }))}
-          />
-        )}
-      </ChartCard>
-    </Stack>
+    </>
+  );
+}
+
+function SearchSourceCard({ userId }: { userId: number }) {
+  const { t } = useTranslation();
+  const search = useDashboardChart('customer-search', userId);
+  const searchData = search.query.data;
+  return (
+    <ChartCard
+      title={t('screens.dashboard.searchSource')}
+      action={
+        <PeriodSelect
+          label={`${t('screens.dashboard.searchSource')} ${t('screens.dashboard.period')}`}
+          value={search.range}
+          options={DASHBOARD_RANGES}
+          onChange={search.setRange}
+        />
+      }
+      state={chartState(search.query, !searchData || allZero([searchData.total]))}
+    >
+      {searchData && <SearchDoughnut data={searchData} />}
+    </ChartCard>
+  );
+}
+
+function KeywordsCard({ userId }: { userId: number }) {
+  const { t } = useTranslation();
+  const keywords = useDashboardChart('search-keywords', userId);
+  const keywordData = keywords.query.data;
+  return (
+    <ChartCard
+      title={t('screens.dashboard.keywords')}
+      action={
+        <PeriodSelect
+          label={`${t('screens.dashboard.keywords')} ${t('screens.dashboard.period')}`}
+          value={keywords.range}
+          options={KEYWORD_RANGES}
+          onChange={keywords.setRange}
+        />
+      }
+      state={chartState(
+        keywords.query,
+        !keywordData ||
+          (allZero([keywordData.search_keywords_total]) &&
+            Object.keys(keywordData.search_keywords).length === 0),
+      )}
+    >
+      {keywordData && <KeywordList data={keywordData} />}
+    </ChartCard>
+  );
+}
+
+function ActionsCard({ userId }: { userId: number }) {
+  const { t } = useTranslation();
+  const actions = useDashboardChart('reactions-graph', userId);
+  const actionData = actions.query.data;
+  const days = actionData ? Object.keys(actionData.website_clicks ?? {}) : [];
+  return (
+    <ChartCard
+      title={t('screens.dashboard.actions')}
+      action={
+        <PeriodSelect
+          label={`${t('screens.dashboard.actions')} ${t('screens.dashboard.period')}`}
+          value={actions.range}
+          options={DASHBOARD_RANGES}
+          onChange={actions.setRange}
+        />
+      }
+      state={chartState(
+        actions.query,
+        !actionData || allZero(REACTION_FIELDS.flatMap((f) => Object.values(actionData[f] ?? {}))),
+      )}
+    >
+      {actionData && (
+        <LineChart
+          label={t('screens.dashboard.actions')}
+          labels={days.map(shortDay)}
+          series={REACTION_FIELDS.map((f) => ({
+            label: t(`screens.report.metrics.${f}`),
+            data: days.map((d) => actionData[f]?.[d] ?? 0),
+            color: METRIC_COLORS[f],
+          }))}
+        />
+      )}
+    </ChartCard>
   );
 }
