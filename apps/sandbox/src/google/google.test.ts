@@ -43,7 +43,7 @@ const consentParams = {
   access_type: 'offline',
 };
 
-describe('Google OAuth', () => {
+describe('Google OAuth: consent and code exchange', () => {
   it('shows a consent page listing the test accounts', async () => {
     const res = await app.inject({
       url: `/sandbox/google/accounts/o/oauth2/v2/auth?${form(consentParams)}`,
@@ -157,7 +157,9 @@ describe('Google OAuth', () => {
       error_description: 'Invalid code verifier.',
     });
   });
+});
 
+describe('Google OAuth: token lifetime and revoke', () => {
   it('expires access tokens, refreshes them, and ends the grant on revoke', async () => {
     const t = await googleTokens(app);
     expect(
@@ -261,7 +263,7 @@ describe('Google OAuth', () => {
   });
 });
 
-describe('Account Management and Business Information', () => {
+describe('Account Management and Business Information: accounts and locations', () => {
   it("lists the caller's accounts and their locations with the read mask applied", async () => {
     const t = await googleTokens(app);
     const accounts = (
@@ -391,7 +393,9 @@ describe('Account Management and Business Information', () => {
       ).json().error.status,
     ).toBe('NOT_FOUND');
   });
+});
 
+describe('Account Management and Business Information: edits and categories', () => {
   it('patches with updateMask merge semantics and validates the edit', async () => {
     const t = await googleTokens(app);
     const patch = (mask: string, body: unknown) =>
@@ -638,14 +642,14 @@ describe('Performance API', () => {
   });
 });
 
-describe('v4 local posts and media', () => {
-  const parent = `${V4}/accounts/${SHOP_ACCOUNT}/locations/${SHIBUYA}`;
+const SHIBUYA_V4 = `${V4}/accounts/${SHOP_ACCOUNT}/locations/${SHIBUYA}`;
 
+describe('v4 local posts', () => {
   it('creates a post PROCESSING, shows it LIVE on the next read, deletes it', async () => {
     const t = await googleTokens(app);
     const created = await app.inject({
       method: 'POST',
-      url: `${parent}/localPosts`,
+      url: `${SHIBUYA_V4}/localPosts`,
       headers: auth(t.access_token),
       payload: {
         languageCode: 'ja',
@@ -662,7 +666,7 @@ describe('v4 local posts and media', () => {
     );
     expect(post.searchUrl).toContain('local.google.com');
     const list = (
-      await app.inject({ url: `${parent}/localPosts`, headers: auth(t.access_token) })
+      await app.inject({ url: `${SHIBUYA_V4}/localPosts`, headers: auth(t.access_token) })
     ).json();
     expect(list.localPosts[0]).toMatchObject({ name: post.name, state: 'LIVE' });
     const id = post.name.split('/').pop();
@@ -670,13 +674,13 @@ describe('v4 local posts and media', () => {
       (
         await app.inject({
           method: 'DELETE',
-          url: `${parent}/localPosts/${id}`,
+          url: `${SHIBUYA_V4}/localPosts/${id}`,
           headers: auth(t.access_token),
         })
       ).json(),
     ).toEqual({});
     expect(
-      (await app.inject({ url: `${parent}/localPosts/${id}`, headers: auth(t.access_token) }))
+      (await app.inject({ url: `${SHIBUYA_V4}/localPosts/${id}`, headers: auth(t.access_token) }))
         .statusCode,
     ).toBe(404);
   });
@@ -685,7 +689,7 @@ describe('v4 local posts and media', () => {
     const t = await googleTokens(app);
     const event = await app.inject({
       method: 'POST',
-      url: `${parent}/localPosts`,
+      url: `${SHIBUYA_V4}/localPosts`,
       headers: auth(t.access_token),
       payload: { summary: 'イベント', topicType: 'EVENT' },
     });
@@ -695,7 +699,7 @@ describe('v4 local posts and media', () => {
     );
     const call = await app.inject({
       method: 'POST',
-      url: `${parent}/localPosts`,
+      url: `${SHIBUYA_V4}/localPosts`,
       headers: auth(t.access_token),
       payload: {
         summary: 'お電話ください',
@@ -707,7 +711,7 @@ describe('v4 local posts and media', () => {
     const flagged = (
       await app.inject({
         method: 'POST',
-        url: `${parent}/localPosts`,
+        url: `${SHIBUYA_V4}/localPosts`,
         headers: auth(t.access_token),
         payload: { summary: 'sandbox:reject', topicType: 'STANDARD' },
       })
@@ -729,7 +733,7 @@ describe('v4 local posts and media', () => {
       (
         await app.inject({
           method: 'POST',
-          url: `${parent}/localPosts`,
+          url: `${SHIBUYA_V4}/localPosts`,
           headers: auth(t.access_token),
           payload: { summary, topicType: 'STANDARD' },
         })
@@ -742,7 +746,7 @@ describe('v4 local posts and media', () => {
       Object.fromEntries(
         (
           (
-            await app.inject({ url: `${parent}/localPosts`, headers: auth(t.access_token) })
+            await app.inject({ url: `${SHIBUYA_V4}/localPosts`, headers: auth(t.access_token) })
           ).json() as { localPosts: { name: string; state: string }[] }
         ).localPosts.map((p) => [p.name, p.state]),
       );
@@ -757,13 +761,15 @@ describe('v4 local posts and media', () => {
     expect(await listed()).toMatchObject({ [ok.name]: 'LIVE', [bad.name]: 'REJECTED' });
     expect([await read(ok.name), await read(bad.name)]).toEqual(['LIVE', 'REJECTED']);
   });
+});
 
+describe('v4 media', () => {
   it('uploads photo bytes in three steps and serves them at googleUrl', async () => {
     const t = await googleTokens(app);
     const start = (
       await app.inject({
         method: 'POST',
-        url: `${parent}/media:startUpload`,
+        url: `${SHIBUYA_V4}/media:startUpload`,
         headers: auth(t.access_token),
       })
     ).json();
@@ -778,7 +784,7 @@ describe('v4 local posts and media', () => {
     expect(up.statusCode).toBe(200);
     const item = await app.inject({
       method: 'POST',
-      url: `${parent}/media`,
+      url: `${SHIBUYA_V4}/media`,
       headers: auth(t.access_token),
       payload: {
         mediaFormat: 'PHOTO',
@@ -795,7 +801,7 @@ describe('v4 local posts and media', () => {
     expect(served.headers['content-type']).toBe('image/jpeg');
     expect(served.rawPayload.equals(jpeg)).toBe(true);
     const list = (
-      await app.inject({ url: `${parent}/media`, headers: auth(t.access_token) })
+      await app.inject({ url: `${SHIBUYA_V4}/media`, headers: auth(t.access_token) })
     ).json();
     expect(list.totalMediaItemCount).toBe(1);
   });
@@ -805,7 +811,7 @@ describe('v4 local posts and media', () => {
     const start = (
       await app.inject({
         method: 'POST',
-        url: `${parent}/media:startUpload`,
+        url: `${SHIBUYA_V4}/media:startUpload`,
         headers: auth(t.access_token),
       })
     ).json();
@@ -817,7 +823,7 @@ describe('v4 local posts and media', () => {
     });
     const small = await app.inject({
       method: 'POST',
-      url: `${parent}/media`,
+      url: `${SHIBUYA_V4}/media`,
       headers: auth(t.access_token),
       payload: {
         mediaFormat: 'PHOTO',
@@ -828,7 +834,7 @@ describe('v4 local posts and media', () => {
     expect(small.statusCode).toBe(400);
     const unreachable = await app.inject({
       method: 'POST',
-      url: `${parent}/media`,
+      url: `${SHIBUYA_V4}/media`,
       headers: auth(t.access_token),
       payload: {
         mediaFormat: 'PHOTO',
