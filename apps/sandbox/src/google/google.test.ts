@@ -907,39 +907,39 @@ describe('persistence', () => {
   });
 });
 
-describe('seeded demo grants', () => {
-  const refresh = (token: string) =>
-    app.inject({
-      method: 'POST',
-      url: '/sandbox/google/oauth2/token',
-      headers: FORM,
-      payload: form({
-        grant_type: 'refresh_token',
-        refresh_token: token,
-        client_id: CLIENT.id,
-        client_secret: CLIENT.secret,
-      }),
-    });
-  const accountsOf = async (accessToken: string) =>
-    (
-      await app.inject({
-        url: '/sandbox/google/mybusinessaccountmanagement/v1/accounts',
-        headers: auth(accessToken),
-      })
-    ).json().accounts as { name: string }[];
-  const shop = sandboxDemoGrants.google.find((g) => g.email === 'shop@tenpo.example');
-  const trial = sandboxDemoGrants.google.find((g) => g.email === 'trial@tenpo.example');
+const refreshGrant = (token: string) =>
+  app.inject({
+    method: 'POST',
+    url: '/sandbox/google/oauth2/token',
+    headers: FORM,
+    payload: form({
+      grant_type: 'refresh_token',
+      refresh_token: token,
+      client_id: CLIENT.id,
+      client_secret: CLIENT.secret,
+    }),
+  });
+const accountsOf = async (accessToken: string) =>
+  (
+    await app.inject({
+      url: '/sandbox/google/mybusinessaccountmanagement/v1/accounts',
+      headers: auth(accessToken),
+    })
+  ).json().accounts as { name: string }[];
+const demoShop = sandboxDemoGrants.google.find((g) => g.email === 'shop@tenpo.example');
+const demoTrial = sandboxDemoGrants.google.find((g) => g.email === 'trial@tenpo.example');
 
+describe('seeded demo grants: the shop and the trial', () => {
   it("refresh the shop's and the trial's accounts with business.manage from the start", async () => {
-    expect(shop?.location).toEqual({
+    expect(demoShop?.location).toEqual({
       id: SHIBUYA,
       title: 'カフェ テンポ 渋谷店',
       postalCode: '150-0002',
       addressLines: ['渋谷2-21-1', '渋谷ヒカリエ 6F'],
       storeCode: 'TENPO-001',
     });
-    expect(trial?.location.id).toBe(TRIAL_LOCATION);
-    const s = await refresh(shop?.refreshToken as string);
+    expect(demoTrial?.location.id).toBe(TRIAL_LOCATION);
+    const s = await refreshGrant(demoShop?.refreshToken as string);
     expect(s.statusCode).toBe(200);
     expect(s.json()).toMatchObject({ token_type: 'Bearer', expires_in: 3599 });
     expect(s.json().scope).toContain('https://www.googleapis.com/auth/business.manage');
@@ -947,14 +947,14 @@ describe('seeded demo grants', () => {
     expect(await accountsOf(s.json().access_token)).toEqual([
       expect.objectContaining({ name: `accounts/${SHOP_ACCOUNT}` }),
     ]);
-    const t = await refresh(trial?.refreshToken as string);
+    const t = await refreshGrant(demoTrial?.refreshToken as string);
     expect(await accountsOf(t.json().access_token)).toEqual([
       expect.objectContaining({ name: 'accounts/104772635510007654321' }),
     ]);
   });
 
   it('end on revoke, stay revoked across a restart, and come back with a reset', async () => {
-    const token = shop?.refreshToken as string;
+    const token = demoShop?.refreshToken as string;
     const revoked = await app.inject({
       method: 'POST',
       url: '/sandbox/google/oauth2/revoke',
@@ -962,25 +962,27 @@ describe('seeded demo grants', () => {
       payload: form({ token }),
     });
     expect(revoked.statusCode).toBe(200);
-    expect((await refresh(token)).json().error).toBe('invalid_grant');
+    expect((await refreshGrant(token)).json().error).toBe('invalid_grant');
     await app.close();
     ({ app } = await buildSandbox(dataDir));
-    expect((await refresh(token)).json().error).toBe('invalid_grant');
+    expect((await refreshGrant(token)).json().error).toBe('invalid_grant');
     await app.inject({ method: 'POST', url: '/sandbox/control/reset', payload: {} });
-    expect((await refresh(token)).statusCode).toBe(200);
+    expect((await refreshGrant(token)).statusCode).toBe(200);
   });
 
   it('are added to a state saved before they existed', async () => {
-    await refresh(shop?.refreshToken as string);
+    await refreshGrant(demoShop?.refreshToken as string);
     await app.close();
     const file = path.join(dataDir, 'sandbox', 'google.json');
     const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as { refreshTokens: unknown[] };
     saved.refreshTokens = [];
     fs.writeFileSync(file, JSON.stringify(saved));
     ({ app } = await buildSandbox(dataDir));
-    expect((await refresh(shop?.refreshToken as string)).statusCode).toBe(200);
+    expect((await refreshGrant(demoShop?.refreshToken as string)).statusCode).toBe(200);
   });
+});
 
+describe("seeded demo grants: a company's stores", () => {
   const minato = sandboxDemoGrants.google.filter((g) => g.email === 'gbp@minato-foods.example');
   const locationsOf = async (accessToken: string, account: string) =>
     (
@@ -1001,7 +1003,7 @@ describe('seeded demo grants', () => {
       ['store03@tenpo.example', 'カフェ・ミナト 池袋店'],
     ]);
     expect(new Set(minato.map((g) => g.refreshToken)).size).toBe(1);
-    const r = await refresh(minato[0]?.refreshToken as string);
+    const r = await refreshGrant(minato[0]?.refreshToken as string);
     expect(r.statusCode).toBe(200);
     const token = r.json().access_token as string;
     const accounts = (
@@ -1029,7 +1031,8 @@ describe('seeded demo grants', () => {
       'カフェ・ミナト 品川店',
     ]);
     const sanukiya = sandboxDemoGrants.google.find((g) => g.store === 'store07@tenpo.example');
-    const other = (await refresh(sanukiya?.refreshToken as string)).json().access_token as string;
+    const other = (await refreshGrant(sanukiya?.refreshToken as string)).json()
+      .access_token as string;
     const kansai = await locationsOf(other, '116209384756120593402');
     expect(kansai.map((l) => l.storefrontAddress.administrativeArea)).toEqual([
       '大阪府',
@@ -1054,7 +1057,7 @@ describe('seeded demo grants', () => {
     const tokens = new Map<string, string>();
     for (const g of sandboxDemoGrants.google) {
       if (!tokens.has(g.refreshToken)) {
-        const r = await refresh(g.refreshToken);
+        const r = await refreshGrant(g.refreshToken);
         expect(r.statusCode, g.store).toBe(200);
         tokens.set(g.refreshToken, r.json().access_token as string);
       }
@@ -1087,7 +1090,7 @@ describe('seeded demo grants', () => {
   });
 
   it('of a company are added, with its accounts and locations, to a state saved before them', async () => {
-    await refresh(shop?.refreshToken as string);
+    await refreshGrant(demoShop?.refreshToken as string);
     await app.close();
     const file = path.join(dataDir, 'sandbox', 'google.json');
     type Saved = {
@@ -1104,12 +1107,14 @@ describe('seeded demo grants', () => {
     if (shibuya) shibuya.location.title = '渋谷 改装中';
     fs.writeFileSync(file, JSON.stringify(saved));
     ({ app } = await buildSandbox(dataDir));
-    const token = (await refresh(minato[1]?.refreshToken as string)).json().access_token as string;
+    const token = (await refreshGrant(minato[1]?.refreshToken as string)).json()
+      .access_token as string;
     expect((await locationsOf(token, '116209384756110482301')).map((l) => l.name)).toContain(
       `locations/${minato[1]?.location.id}`,
     );
     // What the saved state had stays as it was.
-    const shopToken = (await refresh(shop?.refreshToken as string)).json().access_token as string;
+    const shopToken = (await refreshGrant(demoShop?.refreshToken as string)).json()
+      .access_token as string;
     const kept = await app.inject({
       url: `${BI}/locations/${SHIBUYA}?readMask=title`,
       headers: auth(shopToken),
