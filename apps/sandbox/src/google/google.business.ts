@@ -312,22 +312,37 @@ function withReviewMetadata(location: Dict, review: GListingReview | undefined):
   return { ...location, metadata };
 }
 
+const reviewOf = (store: JsonStore<GoogleState>, locationId: string) =>
+  (store.data.listingReview ?? []).find((r) => r.locationId === locationId);
+
+const ownedLocation = (
+  store: JsonStore<GoogleState>,
+  caller: GoogleCaller,
+  id: string,
+): GLocation => {
+  const l = store.data.locations.find((x) => x.id === id);
+  if (!l) throw notFound();
+  if (!caller.accountIds.includes(l.accountId)) throw permissionDenied();
+  return l;
+};
+
 export function registerGoogleBusiness(
   app: FastifyInstance,
   rt: Runtime,
   store: JsonStore<GoogleState>,
 ): void {
-  const s = () => store.data;
-  const reviewOf = (locationId: string) =>
-    (s().listingReview ?? []).find((r) => r.locationId === locationId);
-  const ownedLocation = (caller: GoogleCaller, id: string): GLocation => {
-    const l = s().locations.find((x) => x.id === id);
-    if (!l) throw notFound();
-    if (!caller.accountIds.includes(l.accountId)) throw permissionDenied();
-    return l;
-  };
+  registerAccountManagement(app, rt, store);
+  registerBusinessInformation(app, rt, store);
+  registerListingReviewControl(app, store);
+}
 
-  // ---- Account Management API v1 ------------------------------------------------------
+/** Account Management API v1: the caller's accounts. */
+function registerAccountManagement(
+  app: FastifyInstance,
+  rt: Runtime,
+  store: JsonStore<GoogleState>,
+): void {
+  const s = () => store.data;
   const accounts = new PathRouter();
   // role and permissionLevel are the caller's (output only, reference §1.3); every seeded
   // account, personal or location group, is owned by its one Google user.
@@ -370,9 +385,25 @@ export function registerGoogleBusiness(
   app.register(async (scope) => accounts.mount(scope, (_m, p) => unknownPath(`v1/${p}`)), {
     prefix: '/google/mybusinessaccountmanagement',
   });
+}
 
-  // ---- Business Information API v1 ----------------------------------------------------
+/** Business Information API v1: locations and the category catalogue. */
+function registerBusinessInformation(
+  app: FastifyInstance,
+  rt: Runtime,
+  store: JsonStore<GoogleState>,
+): void {
   const info = new PathRouter();
+  registerInfoLocations(info, rt, store);
+  registerInfoCategories(info, rt, store);
+  app.register(async (scope) => info.mount(scope, (_m, p) => unknownPath(p)), {
+    prefix: '/google/mybusinessbusinessinformation',
+  });
+}
+
+/** Locations: list, get, getGoogleUpdated, patch (validated, rate-limited, held while reviewed). */
+function registerInfoLocations(info: PathRouter, rt: Runtime, store: JsonStore<GoogleState>): void {
+  const s = () => store.data;
   info.add('GET', /^v1\/accounts\/([^/]+)\/locations$/, async (req, _reply, [accountId]) => {
     const caller = await authenticate(req, rt, store, INFO);
     const mask = parseMask(field(req, 'readMask') ?? field(req, 'read_mask'), 'read_mask');
@@ -414,7 +445,7 @@ export function registerGoogleBusiness(
       ...(pageItems.length
         ? {
             locations: pageItems.map((l) =>
-              applyReadMask(withReviewMetadata(l.location, reviewOf(l.id)), mask),
+              applyReadMask(withReviewMetadata(l.location, reviewOf(store, l.id)), mask),
             ),
           }
         : {}),
@@ -426,16 +457,16 @@ export function registerGoogleBusiness(
   info.add('GET', /^v1\/locations\/([^/:]+)$/, async (req, _reply, [id]) => {
     const caller = await authenticate(req, rt, store, INFO);
     const mask = parseMask(field(req, 'readMask') ?? field(req, 'read_mask'), 'read_mask');
-    const l = ownedLocation(caller, id as string);
-    return applyReadMask(withReviewMetadata(l.location, reviewOf(l.id)), mask);
+    const l = ownedLocation(store, caller, id as string);
+    return applyReadMask(withReviewMetadata(l.location, reviewOf(store, l.id)), mask);
   });
 
   // getGoogleUpdated (reference §1.4): readMask required; empty masks are left out (proto3 JSON).
   info.add('GET', /^v1\/locations\/([^/:]+):getGoogleUpdated$/, async (req, _reply, [id]) => {
     const caller = await authenticate(req, rt, store, INFO);
     const mask = parseMask(field(req, 'readMask') ?? field(req, 'read_mask'), 'read_mask');
-    const l = ownedLocation(caller, id as string);
-    const review = reviewOf(l.id);
+    const l = ownedLocation(store, caller, id as string);
+    const review = reviewOf(store, l.id);
     const v = googleVersionOf(withReviewMetadata(l.location, review), review);
     return {
       location: applyReadMask(v.location, mask),
@@ -446,7 +477,7 @@ export function registerGoogleBusiness(
 
   info.add('PATCH', /^v1\/locations\/([^/:]+)$/, async (req, _reply, [id]) => {
     const caller = await authenticate(req, rt, store, INFO);
-    const loc = ownedLocation(caller, id as string);
+    const loc = ownedLocation(store, caller, id as string);
     const mask = parseMask(field(req, 'updateMask') ?? field(req, 'update_mask'), 'update_mask');
     const body = bodyObject(req);
     const validateOnly = field(req, 'validateOnly') === 'true';
@@ -468,7 +499,7 @@ export function registerGoogleBusiness(
     if (cats?.primaryCategory) cats.primaryCategory = withName(cats.primaryCategory);
     if (Array.isArray(cats?.additionalCategories))
       cats.additionalCategories = cats.additionalCategories.map(withName);
-    if (validateOnly) return withReviewMetadata(next, reviewOf(loc.id));
+    if (validateOnly) return withReviewMetadata(next, reviewOf(store, loc.id));
     const limit = rt.settings().google.editsPerMinutePerProfile;
     const hit = rt.hit(`google:edits:${loc.id}`, 60_000, limit);
     if (!hit.allowed)
@@ -480,7 +511,7 @@ export function registerGoogleBusiness(
         Math.ceil((hit.resetAt - rt.now()) / 1000),
       );
     // While Google holds edits, each edited field shows its old value until released.
-    const review = reviewOf(loc.id);
+    const review = reviewOf(store, loc.id);
     if (review?.holdPending)
       for (const f of new Set(mask.map((p) => p.split('.')[0] as string)))
         if (!(f in review.pendingBefore) && !same(loc.location[f], next[f]))
@@ -489,7 +520,14 @@ export function registerGoogleBusiness(
     store.save();
     return withReviewMetadata(next, review);
   });
+}
 
+/** The category catalogue: list (filtered by display name) and batchGet. */
+function registerInfoCategories(
+  info: PathRouter,
+  rt: Runtime,
+  store: JsonStore<GoogleState>,
+): void {
   info.add('GET', /^v1\/categories$/, async (req) => {
     await authenticate(req, rt, store, INFO);
     const regionCode = field(req, 'regionCode');
@@ -538,15 +576,14 @@ export function registerGoogleBusiness(
       ),
     };
   });
+}
 
-  app.register(async (scope) => info.mount(scope, (_m, p) => unknownPath(p)), {
-    prefix: '/google/mybusinessbusinessinformation',
-  });
-
-  // Google reviewing a listing (ADR 0061): `{location_id, override?: {field: value},
-  // hold_pending?: bool, release?: true, clear?: true}`. `override` makes Google show its own
-  // value of top-level Location fields; `hold_pending` keeps later edits pending; `release`
-  // publishes the held edits; `clear` ends the review (until a reset).
+// Google reviewing a listing (ADR 0061): `{location_id, override?: {field: value},
+// hold_pending?: bool, release?: true, clear?: true}`. `override` makes Google show its own
+// value of top-level Location fields; `hold_pending` keeps later edits pending; `release`
+// publishes the held edits; `clear` ends the review (until a reset).
+function registerListingReviewControl(app: FastifyInstance, store: JsonStore<GoogleState>): void {
+  const s = () => store.data;
   app.post('/control/google/listing-review', async (req, reply) => {
     const b = (req.body ?? {}) as Record<string, unknown>;
     const locationId = String(b.location_id ?? '');
@@ -579,7 +616,7 @@ export function registerGoogleBusiness(
     }
     store.save();
     const l = s().locations.find((x) => x.id === locationId) as GLocation;
-    const v = googleVersionOf(l.location, reviewOf(locationId));
+    const v = googleVersionOf(l.location, reviewOf(store, locationId));
     return {
       data: { location_id: locationId, diff_mask: v.diffMask, pending_mask: v.pendingMask },
     };

@@ -388,7 +388,8 @@ const LUMIERE = '116209384756130614503';
 const HOGUSHIAN = '116209384756140725604';
 const FLEUR = '116209384756150836705';
 
-export const locationFixtures = (): LocationFixture[] => [
+/** Tenpo Demo Shop's personal account: two cafés and a bakery. */
+const shopLocations = (): LocationFixture[] => [
   loc({
     id: '4821390157204861230',
     accountId: SHOP,
@@ -452,6 +453,10 @@ export const locationFixtures = (): LocationFixture[] => [
     cid: '7602140893124678112',
     opened: { year: 2021, month: 3, day: 15 },
   }),
+];
+
+/** The other personal accounts: the trial user, New Shop (two), 上田 蓮 and 岡田 美月. */
+const singleAccountLocations = (): LocationFixture[] => [
   loc({
     id: '5930178246613098001',
     accountId: TRIAL,
@@ -555,7 +560,10 @@ export const locationFixtures = (): LocationFixture[] => [
     cid: '4475190328816652093',
     opened: { year: 2011, month: 7, day: 1 },
   }),
-  // 株式会社ミナトフーズ: four cafés in one location group.
+];
+
+/** 株式会社ミナトフーズ: four cafés in one location group. */
+const minatoLocations = (): LocationFixture[] => [
   loc({
     id: '7215038469920417301',
     accountId: MINATO,
@@ -639,7 +647,10 @@ export const locationFixtures = (): LocationFixture[] => [
     cid: '11904286630175532804',
     opened: { year: 2021, month: 2, day: 8 },
   }),
-  // 有限会社さぬき屋: three udon shops in Kansai.
+];
+
+/** 有限会社さぬき屋: three udon shops in Kansai. */
+const sanukiyaLocations = (): LocationFixture[] => [
   loc({
     id: '7346190582731165401',
     accountId: SANUKIYA,
@@ -705,7 +716,10 @@ export const locationFixtures = (): LocationFixture[] => [
     cid: '16120457793218864013',
     opened: { year: 2016, month: 10, day: 1 },
   }),
-  // 株式会社ルミエール: two salons.
+];
+
+/** The other agency clients' groups: 株式会社ルミエール (two salons), ほぐし庵, フルール. */
+const salonAndShopLocations = (): LocationFixture[] => [
   loc({
     id: '7458203697142290801',
     accountId: LUMIERE,
@@ -790,4 +804,12 @@ export const locationFixtures = (): LocationFixture[] => [
     cid: '6603187459920014452',
     opened: { year: 2017, month: 3, day: 3 },
   }),
+];
+
+export const locationFixtures = (): LocationFixture[] => [
+  ...shopLocations(),
+  ...singleAccountLocations(),
+  ...minatoLocations(),
+  ...sanukiyaLocations(),
+  ...salonAndShopLocations(),
 ];

@@ -52,44 +52,60 @@ const errorPage = (reply: FastifyReply, status: number, error: string, detail: s
   );
 };
 
+const params = (req: FastifyRequest): Record<string, string | undefined> =>
+  Object.fromEntries(AUTH_PARAMS.map((k) => [k, field(req, k)]));
+
+/** Checks Google makes before it shows the consent screen (errors on its own page, not a redirect). */
+const precheck = (
+  reply: FastifyReply,
+  p: Record<string, string | undefined>,
+): string | undefined => {
+  if (!p.client_id)
+    return errorPage(reply, 400, 'invalid_request', 'Missing required parameter: client_id');
+  if (!clientKnown(p.client_id))
+    return errorPage(reply, 401, 'invalid_client', 'The OAuth client was not found.');
+  if (!isHttpUrl(p.redirect_uri))
+    return errorPage(
+      reply,
+      400,
+      'redirect_uri_mismatch',
+      `Invalid redirect_uri: ${p.redirect_uri ?? ''}`,
+    );
+  if (!p.scope)
+    return errorPage(reply, 400, 'invalid_request', 'Missing required parameter: scope');
+  if (p.response_type !== 'code')
+    return errorPage(
+      reply,
+      400,
+      'unsupported_response_type',
+      `Invalid response_type: ${p.response_type ?? ''}`,
+    );
+  if (p.code_challenge_method && !['S256', 'plain'].includes(p.code_challenge_method))
+    return errorPage(reply, 400, 'invalid_request', 'Invalid code_challenge_method value.');
+  return undefined;
+};
+
+const tokenError = (reply: FastifyReply, status: number, error: string, description: string) => {
+  reply.code(status).header('cache-control', 'no-cache, no-store, max-age=0, must-revalidate');
+  return { error, error_description: description };
+};
+
 export function registerGoogleOAuth(
   app: FastifyInstance,
   rt: Runtime,
   store: JsonStore<GoogleState>,
 ): void {
-  const params = (req: FastifyRequest): Record<string, string | undefined> =>
-    Object.fromEntries(AUTH_PARAMS.map((k) => [k, field(req, k)]));
+  registerGoogleConsent(app, rt, store);
+  registerGoogleToken(app, rt, store);
+  registerGoogleTokenInfo(app, rt, store);
+}
 
-  /** Checks Google makes before it shows the consent screen (errors on its own page, not a redirect). */
-  const precheck = (
-    reply: FastifyReply,
-    p: Record<string, string | undefined>,
-  ): string | undefined => {
-    if (!p.client_id)
-      return errorPage(reply, 400, 'invalid_request', 'Missing required parameter: client_id');
-    if (!clientKnown(p.client_id))
-      return errorPage(reply, 401, 'invalid_client', 'The OAuth client was not found.');
-    if (!isHttpUrl(p.redirect_uri))
-      return errorPage(
-        reply,
-        400,
-        'redirect_uri_mismatch',
-        `Invalid redirect_uri: ${p.redirect_uri ?? ''}`,
-      );
-    if (!p.scope)
-      return errorPage(reply, 400, 'invalid_request', 'Missing required parameter: scope');
-    if (p.response_type !== 'code')
-      return errorPage(
-        reply,
-        400,
-        'unsupported_response_type',
-        `Invalid response_type: ${p.response_type ?? ''}`,
-      );
-    if (p.code_challenge_method && !['S256', 'plain'].includes(p.code_challenge_method))
-      return errorPage(reply, 400, 'invalid_request', 'Invalid code_challenge_method value.');
-    return undefined;
-  };
-
+/** The consent screen: choose an account, allow or deny; allowing redirects with a code. */
+function registerGoogleConsent(
+  app: FastifyInstance,
+  rt: Runtime,
+  store: JsonStore<GoogleState>,
+): void {
   const consent = async (req: FastifyRequest, reply: FastifyReply) => {
     const p = params(req);
     const bad = precheck(reply, p);
@@ -164,12 +180,14 @@ ${options}
     app.get(path, consent);
     app.post(path, decide);
   }
+}
 
-  const tokenError = (reply: FastifyReply, status: number, error: string, description: string) => {
-    reply.code(status).header('cache-control', 'no-cache, no-store, max-age=0, must-revalidate');
-    return { error, error_description: description };
-  };
-
+/** The token endpoint: an authorization code or a refresh token for an access token. */
+function registerGoogleToken(
+  app: FastifyInstance,
+  rt: Runtime,
+  store: JsonStore<GoogleState>,
+): void {
   const issueAccess = (
     clientId: string,
     email: string,
@@ -275,7 +293,14 @@ ${options}
       token_type: 'Bearer',
     };
   });
+}
 
+/** Revoking a grant, and learning whose account a token holds (tokeninfo, userinfo). */
+function registerGoogleTokenInfo(
+  app: FastifyInstance,
+  rt: Runtime,
+  store: JsonStore<GoogleState>,
+): void {
   app.post('/google/oauth2/revoke', async (req, reply) => {
     const value = field(req, 'token');
     const s = store.data;

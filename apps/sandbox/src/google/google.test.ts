@@ -43,7 +43,7 @@ const consentParams = {
   access_type: 'offline',
 };
 
-describe('Google OAuth', () => {
+describe('Google OAuth: consent and code exchange', () => {
   it('shows a consent page listing the test accounts', async () => {
     const res = await app.inject({
       url: `/sandbox/google/accounts/o/oauth2/v2/auth?${form(consentParams)}`,
@@ -157,7 +157,9 @@ describe('Google OAuth', () => {
       error_description: 'Invalid code verifier.',
     });
   });
+});
 
+describe('Google OAuth: token lifetime and revoke', () => {
   it('expires access tokens, refreshes them, and ends the grant on revoke', async () => {
     const t = await googleTokens(app);
     expect(
@@ -261,7 +263,7 @@ describe('Google OAuth', () => {
   });
 });
 
-describe('Account Management and Business Information', () => {
+describe('Account Management and Business Information: accounts and locations', () => {
   it("lists the caller's accounts and their locations with the read mask applied", async () => {
     const t = await googleTokens(app);
     const accounts = (
@@ -391,7 +393,9 @@ describe('Account Management and Business Information', () => {
       ).json().error.status,
     ).toBe('NOT_FOUND');
   });
+});
 
+describe('Account Management and Business Information: edits and categories', () => {
   it('patches with updateMask merge semantics and validates the edit', async () => {
     const t = await googleTokens(app);
     const patch = (mask: string, body: unknown) =>
@@ -638,14 +642,14 @@ describe('Performance API', () => {
   });
 });
 
-describe('v4 local posts and media', () => {
-  const parent = `${V4}/accounts/${SHOP_ACCOUNT}/locations/${SHIBUYA}`;
+const SHIBUYA_V4 = `${V4}/accounts/${SHOP_ACCOUNT}/locations/${SHIBUYA}`;
 
+describe('v4 local posts', () => {
   it('creates a post PROCESSING, shows it LIVE on the next read, deletes it', async () => {
     const t = await googleTokens(app);
     const created = await app.inject({
       method: 'POST',
-      url: `${parent}/localPosts`,
+      url: `${SHIBUYA_V4}/localPosts`,
       headers: auth(t.access_token),
       payload: {
         languageCode: 'ja',
@@ -662,7 +666,7 @@ describe('v4 local posts and media', () => {
     );
     expect(post.searchUrl).toContain('local.google.com');
     const list = (
-      await app.inject({ url: `${parent}/localPosts`, headers: auth(t.access_token) })
+      await app.inject({ url: `${SHIBUYA_V4}/localPosts`, headers: auth(t.access_token) })
     ).json();
     expect(list.localPosts[0]).toMatchObject({ name: post.name, state: 'LIVE' });
     const id = post.name.split('/').pop();
@@ -670,13 +674,13 @@ describe('v4 local posts and media', () => {
       (
         await app.inject({
           method: 'DELETE',
-          url: `${parent}/localPosts/${id}`,
+          url: `${SHIBUYA_V4}/localPosts/${id}`,
           headers: auth(t.access_token),
         })
       ).json(),
     ).toEqual({});
     expect(
-      (await app.inject({ url: `${parent}/localPosts/${id}`, headers: auth(t.access_token) }))
+      (await app.inject({ url: `${SHIBUYA_V4}/localPosts/${id}`, headers: auth(t.access_token) }))
         .statusCode,
     ).toBe(404);
   });
@@ -685,7 +689,7 @@ describe('v4 local posts and media', () => {
     const t = await googleTokens(app);
     const event = await app.inject({
       method: 'POST',
-      url: `${parent}/localPosts`,
+      url: `${SHIBUYA_V4}/localPosts`,
       headers: auth(t.access_token),
       payload: { summary: 'イベント', topicType: 'EVENT' },
     });
@@ -695,7 +699,7 @@ describe('v4 local posts and media', () => {
     );
     const call = await app.inject({
       method: 'POST',
-      url: `${parent}/localPosts`,
+      url: `${SHIBUYA_V4}/localPosts`,
       headers: auth(t.access_token),
       payload: {
         summary: 'お電話ください',
@@ -707,7 +711,7 @@ describe('v4 local posts and media', () => {
     const flagged = (
       await app.inject({
         method: 'POST',
-        url: `${parent}/localPosts`,
+        url: `${SHIBUYA_V4}/localPosts`,
         headers: auth(t.access_token),
         payload: { summary: 'sandbox:reject', topicType: 'STANDARD' },
       })
@@ -729,7 +733,7 @@ describe('v4 local posts and media', () => {
       (
         await app.inject({
           method: 'POST',
-          url: `${parent}/localPosts`,
+          url: `${SHIBUYA_V4}/localPosts`,
           headers: auth(t.access_token),
           payload: { summary, topicType: 'STANDARD' },
         })
@@ -742,7 +746,7 @@ describe('v4 local posts and media', () => {
       Object.fromEntries(
         (
           (
-            await app.inject({ url: `${parent}/localPosts`, headers: auth(t.access_token) })
+            await app.inject({ url: `${SHIBUYA_V4}/localPosts`, headers: auth(t.access_token) })
           ).json() as { localPosts: { name: string; state: string }[] }
         ).localPosts.map((p) => [p.name, p.state]),
       );
@@ -757,13 +761,15 @@ describe('v4 local posts and media', () => {
     expect(await listed()).toMatchObject({ [ok.name]: 'LIVE', [bad.name]: 'REJECTED' });
     expect([await read(ok.name), await read(bad.name)]).toEqual(['LIVE', 'REJECTED']);
   });
+});
 
+describe('v4 media', () => {
   it('uploads photo bytes in three steps and serves them at googleUrl', async () => {
     const t = await googleTokens(app);
     const start = (
       await app.inject({
         method: 'POST',
-        url: `${parent}/media:startUpload`,
+        url: `${SHIBUYA_V4}/media:startUpload`,
         headers: auth(t.access_token),
       })
     ).json();
@@ -778,7 +784,7 @@ describe('v4 local posts and media', () => {
     expect(up.statusCode).toBe(200);
     const item = await app.inject({
       method: 'POST',
-      url: `${parent}/media`,
+      url: `${SHIBUYA_V4}/media`,
       headers: auth(t.access_token),
       payload: {
         mediaFormat: 'PHOTO',
@@ -795,7 +801,7 @@ describe('v4 local posts and media', () => {
     expect(served.headers['content-type']).toBe('image/jpeg');
     expect(served.rawPayload.equals(jpeg)).toBe(true);
     const list = (
-      await app.inject({ url: `${parent}/media`, headers: auth(t.access_token) })
+      await app.inject({ url: `${SHIBUYA_V4}/media`, headers: auth(t.access_token) })
     ).json();
     expect(list.totalMediaItemCount).toBe(1);
   });
@@ -805,7 +811,7 @@ describe('v4 local posts and media', () => {
     const start = (
       await app.inject({
         method: 'POST',
-        url: `${parent}/media:startUpload`,
+        url: `${SHIBUYA_V4}/media:startUpload`,
         headers: auth(t.access_token),
       })
     ).json();
@@ -817,7 +823,7 @@ describe('v4 local posts and media', () => {
     });
     const small = await app.inject({
       method: 'POST',
-      url: `${parent}/media`,
+      url: `${SHIBUYA_V4}/media`,
       headers: auth(t.access_token),
       payload: {
         mediaFormat: 'PHOTO',
@@ -828,7 +834,7 @@ describe('v4 local posts and media', () => {
     expect(small.statusCode).toBe(400);
     const unreachable = await app.inject({
       method: 'POST',
-      url: `${parent}/media`,
+      url: `${SHIBUYA_V4}/media`,
       headers: auth(t.access_token),
       payload: {
         mediaFormat: 'PHOTO',
@@ -901,39 +907,39 @@ describe('persistence', () => {
   });
 });
 
-describe('seeded demo grants', () => {
-  const refresh = (token: string) =>
-    app.inject({
-      method: 'POST',
-      url: '/sandbox/google/oauth2/token',
-      headers: FORM,
-      payload: form({
-        grant_type: 'refresh_token',
-        refresh_token: token,
-        client_id: CLIENT.id,
-        client_secret: CLIENT.secret,
-      }),
-    });
-  const accountsOf = async (accessToken: string) =>
-    (
-      await app.inject({
-        url: '/sandbox/google/mybusinessaccountmanagement/v1/accounts',
-        headers: auth(accessToken),
-      })
-    ).json().accounts as { name: string }[];
-  const shop = sandboxDemoGrants.google.find((g) => g.email === 'shop@tenpo.example');
-  const trial = sandboxDemoGrants.google.find((g) => g.email === 'trial@tenpo.example');
+const refreshGrant = (token: string) =>
+  app.inject({
+    method: 'POST',
+    url: '/sandbox/google/oauth2/token',
+    headers: FORM,
+    payload: form({
+      grant_type: 'refresh_token',
+      refresh_token: token,
+      client_id: CLIENT.id,
+      client_secret: CLIENT.secret,
+    }),
+  });
+const accountsOf = async (accessToken: string) =>
+  (
+    await app.inject({
+      url: '/sandbox/google/mybusinessaccountmanagement/v1/accounts',
+      headers: auth(accessToken),
+    })
+  ).json().accounts as { name: string }[];
+const demoShop = sandboxDemoGrants.google.find((g) => g.email === 'shop@tenpo.example');
+const demoTrial = sandboxDemoGrants.google.find((g) => g.email === 'trial@tenpo.example');
 
+describe('seeded demo grants: the shop and the trial', () => {
   it("refresh the shop's and the trial's accounts with business.manage from the start", async () => {
-    expect(shop?.location).toEqual({
+    expect(demoShop?.location).toEqual({
       id: SHIBUYA,
       title: 'カフェ テンポ 渋谷店',
       postalCode: '150-0002',
       addressLines: ['渋谷2-21-1', '渋谷ヒカリエ 6F'],
       storeCode: 'TENPO-001',
     });
-    expect(trial?.location.id).toBe(TRIAL_LOCATION);
-    const s = await refresh(shop?.refreshToken as string);
+    expect(demoTrial?.location.id).toBe(TRIAL_LOCATION);
+    const s = await refreshGrant(demoShop?.refreshToken as string);
     expect(s.statusCode).toBe(200);
     expect(s.json()).toMatchObject({ token_type: 'Bearer', expires_in: 3599 });
     expect(s.json().scope).toContain('https://www.googleapis.com/auth/business.manage');
@@ -941,14 +947,14 @@ describe('seeded demo grants', () => {
     expect(await accountsOf(s.json().access_token)).toEqual([
       expect.objectContaining({ name: `accounts/${SHOP_ACCOUNT}` }),
     ]);
-    const t = await refresh(trial?.refreshToken as string);
+    const t = await refreshGrant(demoTrial?.refreshToken as string);
     expect(await accountsOf(t.json().access_token)).toEqual([
       expect.objectContaining({ name: 'accounts/104772635510007654321' }),
     ]);
   });
 
   it('end on revoke, stay revoked across a restart, and come back with a reset', async () => {
-    const token = shop?.refreshToken as string;
+    const token = demoShop?.refreshToken as string;
     const revoked = await app.inject({
       method: 'POST',
       url: '/sandbox/google/oauth2/revoke',
@@ -956,25 +962,27 @@ describe('seeded demo grants', () => {
       payload: form({ token }),
     });
     expect(revoked.statusCode).toBe(200);
-    expect((await refresh(token)).json().error).toBe('invalid_grant');
+    expect((await refreshGrant(token)).json().error).toBe('invalid_grant');
     await app.close();
     ({ app } = await buildSandbox(dataDir));
-    expect((await refresh(token)).json().error).toBe('invalid_grant');
+    expect((await refreshGrant(token)).json().error).toBe('invalid_grant');
     await app.inject({ method: 'POST', url: '/sandbox/control/reset', payload: {} });
-    expect((await refresh(token)).statusCode).toBe(200);
+    expect((await refreshGrant(token)).statusCode).toBe(200);
   });
 
   it('are added to a state saved before they existed', async () => {
-    await refresh(shop?.refreshToken as string);
+    await refreshGrant(demoShop?.refreshToken as string);
     await app.close();
     const file = path.join(dataDir, 'sandbox', 'google.json');
     const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as { refreshTokens: unknown[] };
     saved.refreshTokens = [];
     fs.writeFileSync(file, JSON.stringify(saved));
     ({ app } = await buildSandbox(dataDir));
-    expect((await refresh(shop?.refreshToken as string)).statusCode).toBe(200);
+    expect((await refreshGrant(demoShop?.refreshToken as string)).statusCode).toBe(200);
   });
+});
 
+describe("seeded demo grants: a company's stores", () => {
   const minato = sandboxDemoGrants.google.filter((g) => g.email === 'gbp@minato-foods.example');
   const locationsOf = async (accessToken: string, account: string) =>
     (
@@ -995,7 +1003,7 @@ describe('seeded demo grants', () => {
       ['store03@tenpo.example', 'カフェ・ミナト 池袋店'],
     ]);
     expect(new Set(minato.map((g) => g.refreshToken)).size).toBe(1);
-    const r = await refresh(minato[0]?.refreshToken as string);
+    const r = await refreshGrant(minato[0]?.refreshToken as string);
     expect(r.statusCode).toBe(200);
     const token = r.json().access_token as string;
     const accounts = (
@@ -1023,7 +1031,8 @@ describe('seeded demo grants', () => {
       'カフェ・ミナト 品川店',
     ]);
     const sanukiya = sandboxDemoGrants.google.find((g) => g.store === 'store07@tenpo.example');
-    const other = (await refresh(sanukiya?.refreshToken as string)).json().access_token as string;
+    const other = (await refreshGrant(sanukiya?.refreshToken as string)).json()
+      .access_token as string;
     const kansai = await locationsOf(other, '116209384756120593402');
     expect(kansai.map((l) => l.storefrontAddress.administrativeArea)).toEqual([
       '大阪府',
@@ -1048,7 +1057,7 @@ describe('seeded demo grants', () => {
     const tokens = new Map<string, string>();
     for (const g of sandboxDemoGrants.google) {
       if (!tokens.has(g.refreshToken)) {
-        const r = await refresh(g.refreshToken);
+        const r = await refreshGrant(g.refreshToken);
         expect(r.statusCode, g.store).toBe(200);
         tokens.set(g.refreshToken, r.json().access_token as string);
       }
@@ -1081,7 +1090,7 @@ describe('seeded demo grants', () => {
   });
 
   it('of a company are added, with its accounts and locations, to a state saved before them', async () => {
-    await refresh(shop?.refreshToken as string);
+    await refreshGrant(demoShop?.refreshToken as string);
     await app.close();
     const file = path.join(dataDir, 'sandbox', 'google.json');
     type Saved = {
@@ -1098,12 +1107,14 @@ describe('seeded demo grants', () => {
     if (shibuya) shibuya.location.title = '渋谷 改装中';
     fs.writeFileSync(file, JSON.stringify(saved));
     ({ app } = await buildSandbox(dataDir));
-    const token = (await refresh(minato[1]?.refreshToken as string)).json().access_token as string;
+    const token = (await refreshGrant(minato[1]?.refreshToken as string)).json()
+      .access_token as string;
     expect((await locationsOf(token, '116209384756110482301')).map((l) => l.name)).toContain(
       `locations/${minato[1]?.location.id}`,
     );
     // What the saved state had stays as it was.
-    const shopToken = (await refresh(shop?.refreshToken as string)).json().access_token as string;
+    const shopToken = (await refreshGrant(demoShop?.refreshToken as string)).json()
+      .access_token as string;
     const kept = await app.inject({
       url: `${BI}/locations/${SHIBUYA}?readMask=title`,
       headers: auth(shopToken),

@@ -225,60 +225,143 @@ export async function postNotification(
   }
 }
 
-/** `POST /f01/FepBuyInfoReceive.do` (A01-1) and the hosted page's own `POST /f01/FepPayment.do`. */
-export function registerLink(app: FastifyInstance, ctx: SbpsContext): void {
+const formOf = (body: unknown): Record<string, string> => {
+  if (!body || typeof body !== 'object' || Buffer.isBuffer(body)) return {};
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(body as Record<string, unknown>))
+    if (typeof v === 'string') out[k] = v;
+  return out;
+};
+
+/** The first reason the request is refused, as an SBPS error code. */
+const refusal = (ctx: SbpsContext, f: Record<string, string>): string | null => {
+  const { rt, merchant } = ctx;
+  const v = (k: string): string => (f[k] ?? '').trim();
+  if (v('merchant_id') !== merchant.merchantId || v('service_id') !== merchant.serviceId)
+    return ERR.merchant;
+  for (const k of [
+    'cust_code',
+    'order_id',
+    'amount',
+    'success_url',
+    'cancel_url',
+    'error_url',
+    'pagecon_url',
+    'request_date',
+    'sps_hashcode',
+  ])
+    if (v(k) === '') return ERR.missing;
+  if (linkHash(A01_ORDER, f, merchant.hashKey) !== v('sps_hashcode').toLowerCase()) return ERR.hash;
+  const at = parseJstStamp(v('request_date'));
+  const limit = /^\d{1,4}$/.test(v('limit_second')) ? Number(v('limit_second')) : 600;
+  if (at === null || rt.now() > at + limit * 1000) return ERR.expired;
+  if (v('order_id').length > 38 || v('cust_code').length > 64) return ERR.length;
+  if (!/^\d+$/.test(v('amount')) || Number(v('amount')) <= 0) return ERR.value;
+  if (v('tax') !== '' && !/^\d+$/.test(v('tax'))) return ERR.value;
+  const methods = v('pay_method')
+    .split(',')
+    .map((m) => m.trim())
+    .filter(Boolean);
+  if (methods.length && !methods.some((m) => m === 'credit' || m === 'credit3d2')) return ERR.value;
+  // EMV 3-D Secure required (ADR 0059): only `credit3d2` may be offered.
+  if (require3ds(ctx) && !methods.includes('credit3d2')) return ERR.value;
+  for (const k of ['success_url', 'cancel_url', 'error_url', 'pagecon_url'])
+    if (!isHttpUrl(v(k))) return ERR.value;
+  if (orderHolder(ctx, v('merchant_id'), v('service_id'), v('order_id'))) return ERR.duplicateOrder;
+  return null;
+};
+
+/** Charges the card, tells the merchant (A02-1 to pagecon_url) and sends the buyer back. */
+async function finish(
+  ctx: SbpsContext,
+  reply: FastifyReply,
+  p: SbpsPurchase,
+  card: SbpsCard,
+  usedRegistered: boolean,
+  saveCard: boolean,
+): Promise<FastifyReply | string> {
   const { rt, store, merchant } = ctx;
-  const formOf = (body: unknown): Record<string, string> => {
-    if (!body || typeof body !== 'object' || Buffer.isBuffer(body)) return {};
-    const out: Record<string, string> = {};
-    for (const [k, v] of Object.entries(body as Record<string, unknown>))
-      if (typeof v === 'string') out[k] = v;
-    return out;
+  const f = p.fields;
+  const field = (k: string): string => (f[k] ?? '').trim();
+  const tx = charge(ctx, {
+    merchantId: field('merchant_id'),
+    serviceId: field('service_id'),
+    orderId: field('order_id'),
+    custCode: field('cust_code'),
+    itemId: field('item_id'),
+    itemName: field('item_name'),
+    amount: Number(field('amount')),
+    tax: field('tax') === '' ? 0 : Number(field('tax')),
+    card,
+    channel: 'link',
+    settle: 'sold',
+  });
+  const ok = tx.status === 'sold';
+  if (ok && !usedRegistered && saveCard)
+    saveCustomerCard(ctx, field('merchant_id'), field('service_id'), field('cust_code'), card);
+
+  const result = (res: 'OK' | 'NG', err: string): [string, string][] => {
+    const values: Record<string, string> = {
+      ...Object.fromEntries(A02_ORDER.map((k) => [k, f[k] ?? ''])),
+      pay_method: f.pay_method ?? '',
+      res_pay_method: 'credit',
+      res_result: res,
+      res_tracking_id: tx.trackingId,
+      res_sps_cust_no: '',
+      res_sps_payment_no: '',
+      res_payinfo_key: '',
+      res_payment_date: res === 'OK' ? jstStamp(tx.createdAt) : '',
+      res_err_code: err,
+      res_date: jstStamp(rt.now()),
+    };
+    // Upper-case hex, as the real A02-1 (sbpayment.rb purchase_report_spec: BE33A23E…).
+    values.sps_hashcode = linkHash(A02_ORDER, values, merchant.hashKey).toUpperCase();
+    return A02_ORDER.map((k) => [k, values[k] ?? '']);
   };
 
-  /** The first reason the request is refused, as an SBPS error code. */
-  const refusal = (f: Record<string, string>): string | null => {
-    const v = (k: string): string => (f[k] ?? '').trim();
-    if (v('merchant_id') !== merchant.merchantId || v('service_id') !== merchant.serviceId)
-      return ERR.merchant;
-    for (const k of [
-      'cust_code',
-      'order_id',
-      'amount',
-      'success_url',
-      'cancel_url',
-      'error_url',
-      'pagecon_url',
-      'request_date',
-      'sps_hashcode',
-    ])
-      if (v(k) === '') return ERR.missing;
-    if (linkHash(A01_ORDER, f, merchant.hashKey) !== v('sps_hashcode').toLowerCase())
-      return ERR.hash;
-    const at = parseJstStamp(v('request_date'));
-    const limit = /^\d{1,4}$/.test(v('limit_second')) ? Number(v('limit_second')) : 600;
-    if (at === null || rt.now() > at + limit * 1000) return ERR.expired;
-    if (v('order_id').length > 38 || v('cust_code').length > 64) return ERR.length;
-    if (!/^\d+$/.test(v('amount')) || Number(v('amount')) <= 0) return ERR.value;
-    if (v('tax') !== '' && !/^\d+$/.test(v('tax'))) return ERR.value;
-    const methods = v('pay_method')
-      .split(',')
-      .map((m) => m.trim())
-      .filter(Boolean);
-    if (methods.length && !methods.some((m) => m === 'credit' || m === 'credit3d2'))
-      return ERR.value;
-    // EMV 3-D Secure required (ADR 0059): only `credit3d2` may be offered.
-    if (require3ds(ctx) && !methods.includes('credit3d2')) return ERR.value;
-    for (const k of ['success_url', 'cancel_url', 'error_url', 'pagecon_url'])
-      if (!isHttpUrl(v(k))) return ERR.value;
-    if (orderHolder(ctx, v('merchant_id'), v('service_id'), v('order_id')))
-      return ERR.duplicateOrder;
-    return null;
+  const sent = result(ok ? 'OK' : 'NG', tx.errCode);
+  const body = sjisForm(sent);
+  const url = field('pagecon_url');
+  const outcome = await postNotification(ctx, url, body, [
+    field('cust_code'),
+    field('order_id'),
+    `${field('merchant_id')}${field('service_id')}`,
+  ]);
+  const n: SbpsNotification = {
+    id: randomUUID(),
+    url,
+    orderId: field('order_id'),
+    trackingId: tx.trackingId,
+    fields: sent,
+    body,
+    sentAt: rt.now(),
+    reply: outcome.reply,
+    error: outcome.error,
+    accepted: outcome.accepted,
+    resends: [],
   };
+  store.data.notifications.push(n);
+
+  let back = sent;
+  if (ok && !outcome.accepted) {
+    // The merchant did not take the result: the charge is undone and the buyer told it failed.
+    tx.status = 'refunded';
+    tx.updatedAt = rt.now();
+    back = result('NG', outcome.faulted ? ERR.system : ERR.merchantRefused);
+  }
+  p.state = ok && outcome.accepted ? 'paid' : 'failed';
+  store.save();
+  reply.type('text/html; charset=utf-8');
+  return autoSubmit(ok && outcome.accepted ? field('success_url') : field('error_url'), back);
+}
+
+/** `POST /f01/FepBuyInfoReceive.do` (A01-1) and the hosted page's own `POST /f01/FepPayment.do`. */
+export function registerLink(app: FastifyInstance, ctx: SbpsContext): void {
+  const { rt, store } = ctx;
 
   app.post('/f01/FepBuyInfoReceive.do', async (req, reply) => {
     const f = formOf(req.body);
-    const code = refusal(f);
+    const code = refusal(ctx, f);
     if (code) return errorPage(reply, code);
     const p: SbpsPurchase = { id: randomUUID(), fields: f, createdAt: rt.now(), state: 'open' };
     store.data.purchases.push(p);
@@ -349,7 +432,7 @@ export function registerLink(app: FastifyInstance, ctx: SbpsContext): void {
         return reply.redirect(acsUrl(ctx, s.id), 303);
       }
     }
-    return finish(reply, p, card, useRegistered, b.save_card === '1');
+    return finish(ctx, reply, p, card, useRegistered, b.save_card === '1');
   });
 
   // Back from the issuer's challenge (the sandbox's ACS): charge only an authenticated card.
@@ -369,89 +452,8 @@ export function registerLink(app: FastifyInstance, ctx: SbpsContext): void {
     }
     // One authentication pays once.
     s.purchaseId = undefined;
-    return finish(reply, p, s.card, !!s.registeredCard, !!s.saveCard);
+    return finish(ctx, reply, p, s.card, !!s.registeredCard, !!s.saveCard);
   });
-
-  async function finish(
-    reply: FastifyReply,
-    p: SbpsPurchase,
-    card: SbpsCard,
-    usedRegistered: boolean,
-    saveCard: boolean,
-  ): Promise<FastifyReply | string> {
-    const f = p.fields;
-    const field = (k: string): string => (f[k] ?? '').trim();
-    const tx = charge(ctx, {
-      merchantId: field('merchant_id'),
-      serviceId: field('service_id'),
-      orderId: field('order_id'),
-      custCode: field('cust_code'),
-      itemId: field('item_id'),
-      itemName: field('item_name'),
-      amount: Number(field('amount')),
-      tax: field('tax') === '' ? 0 : Number(field('tax')),
-      card,
-      channel: 'link',
-      settle: 'sold',
-    });
-    const ok = tx.status === 'sold';
-    if (ok && !usedRegistered && saveCard)
-      saveCustomerCard(ctx, field('merchant_id'), field('service_id'), field('cust_code'), card);
-
-    const result = (res: 'OK' | 'NG', err: string): [string, string][] => {
-      const values: Record<string, string> = {
-        ...Object.fromEntries(A02_ORDER.map((k) => [k, f[k] ?? ''])),
-        pay_method: f.pay_method ?? '',
-        res_pay_method: 'credit',
-        res_result: res,
-        res_tracking_id: tx.trackingId,
-        res_sps_cust_no: '',
-        res_sps_payment_no: '',
-        res_payinfo_key: '',
-        res_payment_date: res === 'OK' ? jstStamp(tx.createdAt) : '',
-        res_err_code: err,
-        res_date: jstStamp(rt.now()),
-      };
-      // Upper-case hex, as the real A02-1 (sbpayment.rb purchase_report_spec: BE33A23E…).
-      values.sps_hashcode = linkHash(A02_ORDER, values, merchant.hashKey).toUpperCase();
-      return A02_ORDER.map((k) => [k, values[k] ?? '']);
-    };
-
-    const sent = result(ok ? 'OK' : 'NG', tx.errCode);
-    const body = sjisForm(sent);
-    const url = field('pagecon_url');
-    const outcome = await postNotification(ctx, url, body, [
-      field('cust_code'),
-      field('order_id'),
-      `${field('merchant_id')}${field('service_id')}`,
-    ]);
-    const n: SbpsNotification = {
-      id: randomUUID(),
-      url,
-      orderId: field('order_id'),
-      trackingId: tx.trackingId,
-      fields: sent,
-      body,
-      sentAt: rt.now(),
-      reply: outcome.reply,
-      error: outcome.error,
-      accepted: outcome.accepted,
-      resends: [],
-    };
-    store.data.notifications.push(n);
-
-    let back = sent;
-    if (ok && !outcome.accepted) {
-      // The merchant did not take the result: the charge is undone and the buyer told it failed.
-      tx.status = 'refunded';
-      tx.updatedAt = rt.now();
-      back = result('NG', outcome.faulted ? ERR.system : ERR.merchantRefused);
-    }
-    p.state = ok && outcome.accepted ? 'paid' : 'failed';
-    store.save();
-    reply.type('text/html; charset=utf-8');
-    return autoSubmit(ok && outcome.accepted ? field('success_url') : field('error_url'), back);
-  }
 }
 
 const TDS_FAILED_TEXT =

@@ -527,7 +527,7 @@ describe('SBPS token script', () => {
   });
 });
 
-describe('SBPS XML API', () => {
+describe('SBPS XML API: credentials and cards', () => {
   it('refuses missing or wrong Basic credentials with HTTP 401', async () => {
     const none = await reference('tenpo-demo-shop').then(() =>
       api('MG02-00104-101', [...head('tenpo-demo-shop'), ...tail()], { headers: {} }),
@@ -651,7 +651,9 @@ describe('SBPS XML API', () => {
     expect(dec('res_pay_method_info.commit_status')).toBe('0');
     expect(dec('res_pay_method_info.payment_status')).toBe('1');
   });
+});
 
+describe('SBPS XML API: refused requests', () => {
   it('refuses ST01-00111 (authorise with card data), removed from SBPS’s API', async () => {
     const res = await api('ST01-00111-101', [
       ...head('tenpo-demo-shop'),
@@ -708,7 +710,9 @@ describe('SBPS XML API', () => {
     // Nothing was deleted by the refused requests.
     expect((await reference('tenpo-demo-shop')).get('res_result')).toBe('OK');
   });
+});
 
+describe('SBPS XML API: payments', () => {
   it('authorises with a token, captures, refunds and inquires; a second order id is refused', async () => {
     const t = (await token()).tokenResponse;
     const auth = await api('ST01-00131-101', [

@@ -164,7 +164,7 @@ describe('X OAuth 2.0 with PKCE', () => {
   });
 });
 
-describe('X posts and media', () => {
+describe('X posts', () => {
   it('creates and deletes a post with rate-limit headers', async () => {
     const t = await xTokens(app);
     const res = await app.inject({
@@ -305,7 +305,9 @@ describe('X posts and media', () => {
     });
     expect(over.headers['x-rate-limit-remaining']).toBe('0');
   });
+});
 
+describe('X media upload', () => {
   it('uploads a photo in chunks and a video that processes before it can be posted', async () => {
     const t = await xTokens(app);
     const jpeg = fakeJpeg(1200, 675, 30_000);
@@ -465,7 +467,9 @@ describe('X posts and media', () => {
     ).json().data;
     expect(st.processing_info).toMatchObject({ state: 'failed', error: { name: 'InvalidMedia' } });
   });
+});
 
+describe('X data across a restart', () => {
   it('keeps posts and tokens across a restart', async () => {
     const t = await xTokens(app);
     const id = (
