@@ -1,6 +1,6 @@
 import '@mantine/core/styles.css';
 import './app/small-screens.css';
-import { StrictMode, startTransition, type ReactNode } from 'react';
+import { StrictMode, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { LoginEntry } from './app/login-entry';
 import { Providers } from './app/providers';
@@ -24,16 +24,15 @@ const LEAVE_SESSION_ALONE = new Set(['/facebook-terms-and-privacy', '/confirm-em
 const el = document.getElementById('root');
 if (el) {
   const root = createRoot(el);
-  // A transition: React renders the first screen in slices of a few milliseconds and lets the
-  // browser paint and answer input between them, instead of one task that blocks a phone's main
-  // thread for the whole tree (issue 23 item 5, ADR 0079).
+  // Not a transition: the router subscribes to its state in a layout effect, and a first render
+  // sliced over several tasks let a lazily loaded route arrive before that subscription, which
+  // then never learnt of it (the page stayed on its loader). The guards' first screen is a
+  // transition instead (AdminLayout, PublicOnly; ADR 0079).
   const render = (node: ReactNode) =>
-    startTransition(() =>
-      root.render(
-        <StrictMode>
-          <Providers>{node}</Providers>
-        </StrictMode>,
-      ),
+    root.render(
+      <StrictMode>
+        <Providers>{node}</Providers>
+      </StrictMode>,
     );
   const startApp = () =>
     void import('./app/router-app').then(({ RouterApp }) => render(<RouterApp />));
