@@ -145,15 +145,12 @@ declare module 'fastify' {
   }
 }
 
-/** Builds the whole HTTP application; plugins first, then modules, registered by hand. */
 /** A number is a count of proxy hops: Fastify takes it at run time, but its types want a function. */
 const trustProxyOption = (t: Config['trustProxy']) =>
   typeof t === 'number' ? (_addr: string, hop: number) => hop < t : t;
 
-export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
-  const clock = deps.clock ?? systemClock;
-  const { db, dialect } = deps.database;
-
+/** Fastify itself: logger, request ids, compilers, the route table, metrics, errors and auth. */
+function createFastify(config: Config, deps: AppDeps): FastifyInstance {
   const logger: FastifyServerOptions['logger'] =
     deps.logger ??
     (deps.logStream
@@ -195,7 +192,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   if (config.ops.metricsToken !== null) registerMetricsRoute(app, config.ops.metricsToken);
   registerErrorHandler(app);
   registerAuthDecorator(app);
+  return app;
+}
 
+/** Security headers, rate limits and the uploads' bookkeeping. */
+async function registerPlugins(app: FastifyInstance, config: Config): Promise<void> {
   await registerSecurityHeaders(
     app,
     securityHeadersFor(
@@ -214,23 +215,16 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   // @fastify/multipart itself is registered with the upload routes only (registerUploadRoutes).
   acceptMultipartUnread(app);
   app.decorate('uploadBudget', createUploadBudget(config.uploadsInFlight));
+}
 
-  const storage = deps.storage ?? createMediaStorage(config);
-  registerMediaRoutes(app, {
-    storage,
-    signer: createUrlSigner(config.secretKey),
-    private: config.storage.private,
-  });
-  // The channels' icons that publisher rows point at (spec 1 §3: images/publisher on the API host).
-  await app.register(fastifyStatic, {
-    root: PUBLISHER_ICONS_DIR,
-    prefix: '/images/publisher/',
-    decorateReply: false,
-    index: false,
-    maxAge: '1d',
-  });
-
-  // Services, wired by hand.
+/** The queue, mail, users, the audit log, sign-in and registration, wired by hand. */
+async function createAccountServices(
+  app: FastifyInstance,
+  config: Config,
+  deps: AppDeps,
+  clock: Clock,
+) {
+  const { db } = deps.database;
   const queue = await createQueue(deps.database, clock, config.jobs.driver, {
     log: app.log,
     pollMs: config.jobs.pollMs,
@@ -267,6 +261,35 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     linkOrigin,
     audit,
   });
+  return {
+    queue,
+    outbox,
+    usersRepo,
+    users,
+    domains,
+    audit,
+    isAgencyPrefix,
+    linkOrigin,
+    access,
+    authenticate,
+    authenticateRotation,
+    auth,
+    registration,
+  };
+}
+
+type AccountServices = Awaited<ReturnType<typeof createAccountServices>>;
+
+/** The channels and the store modules that use them, and payments, wired by hand. */
+function createStoreServices(
+  app: FastifyInstance,
+  config: Config,
+  deps: AppDeps,
+  clock: Clock,
+  storage: MediaStorage,
+  { queue, outbox, audit, isAgencyPrefix }: AccountServices,
+) {
+  const { db } = deps.database;
   const channels = deps.channels ?? createChannels(config, clock);
   const publishers = createPublisherService({
     repo: createPublisherRepo(db),
@@ -344,7 +367,200 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     payments,
     billingHour: config.payments.billingHour,
   });
+  return {
+    publishers,
+    metricsSync,
+    metricsJobs,
+    storeInfo,
+    entity,
+    posts,
+    photos,
+    facebookPages,
+    products,
+    payments,
+    paymentJobs,
+  };
+}
+
+type StoreServices = ReturnType<typeof createStoreServices>;
+
+/** Every /api route: the API key first, then the docs, the probes and each module's routes. */
+async function registerApi(
+  api: FastifyInstance,
+  config: Config,
+  deps: AppDeps,
+  clock: Clock,
+  storage: MediaStorage,
+  readiness: Readiness,
+  s: AccountServices & StoreServices,
+): Promise<void> {
+  const { db, dialect } = deps.database;
+  const {
+    queue,
+    outbox,
+    usersRepo,
+    users,
+    domains,
+    audit,
+    linkOrigin,
+    access,
+    authenticate,
+    authenticateRotation,
+    auth,
+    registration,
+    publishers,
+    storeInfo,
+    entity,
+    posts,
+    photos,
+    facebookPages,
+    products,
+    payments,
+  } = s;
   const authRateLimit = { max: config.rateLimitAuthPerMinute, timeWindow: 60_000 };
+  // Exempt: health, docs, the OAuth returns a provider's redirect opens in the browser, and
+  // the knowledge tag's script and beacon, which a shop's page loads (ADR 0045), and SBPS's
+  // notification and the browser's return from its hosted page (ADR 0050).
+  registerApiKey(
+    api,
+    config.apiKey,
+    (url) =>
+      /^\/api\/(health|docs|publisher\/callback|knowledge-tag\/(embed|view))(\/|\?|$)/.test(url) ||
+      SBPS_OPEN_PATHS.test(url),
+  );
+  await registerOpenApi(api);
+  registerHealth(api, { db, dialect, queue, workerExpected: config.runWorker });
+  registerProbes(api, readiness);
+  registerAuthRoutes(api, { auth, authenticate, authenticateRotation, authRateLimit });
+  registerRegistrationRoutes(api, { registration, authRateLimit });
+  registerAccountRoutes(api, {
+    users,
+    audit,
+    emailChange: createEmailChangeService({
+      repo: createAccountRepo(db),
+      users: usersRepo,
+      clock,
+      outbox,
+      linkOrigin,
+      audit,
+      checkCurrentPassword: (user, password) => auth.checkCurrentPassword(user, password),
+    }),
+    access,
+    clock,
+    storage,
+    authenticate,
+    authRateLimit,
+  });
+  registerStoreRoutes(api, {
+    stores: createStoresRepo(db),
+    users,
+    access,
+    clock,
+    authenticate,
+  });
+  // Agency groups and the manager's /admin/groups (issue 12, ADR 0048).
+  registerGroupRoutes(api, {
+    groups: createGroupsService({ repo: createGroupsRepo(db, dialect), audit, clock }),
+    authenticate,
+  });
+  registerDomainRoutes(api, { domains });
+  // The manager's admin: agencies, customers and stores (issue 12, ADR 0049).
+  registerAdminRoutes(api, {
+    admin: createAdminService({ repo: createAdminRepo(db), audit, clock }),
+    storage,
+    authenticate,
+  });
+  registerPublisherRoutes(api, { publishers, facebookPages, entity, access, authenticate });
+  registerEntityRoutes(api, { entity, access, authenticate });
+  registerStoreInfoRoutes(api, { storeInfo, access, authenticate });
+  registerStoreLookupRoutes(api, {
+    lookups: createStoreLookupsService({ publishers, clock }),
+    access,
+    authenticate,
+  });
+  registerKnowledgeTagRoutes(api, {
+    knowledgeTag: createKnowledgeTagService({
+      repo: createKnowledgeTagRepo(db),
+      entity,
+      publishers,
+      findStore: (id) => usersRepo.findById(id),
+      websiteOf: (id) => storeInfo.websiteOf(id),
+      extras: async (storeId) => ({
+        photos: (await photos.publicPhotoUrls(storeId)).slice(0, 10),
+        offers: (await products.all(storeId)).map((p) => ({
+          name: p.productName,
+          description: p.productDescription,
+          minimumPrice: p.minimumPrice,
+          maximumPrice: p.maximumPrice,
+          url: p.linkForButton,
+        })),
+      }),
+      clock,
+      audit,
+    }),
+    access,
+    authenticate,
+  });
+  registerPostRoutes(api, { posts, access, storage, clock, authenticate });
+  // The change history (issue 12, ADR 0047).
+  registerAuditRoutes(api, { audit, access, authenticate });
+  registerPhotoRoutes(api, { photos, access, storage, audit, authenticate });
+  registerProductRoutes(api, {
+    products,
+    access,
+    storage,
+    audit,
+    authenticate,
+  });
+  // Plans, the card and the payment (issue 13, ADR 0050).
+  registerPaymentRoutes(api, {
+    payments,
+    access,
+    linkOrigin,
+    authenticate,
+    tds: {
+      // The in-memory fake SBPS of the unit tests has no 3-D Secure (ADR 0059).
+      client: deps.sbps ? null : createTdsClient(config.payments.sbps, clock),
+      secret: config.secretKey,
+      now: () => clock.now(),
+    },
+  });
+  registerReportRoutes(api, {
+    reports: createReportsService({ repo: createReportsRepo(deps.database), clock }),
+    access,
+    clock,
+    secretKey: config.secretKey,
+    publicUrl: config.publicUrl,
+    authenticate,
+  });
+}
+
+/** Builds the whole HTTP application; plugins first, then modules, registered by hand. */
+export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
+  const clock = deps.clock ?? systemClock;
+  const app = createFastify(config, deps);
+  await registerPlugins(app, config);
+
+  const storage = deps.storage ?? createMediaStorage(config);
+  registerMediaRoutes(app, {
+    storage,
+    signer: createUrlSigner(config.secretKey),
+    private: config.storage.private,
+  });
+  // The channels' icons that publisher rows point at (spec 1 §3: images/publisher on the API host).
+  await app.register(fastifyStatic, {
+    root: PUBLISHER_ICONS_DIR,
+    prefix: '/images/publisher/',
+    decorateReply: false,
+    index: false,
+    maxAge: '1d',
+  });
+
+  // Services, wired by hand.
+  const accounts = await createAccountServices(app, config, deps, clock);
+  const stores = createStoreServices(app, config, deps, clock, storage, accounts);
+  const { queue, access } = accounts;
+  const { metricsSync, metricsJobs, storeInfo, products, payments, paymentJobs } = stores;
   app.decorate('queue', queue);
   app.decorate('storage', storage);
   app.decorate('storeAccess', access);
@@ -357,122 +573,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   await app.register(
     async (api) => {
-      // Exempt: health, docs, the OAuth returns a provider's redirect opens in the browser, and
-      // the knowledge tag's script and beacon, which a shop's page loads (ADR 0045), and SBPS's
-      // notification and the browser's return from its hosted page (ADR 0050).
-      registerApiKey(
-        api,
-        config.apiKey,
-        (url) =>
-          /^\/api\/(health|docs|publisher\/callback|knowledge-tag\/(embed|view))(\/|\?|$)/.test(
-            url,
-          ) || SBPS_OPEN_PATHS.test(url),
-      );
-      await registerOpenApi(api);
-      registerHealth(api, { db, dialect, queue, workerExpected: config.runWorker });
-      registerProbes(api, readiness);
-      registerAuthRoutes(api, { auth, authenticate, authenticateRotation, authRateLimit });
-      registerRegistrationRoutes(api, { registration, authRateLimit });
-      registerAccountRoutes(api, {
-        users,
-        audit,
-        emailChange: createEmailChangeService({
-          repo: createAccountRepo(db),
-          users: usersRepo,
-          clock,
-          outbox,
-          linkOrigin,
-          audit,
-          checkCurrentPassword: (user, password) => auth.checkCurrentPassword(user, password),
-        }),
-        access,
-        clock,
-        storage,
-        authenticate,
-        authRateLimit,
-      });
-      registerStoreRoutes(api, {
-        stores: createStoresRepo(db),
-        users,
-        access,
-        clock,
-        authenticate,
-      });
-      // Agency groups and the manager's /admin/groups (issue 12, ADR 0048).
-      registerGroupRoutes(api, {
-        groups: createGroupsService({ repo: createGroupsRepo(db, dialect), audit, clock }),
-        authenticate,
-      });
-      registerDomainRoutes(api, { domains });
-      // The manager's admin: agencies, customers and stores (issue 12, ADR 0049).
-      registerAdminRoutes(api, {
-        admin: createAdminService({ repo: createAdminRepo(db), audit, clock }),
-        storage,
-        authenticate,
-      });
-      registerPublisherRoutes(api, { publishers, facebookPages, entity, access, authenticate });
-      registerEntityRoutes(api, { entity, access, authenticate });
-      registerStoreInfoRoutes(api, { storeInfo, access, authenticate });
-      registerStoreLookupRoutes(api, {
-        lookups: createStoreLookupsService({ publishers, clock }),
-        access,
-        authenticate,
-      });
-      registerKnowledgeTagRoutes(api, {
-        knowledgeTag: createKnowledgeTagService({
-          repo: createKnowledgeTagRepo(db),
-          entity,
-          publishers,
-          findStore: (id) => usersRepo.findById(id),
-          websiteOf: (id) => storeInfo.websiteOf(id),
-          extras: async (storeId) => ({
-            photos: (await photos.publicPhotoUrls(storeId)).slice(0, 10),
-            offers: (await products.all(storeId)).map((p) => ({
-              name: p.productName,
-              description: p.productDescription,
-              minimumPrice: p.minimumPrice,
-              maximumPrice: p.maximumPrice,
-              url: p.linkForButton,
-            })),
-          }),
-          clock,
-          audit,
-        }),
-        access,
-        authenticate,
-      });
-      registerPostRoutes(api, { posts, access, storage, clock, authenticate });
-      // The change history (issue 12, ADR 0047).
-      registerAuditRoutes(api, { audit, access, authenticate });
-      registerPhotoRoutes(api, { photos, access, storage, audit, authenticate });
-      registerProductRoutes(api, {
-        products,
-        access,
-        storage,
-        audit,
-        authenticate,
-      });
-      // Plans, the card and the payment (issue 13, ADR 0050).
-      registerPaymentRoutes(api, {
-        payments,
-        access,
-        linkOrigin,
-        authenticate,
-        tds: {
-          // The in-memory fake SBPS of the unit tests has no 3-D Secure (ADR 0059).
-          client: deps.sbps ? null : createTdsClient(config.payments.sbps, clock),
-          secret: config.secretKey,
-          now: () => clock.now(),
-        },
-      });
-      registerReportRoutes(api, {
-        reports: createReportsService({ repo: createReportsRepo(deps.database), clock }),
-        access,
-        clock,
-        secretKey: config.secretKey,
-        publicUrl: config.publicUrl,
-        authenticate,
-      });
+      await registerApi(api, config, deps, clock, storage, readiness, { ...accounts, ...stores });
     },
     { prefix: '/api' },
   );

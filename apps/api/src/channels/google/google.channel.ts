@@ -208,6 +208,146 @@ export function localPostOf(draft: PostDraft): Record<string, unknown> {
   return body;
 }
 
+/** The chosen location of a grant, or the "no location" refusal. */
+const locationIdOf = (g: Grant): string => {
+  if (!g.entityId) throw new ChannelError('invalid', 'google: no location chosen');
+  return g.entityId;
+};
+
+/** Daily metrics and monthly search keywords of the chosen location. */
+function metricsOf(
+  client: GoogleClient,
+  access: GrantAccess,
+): NonNullable<Capabilities['fetchMetrics']> {
+  return {
+    fetchMetrics: (h, range, metrics) =>
+      access.use(h, async (g) => {
+        const res = await client.dailyMetrics(
+          g.accessToken,
+          locationIdOf(g),
+          metrics,
+          range.start,
+          range.end,
+        );
+        return (res.multiDailyMetricTimeSeries ?? [])
+          .flatMap((m) => m.dailyMetricTimeSeries ?? [])
+          .map((s) => ({
+            metric: s.dailyMetric ?? '',
+            values: (s.timeSeries?.datedValues ?? []).map((v) => ({
+              date: { year: v.date?.year ?? 0, month: v.date?.month ?? 0, day: v.date?.day ?? 0 },
+              // Zero values come without `value` (proto3 JSON defaults).
+              value: Number(v.value ?? '0'),
+            })),
+          }));
+      }),
+    fetchKeywords: (h, month) =>
+      access.use(h, async (g) =>
+        (await client.monthlyKeywords(g.accessToken, locationIdOf(g), month))
+          .filter((k) => !!k.searchKeyword)
+          .map((k) => {
+            // int64 strings; a count Google hides below its threshold keeps only the threshold.
+            const v = k.insightsValue ?? {};
+            return v.value !== undefined || v.threshold === undefined
+              ? {
+                  keyword: k.searchKeyword as string,
+                  value: Number(v.value ?? '0'),
+                  threshold: null,
+                }
+              : {
+                  keyword: k.searchKeyword as string,
+                  value: null,
+                  threshold: Number(v.threshold),
+                };
+          }),
+      ),
+  };
+}
+
+/** The chosen location's listing: read, edited (or checked), and Google's own version of it. */
+function listingEditsOf(
+  client: GoogleClient,
+  access: GrantAccess,
+): NonNullable<Capabilities['editLocation']> {
+  return {
+    readListing: (h) =>
+      access.use(h, async (g) =>
+        listingOf(await client.getLocation(g.accessToken, locationIdOf(g), LISTING_READ_MASK)),
+      ),
+    editLocation: (h, patch, updateMask, opts) =>
+      access.use(h, async (g) => {
+        const mask = updateMask ?? Object.keys(patch).join(',');
+        if (!mask) throw new ChannelError('invalid', 'google: empty location patch');
+        return locationOf(
+          await client.patchLocation(
+            g.accessToken,
+            locationIdOf(g),
+            patch as GoogleLocationResource,
+            mask,
+            opts?.validateOnly === true,
+          ),
+        );
+      }),
+    // getGoogleUpdated (§1.4): masks come as snake_case or camelCase paths; kept top-level.
+    providerVersion: (h) =>
+      access.use(h, async (g) => {
+        const u = await client.getGoogleUpdated(g.accessToken, locationIdOf(g), LISTING_READ_MASK);
+        return {
+          listing: listingOf(u.location ?? {}),
+          changed: topFields(u.diffMask),
+          pending: topFields(u.pendingMask),
+        };
+      }),
+  };
+}
+
+/** The location's photo library (v4 media), under the account that holds the location. */
+function mediaLibraryOf(
+  client: GoogleClient,
+  access: GrantAccess,
+  parentOf: (g: Grant) => Promise<string>,
+): NonNullable<Capabilities['mediaLibrary']> {
+  return {
+    stage: (h, media) =>
+      access.use(h, async (g) => {
+        const slot = await client.startMediaUpload(g.accessToken, await parentOf(g));
+        if (!slot.resourceName) throw new ChannelError('transient', 'google: no upload slot');
+        await client.uploadMediaBytes(
+          g.accessToken,
+          slot.resourceName,
+          media.bytes,
+          media.contentType,
+        );
+        return slot.resourceName;
+      }),
+    create: (h, uploadRef, format) =>
+      access.use(h, async (g) =>
+        libraryMediaOf(
+          await client.createMedia(g.accessToken, await parentOf(g), {
+            mediaFormat: format,
+            // The library's photos are "additional" photos of the profile, not its cover.
+            locationAssociation: { category: 'ADDITIONAL' },
+            dataRef: { resourceName: uploadRef },
+          }),
+        ),
+      ),
+    list: (h) =>
+      access.use(h, async (g) =>
+        (await client.listMedia(g.accessToken, await parentOf(g)))
+          .filter((m) => !!m.name)
+          .map(libraryMediaOf),
+      ),
+    remove: (h, name) =>
+      access.use(h, async (g) => {
+        try {
+          await client.deleteMedia(g.accessToken, name);
+        } catch (err) {
+          if (err instanceof ChannelError && err.status === 404) return;
+          throw err;
+        }
+      }),
+  };
+}
+
 /**
  * Google's capabilities (providers.md §1.4–1.6): local posts (publish, remove, list), daily
  * metrics, and edits of the chosen location. v4 posts live under the account that holds the
@@ -215,10 +355,6 @@ export function localPostOf(draft: PostDraft): Record<string, unknown> {
  */
 export function createGoogleCapabilities(client: GoogleClient, access: GrantAccess): Capabilities {
   const accountOf = new Map<string, string>();
-  const locationIdOf = (g: Grant): string => {
-    if (!g.entityId) throw new ChannelError('invalid', 'google: no location chosen');
-    return g.entityId;
-  };
   const parentOf = async (g: Grant): Promise<string> => {
     const locationId = locationIdOf(g);
     let account = g.accountId ? `accounts/${g.accountId.replace(/^accounts\//, '')}` : null;
@@ -296,122 +432,9 @@ export function createGoogleCapabilities(client: GoogleClient, access: GrantAcce
           return posts.filter((p) => !p.createdAt || p.createdAt >= since);
         }),
     },
-    fetchMetrics: {
-      fetchMetrics: (h, range, metrics) =>
-        access.use(h, async (g) => {
-          const res = await client.dailyMetrics(
-            g.accessToken,
-            locationIdOf(g),
-            metrics,
-            range.start,
-            range.end,
-          );
-          return (res.multiDailyMetricTimeSeries ?? [])
-            .flatMap((m) => m.dailyMetricTimeSeries ?? [])
-            .map((s) => ({
-              metric: s.dailyMetric ?? '',
-              values: (s.timeSeries?.datedValues ?? []).map((v) => ({
-                date: { year: v.date?.year ?? 0, month: v.date?.month ?? 0, day: v.date?.day ?? 0 },
-                // Zero values come without `value` (proto3 JSON defaults).
-                value: Number(v.value ?? '0'),
-              })),
-            }));
-        }),
-      fetchKeywords: (h, month) =>
-        access.use(h, async (g) =>
-          (await client.monthlyKeywords(g.accessToken, locationIdOf(g), month))
-            .filter((k) => !!k.searchKeyword)
-            .map((k) => {
-              // int64 strings; a count Google hides below its threshold keeps only the threshold.
-              const v = k.insightsValue ?? {};
-              return v.value !== undefined || v.threshold === undefined
-                ? {
-                    keyword: k.searchKeyword as string,
-                    value: Number(v.value ?? '0'),
-                    threshold: null,
-                  }
-                : {
-                    keyword: k.searchKeyword as string,
-                    value: null,
-                    threshold: Number(v.threshold),
-                  };
-            }),
-        ),
-    },
-    editLocation: {
-      readListing: (h) =>
-        access.use(h, async (g) =>
-          listingOf(await client.getLocation(g.accessToken, locationIdOf(g), LISTING_READ_MASK)),
-        ),
-      editLocation: (h, patch, updateMask, opts) =>
-        access.use(h, async (g) => {
-          const mask = updateMask ?? Object.keys(patch).join(',');
-          if (!mask) throw new ChannelError('invalid', 'google: empty location patch');
-          return locationOf(
-            await client.patchLocation(
-              g.accessToken,
-              locationIdOf(g),
-              patch as GoogleLocationResource,
-              mask,
-              opts?.validateOnly === true,
-            ),
-          );
-        }),
-      // getGoogleUpdated (§1.4): masks come as snake_case or camelCase paths; kept top-level.
-      providerVersion: (h) =>
-        access.use(h, async (g) => {
-          const u = await client.getGoogleUpdated(
-            g.accessToken,
-            locationIdOf(g),
-            LISTING_READ_MASK,
-          );
-          return {
-            listing: listingOf(u.location ?? {}),
-            changed: topFields(u.diffMask),
-            pending: topFields(u.pendingMask),
-          };
-        }),
-    },
-    mediaLibrary: {
-      stage: (h, media) =>
-        access.use(h, async (g) => {
-          const slot = await client.startMediaUpload(g.accessToken, await parentOf(g));
-          if (!slot.resourceName) throw new ChannelError('transient', 'google: no upload slot');
-          await client.uploadMediaBytes(
-            g.accessToken,
-            slot.resourceName,
-            media.bytes,
-            media.contentType,
-          );
-          return slot.resourceName;
-        }),
-      create: (h, uploadRef, format) =>
-        access.use(h, async (g) =>
-          libraryMediaOf(
-            await client.createMedia(g.accessToken, await parentOf(g), {
-              mediaFormat: format,
-              // The library's photos are "additional" photos of the profile, not its cover.
-              locationAssociation: { category: 'ADDITIONAL' },
-              dataRef: { resourceName: uploadRef },
-            }),
-          ),
-        ),
-      list: (h) =>
-        access.use(h, async (g) =>
-          (await client.listMedia(g.accessToken, await parentOf(g)))
-            .filter((m) => !!m.name)
-            .map(libraryMediaOf),
-        ),
-      remove: (h, name) =>
-        access.use(h, async (g) => {
-          try {
-            await client.deleteMedia(g.accessToken, name);
-          } catch (err) {
-            if (err instanceof ChannelError && err.status === 404) return;
-            throw err;
-          }
-        }),
-    },
+    fetchMetrics: metricsOf(client, access),
+    editLocation: listingEditsOf(client, access),
+    mediaLibrary: mediaLibraryOf(client, access, parentOf),
     locations: {
       listLocations: (h) =>
         access.use(h, async (g) => {

@@ -23,35 +23,12 @@ export const GOOGLE_SCOPE = 'https://www.googleapis.com/auth/business.manage ope
 export const LOCATION_READ_MASK =
   'name,title,storeCode,phoneNumbers,storefrontAddress,websiteUri,openInfo';
 
-/**
- * Google over HTTP. OAuth is two form POSTs over fetch (we keep the tokens, so the auth
- * library's own refresh loop would fight ours); Account Management and Business Information
- * go through the official clients with `rootUrl` from config (ADR 0009).
- */
-export function createGoogleClient(cfg: ChannelsConfig['google'], http: HttpDeps) {
-  // The clients' own retry is off: retries, and waits on 429, are ours (channels/http.ts).
-  // `rootUrl` goes on each call, not on the client: a client-wide rootUrl keeps only its
-  // origin (googleapis-common resolves the method's absolute path against it), which loses a
-  // path prefix such as the sandbox's /sandbox/google/…; a per-call one is prepended as is.
-  const options = (rootUrl: string, accessToken: string) => ({
-    rootUrl: `${rootUrl}/`,
-    headers: { authorization: `Bearer ${accessToken}` },
-    retry: false,
-    fetchImplementation: http.fetch,
-  });
-  const accounts = mybusinessaccountmanagement({ version: 'v1' });
-  const info = mybusinessbusinessinformation({ version: 'v1' });
-  // Only reads and whole-field patches go through the official clients: all repeatable.
-  const official = <T>(call: () => Promise<{ data: T }>): Promise<T> =>
-    withRetry(http, async () => {
-      try {
-        return (await call()).data;
-      } catch (err) {
-        throw classifyGaxios(err);
-      }
-    });
-  const bearer = (accessToken: string) => ({ authorization: `Bearer ${accessToken}` });
-  const v4 = `${cfg.myBusinessUrl}/v4`;
+type GoogleConfig = ChannelsConfig['google'];
+
+const bearer = (accessToken: string) => ({ authorization: `Bearer ${accessToken}` });
+
+/** OAuth: two form POSTs over fetch (we keep the tokens), and the token's own look-ups. */
+function oauthCalls(cfg: GoogleConfig, http: HttpDeps) {
   // A code is single-use: an exchange that timed out is not sent again.
   const token = (params: Record<string, string | undefined>, repeatable: boolean) =>
     requestJson<GoogleTokenResponse>(
@@ -119,7 +96,37 @@ export function createGoogleClient(cfg: ChannelsConfig['google'], http: HttpDeps
         classifyGoogle,
       );
     },
+  };
+}
 
+/**
+ * Account Management and Business Information, through the official clients with `rootUrl`
+ * from config (ADR 0009).
+ */
+function businessInformationCalls(cfg: GoogleConfig, http: HttpDeps) {
+  // The clients' own retry is off: retries, and waits on 429, are ours (channels/http.ts).
+  // `rootUrl` goes on each call, not on the client: a client-wide rootUrl keeps only its
+  // origin (googleapis-common resolves the method's absolute path against it), which loses a
+  // path prefix such as the sandbox's /sandbox/google/…; a per-call one is prepended as is.
+  const options = (rootUrl: string, accessToken: string) => ({
+    rootUrl: `${rootUrl}/`,
+    headers: { authorization: `Bearer ${accessToken}` },
+    retry: false,
+    fetchImplementation: http.fetch,
+  });
+  const accounts = mybusinessaccountmanagement({ version: 'v1' });
+  const info = mybusinessbusinessinformation({ version: 'v1' });
+  // Only reads and whole-field patches go through the official clients: all repeatable.
+  const official = <T>(call: () => Promise<{ data: T }>): Promise<T> =>
+    withRetry(http, async () => {
+      try {
+        return (await call()).data;
+      } catch (err) {
+        throw classifyGaxios(err);
+      }
+    });
+
+  return {
     async listAccounts(accessToken: string): Promise<{ name: string; accountName: string }[]> {
       const out: { name: string; accountName: string }[] = [];
       let pageToken: string | undefined;
@@ -214,6 +221,24 @@ export function createGoogleClient(cfg: ChannelsConfig['google'], http: HttpDeps
         ),
       ),
 
+    getLocation: (
+      accessToken: string,
+      locationId: string,
+      readMask: string = LOCATION_READ_MASK,
+    ): Promise<GoogleLocationResource> =>
+      official(() =>
+        info.locations.get(
+          { name: `locations/${locationId}`, readMask },
+          options(cfg.businessInformationUrl, accessToken),
+        ),
+      ),
+  };
+}
+
+/** v4 local posts (§1.6). */
+function localPostCalls(cfg: GoogleConfig, http: HttpDeps) {
+  const v4 = `${cfg.myBusinessUrl}/v4`;
+  return {
     /** v4 localPosts create (§1.6): creates a post, so it is sent once only. */
     createLocalPost: (accessToken: string, parent: string, post: Record<string, unknown>) =>
       requestJson<GoogleLocalPost>(
@@ -282,7 +307,13 @@ export function createGoogleClient(cfg: ChannelsConfig['google'], http: HttpDeps
         classifyGoogle,
       );
     },
+  };
+}
 
+/** v4 media (§1.7): the location's photo library. */
+function mediaCalls(cfg: GoogleConfig, http: HttpDeps) {
+  const v4 = `${cfg.myBusinessUrl}/v4`;
+  return {
     /**
      * v4 media, step 1 of a byte upload (§1.7): a slot to send bytes to. Repeatable: a slot
      * that is never used makes no media item.
@@ -361,7 +392,12 @@ export function createGoogleClient(cfg: ChannelsConfig['google'], http: HttpDeps
         classifyGoogle,
       );
     },
+  };
+}
 
+/** Business Profile Performance v1 (§1.5). */
+function performanceCalls(cfg: GoogleConfig, http: HttpDeps) {
+  return {
     /** Performance v1 daily series (§1.5); values are int64 strings, zeros may be omitted. */
     dailyMetrics(
       accessToken: string,
@@ -422,18 +458,21 @@ export function createGoogleClient(cfg: ChannelsConfig['google'], http: HttpDeps
       } while (pageToken);
       return out;
     },
+  };
+}
 
-    getLocation: (
-      accessToken: string,
-      locationId: string,
-      readMask: string = LOCATION_READ_MASK,
-    ): Promise<GoogleLocationResource> =>
-      official(() =>
-        info.locations.get(
-          { name: `locations/${locationId}`, readMask },
-          options(cfg.businessInformationUrl, accessToken),
-        ),
-      ),
+/**
+ * Google over HTTP. OAuth is two form POSTs over fetch (we keep the tokens, so the auth
+ * library's own refresh loop would fight ours); Account Management and Business Information
+ * go through the official clients with `rootUrl` from config (ADR 0009).
+ */
+export function createGoogleClient(cfg: GoogleConfig, http: HttpDeps) {
+  return {
+    ...oauthCalls(cfg, http),
+    ...businessInformationCalls(cfg, http),
+    ...localPostCalls(cfg, http),
+    ...mediaCalls(cfg, http),
+    ...performanceCalls(cfg, http),
   };
 }
 

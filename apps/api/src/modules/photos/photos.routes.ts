@@ -160,7 +160,7 @@ export function registerPhotoRoutes(
             part.file.resume();
             continue;
           }
-          const got = await readPart(part);
+          const got = await readPart(storage, part);
           if ('error' in got) (errors[`photos.${count - 1}`] ??= []).push(got.error);
           else files.push(got.upload);
         }
@@ -192,75 +192,76 @@ export function registerPhotoRoutes(
       release();
     }
   }
+}
 
-  /**
-   * One file: its format read from its first bytes, then its bytes streamed to storage through
-   * the probe that measures it (a chunk at a time is held, plus the probe's bounded part).
-   */
-  async function readPart(
-    part: MultipartFile,
-  ): Promise<{ upload: PhotoUpload } | { error: string }> {
-    const chunks = partChunks(part);
-    const drain = async () => {
-      while (!(await chunks.next()).done);
-    };
-    const probe = new MediaProbe();
-    let head = Buffer.alloc(0);
-    let ended = false;
-    while (head.length < 64) {
-      const next = await chunks.next();
-      if (next.done) {
-        ended = true;
-        break;
-      }
-      head = Buffer.concat([head, next.value]);
+/**
+ * One file: its format read from its first bytes, then its bytes streamed to storage through
+ * the probe that measures it (a chunk at a time is held, plus the probe's bounded part).
+ */
+async function readPart(
+  storage: MediaStorage,
+  part: MultipartFile,
+): Promise<{ upload: PhotoUpload } | { error: string }> {
+  const chunks = partChunks(part);
+  const drain = async () => {
+    while (!(await chunks.next()).done);
+  };
+  const probe = new MediaProbe();
+  let head = Buffer.alloc(0);
+  let ended = false;
+  while (head.length < 64) {
+    const next = await chunks.next();
+    if (next.done) {
+      ended = true;
+      break;
     }
-    const format = detectFormat(head.subarray(0, 64));
-    if (!format || format.ext === 'webp') {
-      if (!ended) await drain();
-      // WebP is refused as WebP (spec 2 §5), whatever name it came under.
-      return { error: format ? ja.mediaWebpUnsupported : ja.mediaUnreadable };
-    }
-    async function* body() {
-      probe.push(head);
-      yield head;
-      if (ended) return;
-      for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
-        probe.push(next.value);
-        // Past the cap: stop storing; the rest is read (and dropped) below.
-        if (probe.overCap) throw new OverCap();
-        yield next.value;
-      }
-    }
-    let stored;
-    try {
-      stored = await storage.put(Readable.from(body(), { objectMode: false }), {
-        folder: FOLDER,
-        ext: format.ext === 'jpeg' ? 'jpg' : format.ext,
-        contentType: format.contentType,
-      });
-    } catch (err) {
-      if (!(err instanceof OverCap)) throw err;
-      await drain();
-      return { error: ja.mediaUploadOver20Mb };
-    }
-    // The parser cuts a file one byte past the 20 MB cap, so a larger one reads as too large.
-    const seen = await probe.result(part.filename);
-    if (part.file.truncated || !seen.ok) {
-      await storage.delete(stored.key);
-      return { error: seen.ok ? ja.mediaUploadOver20Mb : seen.message };
-    }
-    return {
-      upload: {
-        storageKey: stored.key,
-        size: stored.size,
-        contentType: seen.contentType,
-        format: seen.meta.kind === 'video' ? 'VIDEO' : 'PHOTO',
-        width: seen.meta.width,
-        height: seen.meta.height,
-      },
-    };
+    head = Buffer.concat([head, next.value]);
   }
+  const format = detectFormat(head.subarray(0, 64));
+  if (!format || format.ext === 'webp') {
+    if (!ended) await drain();
+    // WebP is refused as WebP (spec 2 §5), whatever name it came under.
+    return { error: format ? ja.mediaWebpUnsupported : ja.mediaUnreadable };
+  }
+  async function* body() {
+    probe.push(head);
+    yield head;
+    if (ended) return;
+    for (let next = await chunks.next(); !next.done; next = await chunks.next()) {
+      probe.push(next.value);
+      // Past the cap: stop storing; the rest is read (and dropped) below.
+      if (probe.overCap) throw new OverCap();
+      yield next.value;
+    }
+  }
+  let stored;
+  try {
+    stored = await storage.put(Readable.from(body(), { objectMode: false }), {
+      folder: FOLDER,
+      ext: format.ext === 'jpeg' ? 'jpg' : format.ext,
+      contentType: format.contentType,
+    });
+  } catch (err) {
+    if (!(err instanceof OverCap)) throw err;
+    await drain();
+    return { error: ja.mediaUploadOver20Mb };
+  }
+  // The parser cuts a file one byte past the 20 MB cap, so a larger one reads as too large.
+  const seen = await probe.result(part.filename);
+  if (part.file.truncated || !seen.ok) {
+    await storage.delete(stored.key);
+    return { error: seen.ok ? ja.mediaUploadOver20Mb : seen.message };
+  }
+  return {
+    upload: {
+      storageKey: stored.key,
+      size: stored.size,
+      contentType: seen.contentType,
+      format: seen.meta.kind === 'video' ? 'VIDEO' : 'PHOTO',
+      width: seen.meta.width,
+      height: seen.meta.height,
+    },
+  };
 }
 
 class OverCap extends Error {}

@@ -44,17 +44,16 @@ const storeIdsOf = (text: string | undefined): number[] =>
     .filter(isIdText)
     .map(Number);
 
-export function registerPostRoutes(
-  app: FastifyInstance,
-  deps: {
-    posts: PostsService;
-    access: StoreAccess;
-    storage: MediaStorage;
-    clock: Clock;
-    authenticate: preHandlerAsyncHookHandler;
-  },
-): void {
-  const r = withZod(app);
+type PostRouteDeps = {
+  posts: PostsService;
+  access: StoreAccess;
+  storage: MediaStorage;
+  clock: Clock;
+  authenticate: preHandlerAsyncHookHandler;
+};
+
+/** The multipart routes: a post made (stores × channels, or a Google topic), a topic edited. */
+function registerPostUploads(app: FastifyInstance, deps: PostRouteDeps): void {
   const { posts, access, storage, clock } = deps;
 
   const rule: ImageRule = { accept: 'media', folder: MEDIA_FOLDER };
@@ -184,7 +183,12 @@ export function registerPostRoutes(
       );
     }
   });
+}
 
+/** The Google topic posts (news, events, offers) read and deleted, by their own paths. */
+function registerTopicRoutes(app: FastifyInstance, deps: PostRouteDeps): void {
+  const r = withZod(app);
+  const { posts } = deps;
   for (const [path, kind] of Object.entries(POST_TOPIC_PATHS)) {
     r.get(
       `/posts/${path}`,
@@ -244,6 +248,14 @@ export function registerPostRoutes(
       },
     );
   }
+}
+
+export function registerPostRoutes(app: FastifyInstance, deps: PostRouteDeps): void {
+  const r = withZod(app);
+  const { posts, access } = deps;
+
+  registerPostUploads(app, deps);
+  registerTopicRoutes(app, deps);
 
   r.get(
     '/posts',

@@ -62,6 +62,89 @@ const keyOfUrl = (url: string): string | null => {
   return isMediaKey(key) ? key : null;
 };
 
+const rule: ImageRule = { accept: 'image', folder: PHOTO_FOLDER, limitKb: 20 * 1024 };
+const rules: Record<string, ImageRule> = { files: rule, 'files[]': rule };
+for (let i = 0; i < FILE_SLOTS; i++) rules[`files[${i}]`] = rule;
+
+/**
+ * Reads a create or update: the store first (another tenant's is 404 before any 422), then the
+ * form's rules, then the photos, measured from their stored bytes (WebP and unreadable files
+ * refused). On an update, `files[n]` may also name a photo the product has by its URL (kept);
+ * a product sent no `files` field at all keeps its photos, an empty `files` clears them.
+ */
+const read = async (
+  { access, storage }: { access: StoreAccess; storage: MediaStorage },
+  req: FastifyRequest,
+  { fields, files }: MultipartBody,
+  current?: (storeId: number) => Promise<ProductPhoto[]>,
+): Promise<{ storeId: number; input: ProductInput; photos: ProductPhoto[] | undefined }> => {
+  const storeId = productStoreQuery.shape.user_id.safeParse(fields.user_id);
+  if (!storeId.success) throw validationError({ user_id: [ja.required(fieldLabels.user_id)] });
+  const store = await access.storeFor(actorOf(req), storeId.data, 'write');
+  // An unknown product (or another store's) is 404 before the form is judged.
+  const had = current ? await current(store.id) : [];
+  const parsed = productFormSchema.safeParse(fields);
+  if (!parsed.success) throw validationError(fieldErrorsOf(parsed.error));
+
+  type Slot = { index: number; photo: () => Promise<ProductPhoto> };
+  const slots: Slot[] = [];
+  let order = 1000;
+  let sent = false;
+  for (const [name, part] of Object.entries(files)) {
+    const m = FILE_FIELD.exec(name);
+    if (!m || !part) continue;
+    sent = true;
+    const index = m[1] ? Number(m[1]) : order++;
+    slots.push({
+      index,
+      photo: async () => {
+        if (!part.ok) throw part.error;
+        const u = part.upload;
+        const seen = await inspectMedia(await storage.open(u.key), u.filename);
+        if (!seen.ok) throw validationError({ [`files.${index}`]: [seen.message] });
+        return {
+          key: u.key,
+          width: seen.meta.width,
+          height: seen.meta.height,
+          mime: seen.contentType,
+          bytes: u.size,
+        };
+      },
+    });
+  }
+  for (const [name, value] of Object.entries(fields)) {
+    const m = FILE_FIELD.exec(name);
+    if (!m) continue;
+    sent = true;
+    for (const url of value.split(/\s*,\s*(?=\/|https?:)/).filter((s) => s.trim())) {
+      const index = m[1] ? Number(m[1]) : order++;
+      const key = keyOfUrl(url);
+      const existing = had.find((p) => p.key === key);
+      slots.push({
+        index,
+        photo: () => {
+          if (!existing) throw validationError({ [`files.${index}`]: [productJa.fileNotFound] });
+          return Promise.resolve(existing);
+        },
+      });
+    }
+  }
+  if (slots.length > PRODUCT_MAX_FILES) throw validationError({ files: [productJa.tooManyFiles] });
+  slots.sort((a, b) => a.index - b.index);
+  const photos: ProductPhoto[] = [];
+  for (const s of slots) photos.push(await s.photo());
+  return { storeId: store.id, input: parsed.data, photos: current && !sent ? undefined : photos };
+};
+
+/** The store is checked before a file is read, when its user_id came first (issue 22). */
+const early = (access: StoreAccess, req: FastifyRequest) => ({
+  userId: actorOf(req).user.id,
+  authorize: async (fields: Record<string, string>) => {
+    const id = productStoreQuery.shape.user_id.safeParse(fields.user_id);
+    if (id.success) await access.storeFor(actorOf(req), id.data, 'write');
+  },
+});
+
 /**
  * The products calls of spec 2 §7 (ADR 0046): categories, a paged list (10 a page), one product,
  * create and update (multipart, photos in `files[n]`), delete. Static segments (`categories`)
@@ -182,89 +265,6 @@ export function registerProductRoutes(
     },
   );
 
-  const rule: ImageRule = { accept: 'image', folder: PHOTO_FOLDER, limitKb: 20 * 1024 };
-  const rules: Record<string, ImageRule> = { files: rule, 'files[]': rule };
-  for (let i = 0; i < FILE_SLOTS; i++) rules[`files[${i}]`] = rule;
-
-  /**
-   * Reads a create or update: the store first (another tenant's is 404 before any 422), then the
-   * form's rules, then the photos, measured from their stored bytes (WebP and unreadable files
-   * refused). On an update, `files[n]` may also name a photo the product has by its URL (kept);
-   * a product sent no `files` field at all keeps its photos, an empty `files` clears them.
-   */
-  const read = async (
-    req: FastifyRequest,
-    { fields, files }: MultipartBody,
-    current?: (storeId: number) => Promise<ProductPhoto[]>,
-  ): Promise<{ storeId: number; input: ProductInput; photos: ProductPhoto[] | undefined }> => {
-    const storeId = productStoreQuery.shape.user_id.safeParse(fields.user_id);
-    if (!storeId.success) throw validationError({ user_id: [ja.required(fieldLabels.user_id)] });
-    const store = await access.storeFor(actorOf(req), storeId.data, 'write');
-    // An unknown product (or another store's) is 404 before the form is judged.
-    const had = current ? await current(store.id) : [];
-    const parsed = productFormSchema.safeParse(fields);
-    if (!parsed.success) throw validationError(fieldErrorsOf(parsed.error));
-
-    type Slot = { index: number; photo: () => Promise<ProductPhoto> };
-    const slots: Slot[] = [];
-    let order = 1000;
-    let sent = false;
-    for (const [name, part] of Object.entries(files)) {
-      const m = FILE_FIELD.exec(name);
-      if (!m || !part) continue;
-      sent = true;
-      const index = m[1] ? Number(m[1]) : order++;
-      slots.push({
-        index,
-        photo: async () => {
-          if (!part.ok) throw part.error;
-          const u = part.upload;
-          const seen = await inspectMedia(await storage.open(u.key), u.filename);
-          if (!seen.ok) throw validationError({ [`files.${index}`]: [seen.message] });
-          return {
-            key: u.key,
-            width: seen.meta.width,
-            height: seen.meta.height,
-            mime: seen.contentType,
-            bytes: u.size,
-          };
-        },
-      });
-    }
-    for (const [name, value] of Object.entries(fields)) {
-      const m = FILE_FIELD.exec(name);
-      if (!m) continue;
-      sent = true;
-      for (const url of value.split(/\s*,\s*(?=\/|https?:)/).filter((s) => s.trim())) {
-        const index = m[1] ? Number(m[1]) : order++;
-        const key = keyOfUrl(url);
-        const existing = had.find((p) => p.key === key);
-        slots.push({
-          index,
-          photo: () => {
-            if (!existing) throw validationError({ [`files.${index}`]: [productJa.fileNotFound] });
-            return Promise.resolve(existing);
-          },
-        });
-      }
-    }
-    if (slots.length > PRODUCT_MAX_FILES)
-      throw validationError({ files: [productJa.tooManyFiles] });
-    slots.sort((a, b) => a.index - b.index);
-    const photos: ProductPhoto[] = [];
-    for (const s of slots) photos.push(await s.photo());
-    return { storeId: store.id, input: parsed.data, photos: current && !sent ? undefined : photos };
-  };
-
-  /** The store is checked before a file is read, when its user_id came first (issue 22). */
-  const early = (req: FastifyRequest) => ({
-    userId: actorOf(req).user.id,
-    authorize: async (fields: Record<string, string>) => {
-      const id = productStoreQuery.shape.user_id.safeParse(fields.user_id);
-      if (id.success) await access.storeFor(actorOf(req), id.data, 'write');
-    },
-  });
-
   registerUploadRoutes(app, (scope) => {
     const u = withZod(scope);
     u.post(
@@ -285,10 +285,10 @@ export function registerProductRoutes(
           storage,
           rules,
           async (body) => {
-            const { storeId, input, photos } = await read(req, body);
+            const { storeId, input, photos } = await read(deps, req, body);
             return products.create(storeId, input, photos ?? []);
           },
-          early(req),
+          early(access, req),
         );
         await recordProduct(req, 'create', null, view);
         return okData([view], productJa.created);
@@ -316,13 +316,13 @@ export function registerProductRoutes(
           storage,
           rules,
           async (body) => {
-            const { storeId, input, photos } = await read(req, body, (store) =>
+            const { storeId, input, photos } = await read(deps, req, body, (store) =>
               products.photos(store, id),
             );
             const before = await products.one(storeId, id);
             return { before, after: await products.update(storeId, id, input, photos) };
           },
-          early(req),
+          early(access, req),
         );
         await recordProduct(req, 'update', view.before, view.after);
         return okData([view.after], productJa.updated);

@@ -1,39 +1,40 @@
-import { createHash, randomBytes } from 'node:crypto';
 import {
   formatTokyo,
   ja,
-  LINKED_PUBLISHERS,
   mayUsePublisher,
   PUBLISHER_LOG_LINES,
   PUBLISHER_LOGO_PATH,
   PUBLISHER_STATUS,
   PUBLISHERS,
-  publisherByKey,
   type PublisherKey,
   type PublisherRow,
 } from '@tenpo/domain';
 import {
-  ChannelError,
   credentialHandle,
   type Channel,
+  type ChannelError,
   type CredentialHandle,
   type TokenSet,
 } from '../../channels/channel';
 import type { ChannelSet } from '../../channels';
 import type { PublisherConnectionRow, UserRow } from '../../db/types';
-import { addMs, iso, type Clock } from '../../lib/clock';
+import { iso, type Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
-import { knownOriginOf } from '../../lib/hosts';
-import { decrypt, encrypt, hashToken, newToken } from '../../lib/tokens';
+import { decrypt, encrypt } from '../../lib/tokens';
 import { createGrantAccess, type GrantAccessDeps } from './grant-access';
+import {
+  callback,
+  connectUrl,
+  disconnect,
+  labelOf,
+  lineOf,
+  type ConnectContext,
+} from './publisher.connect';
 import type { AuditActor, AuditLog } from '../audit/audit.repo';
 
 /** The transaction a unit of work runs on, for the audit record written with its changes. */
 type Trx = Parameters<AuditLog['record']>[1];
 import type { ConnectionPatch, CredentialsPatch, PublisherRepo } from './publisher.repo';
-
-/** How long a consent may take between our redirect and the provider's return. */
-const STATE_TTL_MS = 10 * 60_000;
 
 export type PublisherService = ReturnType<typeof createPublisherService>;
 
@@ -50,8 +51,6 @@ export type ConnectionWrites = {
 
 type Logger = { warn: (obj: object, msg: string) => void };
 
-const labelOf = (key: PublisherKey): string => publisherByKey(key)?.label ?? key;
-
 const parseLines = (text: string | null): string[] => {
   try {
     const v = JSON.parse(text ?? '[]') as unknown;
@@ -64,26 +63,6 @@ const parseLines = (text: string | null): string[] => {
 /** A log line as the screen shows it: Tokyo time, then the sentence. */
 const logLine = (now: Date, text: string): string =>
   `${formatTokyo(now, 'YYYY-MM-DD HH:mm')} ${text}`;
-
-/** The line the publisher row shows for a class of channel failure; never the vendor's text. */
-const lineOf = (key: PublisherKey, err: ChannelError): string => {
-  const label = labelOf(key);
-  switch (err.kind) {
-    case 'reauth':
-      return ja.channelReauth(label);
-    case 'quota':
-    case 'rate_limited':
-      return ja.channelQuota(label);
-    case 'transient':
-      return ja.channelRetry(label);
-    case 'outcome_unknown':
-      return ja.channelOutcomeUnknown(label);
-    case 'blocked':
-      return ja.channelBlocked(label);
-    default:
-      return ja.channelInvalid(label);
-  }
-};
 
 export function createPublisherService(deps: {
   repo: PublisherRepo;
@@ -177,6 +156,21 @@ export function createPublisherService(deps: {
     expires_at: t.expiresAt ? iso(t.expiresAt) : null,
   });
 
+  const connect: ConnectContext = {
+    repo,
+    channelOf,
+    seal,
+    open,
+    now,
+    publicUrl,
+    isAgencyPrefix: deps.isAgencyPrefix,
+    log: deps.log,
+    audit: deps.audit,
+    ensureAllowed,
+    record,
+    tokenColumns,
+  };
+
   const grants = createGrantAccess({
     repo,
     channels: channels.all,
@@ -253,186 +247,27 @@ export function createPublisherService(deps: {
       }),
 
     /**
-     * The provider's consent URL, with a one-time state and a PKCE verifier kept here.
-     * `requestHost` is the host the browser asked on: when it is one of ours (lib/hosts.ts),
-     * the state remembers it so the return lands where the user's session is (ADR 0015).
+     * The provider's consent URL, with a one-time state and a PKCE verifier kept here (see
+     * publisher.connect.ts).
      */
-    async connectUrl(
+    connectUrl: (
       actorId: number,
       store: UserRow,
       key: PublisherKey,
       requestHost?: string,
-    ): Promise<string> {
-      ensureAllowed(store, key);
-      const channel = channelOf(key);
-      const state = newToken();
-      const verifier = randomBytes(48).toString('base64url');
-      const challenge = createHash('sha256').update(verifier).digest('base64url');
-      // The provider accepts only the redirect URIs registered with it: always PUBLIC_URL's.
-      const redirectUri = `${publicUrl}/api/publisher/callback/${channel.connectAs}`;
-      const returnOrigin = await knownOriginOf(publicUrl, requestHost, deps.isAgencyPrefix);
-      const t = now();
-      await repo.createState(
-        {
-          state_hash: hashToken(state),
-          user_id: store.id,
-          actor_id: actorId,
-          publisher_key: channel.connectAs,
-          code_verifier: seal(verifier),
-          redirect_uri: redirectUri,
-          return_origin: returnOrigin,
-          created_at: iso(t),
-          expires_at: iso(addMs(t, STATE_TTL_MS)),
-        },
-        iso(t),
-      );
-      return channel.connectUrl({ state, redirectUri, codeChallenge: challenge });
-    },
+    ): Promise<string> => connectUrl(connect, actorId, store, key, requestHost),
 
-    /**
-     * The provider's redirect back: checks the one-time state, exchanges the code, stores the
-     * tokens sealed, and answers where the browser goes next: on the host the consent started
-     * on (the state's origin), else here.
-     */
-    async callback(
+    /** The provider's redirect back: the answer is where the browser goes next. */
+    callback: (
       routeKey: string,
       q: { state?: string; code?: string; error?: string },
-    ): Promise<string> {
-      const st = q.state ? await repo.takeState(hashToken(q.state)) : undefined;
-      const origin = st?.return_origin ?? '';
-      const back = (error: string, key: string = routeKey) =>
-        `${origin}/connect-account?${new URLSearchParams({ error, publisher_key: key }).toString()}`;
-      if (!st || st.publisher_key !== routeKey || st.expires_at <= iso(now()))
-        return back('invalid_state');
-      const key = st.publisher_key as PublisherKey;
-      if (q.error || !q.code) return back(q.error === 'access_denied' ? 'access_denied' : 'denied');
-      const channel = channelOf(key);
-      let tokens: TokenSet;
-      try {
-        tokens = await channel.exchangeCode(
-          q.code as string,
-          st.redirect_uri,
-          open(st.code_verifier),
-        );
-      } catch (err) {
-        if (!(err instanceof ChannelError)) throw err;
-        deps.log.warn({ publisher: key, kind: err.kind, detail: err.message }, 'code exchange');
-        await record(st.user_id, key, lineOf(key, err));
-        return back('connect_failed');
-      }
-      const t = iso(now());
-      const linked = tokens.providerUserName
-        ? { entity_id: tokens.providerUserId, location_name: tokens.providerUserName }
-        : {};
-      const actor = deps.audit ? await deps.audit.actorById(st.actor_id) : null;
-      const was = await repo.connection(st.user_id, key);
-      // The tokens, the connection's state and its record: one unit of work.
-      await repo.transaction(async (tx, db) => {
-        await tx.saveCredentials(
-          st.user_id,
-          key,
-          {
-            ...tokenColumns(tokens),
-            refresh_token: tokens.refreshToken ? seal(tokens.refreshToken) : null,
-            scope: tokens.scope,
-            provider_user_id: tokens.providerUserId,
-            provider_account_id: null,
-            page_id: null,
-            page_token: null,
-            ig_user_id: null,
-          },
-          t,
-        );
-        await tx.saveConnection(
-          st.user_id,
-          key,
-          { status: channel.afterConnect.status, log: '[]', ...linked },
-          t,
-        );
-        await deps.audit?.record(
-          {
-            actor,
-            entity: 'connection',
-            entityId: key,
-            storeId: st.user_id,
-            action: 'connect',
-            summary: `${labelOf(key)} に接続`,
-            before: { status: was?.status ?? PUBLISHER_STATUS.disconnect },
-            after: {
-              status: channel.afterConnect.status,
-              ...(tokens.providerUserName ? { location_name: tokens.providerUserName } : {}),
-            },
-          },
-          db,
-        );
-      });
-      return `${origin}${channel.afterConnect.path}`;
-    },
+    ): Promise<string> => callback(connect, routeKey, q),
 
     /** Disconnects a publisher and the ones that go with it; ends the grant when unshared. */
-    async disconnect(
+    disconnect: (
       store: UserRow,
       key: PublisherKey,
       actor: AuditActor | null = null,
-    ): Promise<void> {
-      ensureAllowed(store, key);
-      const keys: PublisherKey[] = [key, ...(LINKED_PUBLISHERS[key] ?? [])];
-      const before = await repo.connections(store.id);
-      for (const k of keys) {
-        const row = await repo.credentials(store.id, k);
-        if (!row) continue;
-        // One provider account may serve several stores (an agency's); revoking would end
-        // the grant for all of them.
-        const shared = row.provider_user_id
-          ? await repo.sharedGrants(store.id, k, row.provider_user_id)
-          : 0;
-        if (shared > 0) continue;
-        try {
-          await channelOf(k).revoke({
-            accessToken: open(row.access_token),
-            refreshToken: row.refresh_token ? open(row.refresh_token) : null,
-          });
-        } catch (err) {
-          // Already revoked or unreachable: the local disconnect stands either way.
-          deps.log.warn({ publisher: k, err: (err as Error).message }, 'revoke failed');
-        }
-      }
-      // The grants, every linked connection's state and their records go together.
-      await repo.transaction(async (tx, db) => {
-        await tx.deleteCredentials(store.id, keys);
-        for (const k of keys) {
-          const was = before.find((r) => r.publisher_key === k);
-          if (was && was.status !== PUBLISHER_STATUS.disconnect)
-            await deps.audit?.record(
-              {
-                actor,
-                entity: 'connection',
-                entityId: k,
-                storeId: store.id,
-                agencyId: store.agency_id,
-                action: 'disconnect',
-                summary: `${labelOf(k)} の接続を解除`,
-                before: { status: was.status, location_name: was.location_name },
-                after: { status: PUBLISHER_STATUS.disconnect, location_name: null },
-              },
-              db,
-            );
-          await tx.saveConnection(
-            store.id,
-            k,
-            {
-              status: PUBLISHER_STATUS.disconnect,
-              entity_id: null,
-              location_name: null,
-              postal_code: null,
-              address_lines: null,
-              store_code: null,
-              log: '[]',
-            },
-            iso(now()),
-          );
-        }
-      });
-    },
+    ): Promise<void> => disconnect(connect, store, key, actor),
   };
 }

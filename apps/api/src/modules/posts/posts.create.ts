@@ -1,0 +1,158 @@
+import { randomUUID } from 'node:crypto';
+import {
+  CONNECTED_PUBLISHER_STATUSES,
+  ja,
+  mayUsePublisher,
+  type PostTopicType,
+  type PostView,
+  type PublisherKey,
+} from '@tenpo/domain';
+import type { StoredTopic } from './posts.draft';
+import type { UserRow } from '../../db/types';
+import { iso } from '../../lib/clock';
+import { validationError } from '../../lib/errors';
+import { jobOf, PUBLISH_QUEUE, REMOVE_QUEUE, removeKeyOf } from './posts.jobs';
+import { labelOf } from './posts.present';
+import type { NewPostMedia } from './posts.repo';
+import type { PostRequest } from './posts.validate';
+import { postFields, type PostsContext } from './posts.context';
+
+/** A medium ready to be attached to every post of a submission. */
+export type ResolvedMedium = Omit<NewPostMedia, 'position' | 'created_at'>;
+
+/**
+ * Every store × channel must be connected (and allowed for the store's plan): 422 otherwise.
+ * Returns the provider account each store × channel posts as (`<channel>:<entity id>`,
+ * keyed `<store id>:<channel>`), what the per-account limits count by.
+ */
+export async function checkStoresConnected(
+  c: PostsContext,
+  stores: UserRow[],
+  channels: PublisherKey[],
+): Promise<Map<string, string | null>> {
+  const lines: string[] = [];
+  const accounts = new Map<string, string | null>();
+  for (const store of stores)
+    for (const key of channels) {
+      const row = await c.publishers.row(store, key);
+      accounts.set(`${store.id}:${key}`, row.entity_id ? `${key}:${row.entity_id}` : null);
+      if (
+        !mayUsePublisher(store.role, key) ||
+        !(CONNECTED_PUBLISHER_STATUSES as readonly number[]).includes(row.status)
+      )
+        lines.push(
+          ja.postChannelNotConnected(
+            store.store_name ?? store.name ?? String(store.id),
+            labelOf(key),
+          ),
+        );
+    }
+  if (lines.length) throw validationError({ shared_sns_type: lines });
+  return accounts;
+}
+
+/**
+ * One submission: a post per store with its media and a target per channel, and their
+ * jobs, in one transaction (ADR 0026). A channel that cannot remove posts keeps no removal
+ * date; `notes` says so.
+ */
+export async function createPosts(
+  c: PostsContext,
+  actor: UserRow,
+  stores: UserRow[],
+  input: PostRequest,
+  media: ResolvedMedium[],
+  kind?: { type: PostTopicType; topic: StoredTopic | null },
+  /** From `checkConnected` when the caller ran it already. */
+  known?: Map<string, string | null>,
+): Promise<{ submission_id: string; posts: PostView[]; notes: string[] }> {
+  const { repo, queue, registry, now, present } = c;
+  const submission = randomUUID();
+  const at = iso(now());
+  const removable = (key: PublisherKey) => !!registry.get(key).can.remove;
+  const notes = input.deleteAt
+    ? input.channels.filter((k) => !removable(k)).map((k) => ja.postNoRemoval(labelOf(k)))
+    : [];
+  // The accounts are read when the post is made: a store that reconnects to another
+  // account later keeps the earlier account's count for the jobs already queued.
+  const accounts = known ?? (await checkStoresConnected(c, stores, input.channels));
+  const ids = await repo.transaction(async (tx, trx) => {
+    const out: number[] = [];
+    for (const store of stores) {
+      const { post, targets } = await tx.insert(
+        {
+          submission_id: submission,
+          store_id: store.id,
+          author_id: actor.id,
+          content: input.content,
+          button_type: input.buttonType,
+          button_link: input.buttonLink,
+          phone_number: input.phoneNumber,
+          channels: JSON.stringify(input.channels),
+          publish_at: iso(input.publishAt),
+          delete_at: input.deleteAt ? iso(input.deleteAt) : null,
+          post_type: kind?.type ?? 'news',
+          topic: kind?.topic ? JSON.stringify(kind.topic) : null,
+          created_at: at,
+          updated_at: at,
+        },
+        media.map((m, i) => ({ ...m, position: i, created_at: at })),
+        input.channels.map((key) => ({
+          store_id: store.id,
+          publisher_key: key,
+          state: 'scheduled',
+          idempotency_key: `post-target:${randomUUID()}`,
+          external_id: null,
+          external_url: null,
+          error_kind: null,
+          error_lines: '[]',
+          attempts: 0,
+          retries: 0,
+          sent_at: null,
+          published_at: null,
+          remove_at: input.deleteAt && removable(key) ? iso(input.deleteAt) : null,
+          removed_at: null,
+          created_at: at,
+          updated_at: at,
+          parts: null,
+          account: accounts.get(`${store.id}:${key}`) ?? null,
+        })),
+      );
+      for (const t of targets) {
+        const job = jobOf(t);
+        await queue.enqueue(PUBLISH_QUEUE, job, {
+          key: t.idempotency_key,
+          runAt: input.publishAt,
+          trx,
+        });
+        if (t.remove_at)
+          await queue.enqueue(REMOVE_QUEUE, job, {
+            key: removeKeyOf(t.idempotency_key),
+            runAt: new Date(t.remove_at),
+            trx,
+          });
+      }
+      await c.audit?.record(
+        {
+          actor,
+          entity: 'post',
+          entityId: post.id,
+          storeId: store.id,
+          agencyId: store.agency_id,
+          action: 'create',
+          summary: `投稿を作成（${input.channels.map(labelOf).join('、')}）`,
+          after: postFields(post),
+        },
+        trx,
+      );
+      out.push(post.id);
+    }
+    return out;
+  });
+  const bundles = await Promise.all(ids.map((id) => repo.one(id)));
+  return {
+    submission_id: submission,
+    posts: await Promise.all(bundles.filter((b) => !!b).map(present)),
+    notes,
+  };
+}
