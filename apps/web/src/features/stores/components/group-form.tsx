@@ -1,15 +1,12 @@
 import { useState } from 'react';
 import {
-  ActionIcon,
   Button,
   Group as Row,
   Input,
   Modal,
   Pagination,
-  Radio,
   Select,
   Stack,
-  Table,
   Text,
   TextInput,
 } from '@mantine/core';
@@ -19,7 +16,6 @@ import {
   GROUP_STORES_PER_PAGE,
   groupJa,
   groupNameField,
-  mayLead,
   withoutStore,
   type Group,
   type StoreRow,
@@ -30,9 +26,8 @@ import { ErrorAlert } from '@/components/ui/error-alert';
 import { ApiError, errorLines } from '@/lib/api-client';
 import { saveGroupCall } from '../api/groups-api';
 import { storeKeys, storeListCall } from '../api/stores-api';
+import { ChosenStoresTable, type Chosen } from './group-form-stores';
 
-/** A chosen store; `role` is known for stores picked here (a group's own stores carry none). */
-type Chosen = { id: number; name: string; role?: number };
 type Field = 'name' | 'store_list' | 'leader_id';
 
 /** Stores the picker offers at once; typing searches the agency's stores on the server. */
@@ -197,61 +192,17 @@ export function GroupFormModal({
             </Row>
           </Input.Wrapper>
 
-          <Input.Wrapper label={t('groups.chosenStores')} error={errors.leader_id}>
-            <Radio.Group
-              value={leaderId === null ? '' : String(leaderId)}
-              onChange={(v) => {
-                setLeaderId(v ? Number(v) : null);
-                setErrors((x) => ({ ...x, leader_id: undefined }));
-              }}
-              name="group-leader"
-            >
-              <Table withTableBorder verticalSpacing="xs" mt={4}>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th w={130}>{groupJa.labels.leader_id}</Table.Th>
-                    <Table.Th w={70}>{t('screens.overview.columns.id')}</Table.Th>
-                    <Table.Th>{t('screens.overview.columns.name')}</Table.Th>
-                    <Table.Th w={60} />
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {stores.length === 0 && (
-                    <Table.Tr>
-                      <Table.Td colSpan={4}>
-                        <Text size="sm" c="dimmed" ta="center">
-                          {t('groups.noStores')}
-                        </Text>
-                      </Table.Td>
-                    </Table.Tr>
-                  )}
-                  {shown.map((s) => (
-                    <Table.Tr key={s.id} data-testid={`group-store-${s.id}`}>
-                      <Table.Td>
-                        <Radio
-                          value={String(s.id)}
-                          aria-label={t('groups.leaderOf', { name: s.name })}
-                          disabled={s.role !== undefined && !mayLead({ role: s.role })}
-                        />
-                      </Table.Td>
-                      <Table.Td>{s.id}</Table.Td>
-                      <Table.Td style={{ overflowWrap: 'anywhere' }}>{s.name}</Table.Td>
-                      <Table.Td>
-                        <ActionIcon
-                          variant="subtle"
-                          color="red"
-                          aria-label={t('groups.remove', { name: s.name })}
-                          onClick={() => remove(s.id)}
-                        >
-                          ×
-                        </ActionIcon>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Radio.Group>
-          </Input.Wrapper>
+          <ChosenStoresTable
+            empty={stores.length === 0}
+            shown={shown}
+            leaderId={leaderId}
+            error={errors.leader_id}
+            onLeader={(id) => {
+              setLeaderId(id);
+              setErrors((x) => ({ ...x, leader_id: undefined }));
+            }}
+            onRemove={remove}
+          />
           {lastPage > 1 && (
             <Pagination
               size="sm"
