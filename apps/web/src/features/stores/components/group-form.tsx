@@ -1,15 +1,5 @@
 import { useState } from 'react';
-import {
-  Button,
-  Group as Row,
-  Input,
-  Modal,
-  Pagination,
-  Select,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Button, Group as Row, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import {
@@ -26,13 +16,12 @@ import { ErrorAlert } from '@/components/ui/error-alert';
 import { ApiError, errorLines } from '@/lib/api-client';
 import { saveGroupCall } from '../api/groups-api';
 import { storeKeys, storeListCall } from '../api/stores-api';
-import { ChosenStoresTable, type Chosen } from './group-form-stores';
+import { ChosenStores, labelOf, StorePicker, type Chosen } from './group-form-stores';
 
 type Field = 'name' | 'store_list' | 'leader_id';
 
 /** Stores the picker offers at once; typing searches the agency's stores on the server. */
 const PICKER_SIZE = 50;
-const labelOf = (s: { id: number; name: string }) => `${s.id} ${s.name}`;
 
 /**
  * The group create/edit form (spec 3 §2): group name (required), a store picker whose add
@@ -82,13 +71,6 @@ export function GroupFormModal({
   // The chosen store stays an option while other searches answer, so its label stays shown.
   const pickable =
     pickedRow && !answered.some((s) => s.id === pickedRow.id) ? [pickedRow, ...answered] : answered;
-
-  const lastPage = Math.max(1, Math.ceil(stores.length / GROUP_STORES_PER_PAGE));
-  const shownPage = Math.min(page, lastPage);
-  const shown = stores.slice(
-    (shownPage - 1) * GROUP_STORES_PER_PAGE,
-    shownPage * GROUP_STORES_PER_PAGE,
-  );
 
   const add = () => {
     if (!pickedRow || chosenIds.has(pickedRow.id)) return;
@@ -161,40 +143,21 @@ export function GroupFormModal({
             }}
             error={errors.name}
           />
-          <Input.Wrapper label={t('groups.storePicker')} error={errors.store_list}>
-            <Row align="flex-start" wrap="nowrap">
-              <Select
-                aria-label={t('groups.storePicker')}
-                placeholder={t('groups.storePickerPlaceholder')}
-                style={{ flex: 1 }}
-                searchable
-                clearable
-                searchValue={search}
-                onSearchChange={setSearch}
-                // The server searches; every option it answers is shown.
-                filter={({ options: o }) => o}
-                nothingFoundMessage={t('groups.noStoreFound')}
-                data={pickable.map((s) => ({
-                  value: String(s.id),
-                  label: labelOf(s),
-                  disabled: chosenIds.has(s.id),
-                }))}
-                value={pickedRow ? String(pickedRow.id) : null}
-                onChange={(v) => setPickedRow(pickable.find((s) => String(s.id) === v) ?? null)}
-              />
-              <Button
-                variant="light"
-                onClick={add}
-                disabled={!pickedRow || chosenIds.has(pickedRow.id)}
-              >
-                {t('groups.add')}
-              </Button>
-            </Row>
-          </Input.Wrapper>
+          <StorePicker
+            search={search}
+            onSearch={setSearch}
+            pickable={pickable}
+            chosenIds={chosenIds}
+            picked={pickedRow}
+            onPick={setPickedRow}
+            onAdd={add}
+            error={errors.store_list}
+          />
 
-          <ChosenStoresTable
-            empty={stores.length === 0}
-            shown={shown}
+          <ChosenStores
+            stores={stores}
+            page={page}
+            onPage={setPage}
             leaderId={leaderId}
             error={errors.leader_id}
             onLeader={(id) => {
@@ -203,15 +166,6 @@ export function GroupFormModal({
             }}
             onRemove={remove}
           />
-          {lastPage > 1 && (
-            <Pagination
-              size="sm"
-              total={lastPage}
-              value={shownPage}
-              onChange={setPage}
-              aria-label={t('groups.chosenStores')}
-            />
-          )}
           <Text size="xs" c="dimmed">
             {t('groups.leaderHint')}
           </Text>

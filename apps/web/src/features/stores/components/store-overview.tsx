@@ -1,16 +1,16 @@
 import { useState } from 'react';
-import { Button, Group, Loader, Select, Stack, Table, TextInput } from '@mantine/core';
+import { Button, Group, Loader, Select, Stack, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { AGENCY_STORES_PER_PAGE, ROLE, type StoreRow, type User } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '@/components/ui/error-alert';
-import { EmptyRow, TableFooter } from '@/components/ui/table-footer';
+import { TableFooter } from '@/components/ui/table-footer';
 import { errorLines } from '@/lib/api-client';
 import { groupListCall, storeKeys, storeListCall } from '../api/stores-api';
 import { GroupFormModal } from './group-form';
-import { StoreOverviewRow } from './store-overview-row';
+import { StoreOverviewTable } from './store-overview-table';
 
 /**
  * The overview's store list (spec 3 §2 agency store overview): group selector, search, paged
@@ -54,7 +54,6 @@ export function StoreOverview({
     placeholderData: keepPreviousData,
   });
 
-  const c = 'screens.overview.columns';
   const isChecked = (r: StoreRow) => checked.some((x) => x.id === r.id);
   const toggle = (r: StoreRow, on: boolean) =>
     setChecked((xs) =>
@@ -139,37 +138,12 @@ export function StoreOverview({
       {list.isPending ? (
         <Loader />
       ) : (
-        <Table.ScrollContainer minWidth={860} className="cards-on-phone">
-          <Table striped highlightOnHover withTableBorder verticalSpacing="sm">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th w={40} />
-                <Table.Th>{t(`${c}.id`)}</Table.Th>
-                <Table.Th>{t(`${c}.company_name`)}</Table.Th>
-                <Table.Th>{t(`${c}.name`)}</Table.Th>
-                <Table.Th>{t(`${c}.person_in_charge`)}</Table.Th>
-                <Table.Th>{t(`${c}.email`)}</Table.Th>
-                <Table.Th>{t(`${c}.google_status`)}</Table.Th>
-                <Table.Th>{t(`${c}.status`)}</Table.Th>
-                <Table.Th>{t(`${c}.actions`)}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {d && d.data.length === 0 && (
-                <EmptyRow columns={9} text={t('screens.overview.empty')} />
-              )}
-              {d?.data.map((r) => (
-                <StoreOverviewRow
-                  key={r.id}
-                  r={r}
-                  checked={isChecked(r)}
-                  onToggle={toggle}
-                  onOpenDashboard={onOpenDashboard}
-                />
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <StoreOverviewTable
+          rows={d?.data}
+          isChecked={isChecked}
+          onToggle={toggle}
+          onOpenDashboard={onOpenDashboard}
+        />
       )}
 
       {d && (

@@ -1,11 +1,12 @@
 import { Badge, Button, Checkbox, Table } from '@mantine/core';
 import { storeOptionDisabled, type StoreRow } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
+import { EmptyRow } from '@/components/ui/table-footer';
 
 const c = 'screens.overview.columns';
 
 /** One store of the overview: its checkbox, figures, Google and status badges, dashboard button. */
-export function StoreOverviewRow({
+function StoreOverviewRow({
   r,
   checked,
   onToggle,
@@ -59,5 +60,52 @@ export function StoreOverviewRow({
         </Button>
       </Table.Td>
     </Table.Tr>
+  );
+}
+
+/** The overview's table of stores: a checkbox column, the store's figures, a dashboard button. */
+export function StoreOverviewTable({
+  rows,
+  isChecked,
+  onToggle,
+  onOpenDashboard,
+}: {
+  /** The page's stores; undefined while none has been answered. */
+  rows: StoreRow[] | undefined;
+  isChecked: (r: StoreRow) => boolean;
+  onToggle: (r: StoreRow, on: boolean) => void;
+  onOpenDashboard: (row: StoreRow) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Table.ScrollContainer minWidth={860} className="cards-on-phone">
+      <Table striped highlightOnHover withTableBorder verticalSpacing="sm">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th w={40} />
+            <Table.Th>{t(`${c}.id`)}</Table.Th>
+            <Table.Th>{t(`${c}.company_name`)}</Table.Th>
+            <Table.Th>{t(`${c}.name`)}</Table.Th>
+            <Table.Th>{t(`${c}.person_in_charge`)}</Table.Th>
+            <Table.Th>{t(`${c}.email`)}</Table.Th>
+            <Table.Th>{t(`${c}.google_status`)}</Table.Th>
+            <Table.Th>{t(`${c}.status`)}</Table.Th>
+            <Table.Th>{t(`${c}.actions`)}</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows && rows.length === 0 && <EmptyRow columns={9} text={t('screens.overview.empty')} />}
+          {rows?.map((r) => (
+            <StoreOverviewRow
+              key={r.id}
+              r={r}
+              checked={isChecked(r)}
+              onToggle={onToggle}
+              onOpenDashboard={onOpenDashboard}
+            />
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
   );
 }
