@@ -53,8 +53,11 @@ type Values = {
 };
 type Out = RegistrationOut;
 
-/** /register-information: form, confirmation modal, success dialog (spec 1 §2). */
-export function RegisterInformationForm({ onBackToLogin }: { onBackToLogin: () => void }) {
+/**
+ * The registration's state: the form (judged by the domain's registrationFormRequest), the
+ * answers waiting for confirmation, the server's answer, and the send itself.
+ */
+function useRegisterInformation() {
   const { t } = useTranslation();
   const [pending, setPending] = useState<Out | null>(null);
   const [done, setDone] = useState<string | null>(null);
@@ -99,6 +102,15 @@ export function RegisterInformationForm({ onBackToLogin }: { onBackToLogin: () =
       setErrors(errorLines(e));
     }
   };
+
+  return { form, fe, pending, setPending, done, errors, termsOpen, setTermsOpen, send };
+}
+
+/** /register-information: form, confirmation modal, success dialog (spec 1 §2). */
+export function RegisterInformationForm({ onBackToLogin }: { onBackToLogin: () => void }) {
+  const { t } = useTranslation();
+  const { form, fe, pending, setPending, done, errors, termsOpen, setTermsOpen, send } =
+    useRegisterInformation();
 
   return (
     <>

@@ -66,6 +66,31 @@ const defaultsOf = (core: CoreInformation, region: string): Values => ({
   longitude: core.map_marker?.longitude ?? null,
 });
 
+/** What is saved: the form's values, the phone in E.164, each category with its name. */
+const coreBodyOf = (v: Values, phone: string | null, categoryData: CategoryOption[]) => {
+  const names = new Map(categoryData.map((c) => [c.value, c.label]));
+  return {
+    name: v.name,
+    postal_code: v.postal_code,
+    region_code: v.region_code || null,
+    prefecture: v.prefecture,
+    locality: v.locality,
+    address1: v.address1,
+    address2: v.address2,
+    address3: v.address3,
+    main_phone: phone,
+    primary_category_id: v.primary_category_id,
+    primary_category_name: v.primary_category_id
+      ? (names.get(v.primary_category_id) ?? null)
+      : null,
+    additional_categorie_id: v.additional_categorie_id,
+    additional_categorie_name: v.additional_categorie_id.map((id) => names.get(id) ?? ''),
+    latitude: v.latitude,
+    longitude: v.longitude,
+    corporate_code: v.corporate_code,
+  };
+};
+
 /**
  * The postal-code lookup: fills the prefecture, locality, first address line and the marker
  * from the code typed, or says the code was not found.
@@ -98,6 +123,44 @@ function usePostalLookup(
     setLookup({ busy: false, message: null });
   };
   return { lookup, runLookup };
+}
+
+/** The primary category and the additional ones (the primary is not offered twice). */
+function CategoryFields({
+  form,
+  data,
+}: {
+  form: UseFormReturn<Values>;
+  data: { value: string; label: string }[];
+}) {
+  const { t } = useTranslation();
+  const fe = form.formState.errors;
+  return (
+    <>
+      <Select
+        label={storeInfoLabels.primary_category}
+        searchable
+        clearable
+        placeholder={t('storeInfo.categoryPlaceholder')}
+        data={data}
+        limit={100}
+        value={form.watch('primary_category_id')}
+        onChange={(v) => form.setValue('primary_category_id', v, { shouldDirty: true })}
+        error={fe.primary_category_id?.message}
+      />
+      <MultiSelect
+        label={storeInfoLabels.additional_categories}
+        searchable
+        clearable
+        placeholder={t('storeInfo.categoryPlaceholder')}
+        data={data.filter((c) => c.value !== form.watch('primary_category_id'))}
+        limit={100}
+        value={form.watch('additional_categorie_id')}
+        onChange={(v) => form.setValue('additional_categorie_id', v, { shouldDirty: true })}
+        error={fe.additional_categorie_id?.message}
+      />
+    </>
+  );
 }
 
 /**
@@ -167,27 +230,7 @@ export function CoreForm({
       }
       phone = p.number;
     }
-    const names = new Map(categoryData.map((c) => [c.value, c.label]));
-    await save({
-      name: v.name,
-      postal_code: v.postal_code,
-      region_code: v.region_code || null,
-      prefecture: v.prefecture,
-      locality: v.locality,
-      address1: v.address1,
-      address2: v.address2,
-      address3: v.address3,
-      main_phone: phone,
-      primary_category_id: v.primary_category_id,
-      primary_category_name: v.primary_category_id
-        ? (names.get(v.primary_category_id) ?? null)
-        : null,
-      additional_categorie_id: v.additional_categorie_id,
-      additional_categorie_name: v.additional_categorie_id.map((id) => names.get(id) ?? ''),
-      latitude: v.latitude,
-      longitude: v.longitude,
-      corporate_code: v.corporate_code,
-    });
+    await save(coreBodyOf(v, phone, categoryData));
   });
 
   const text = (name: keyof Values & keyof typeof storeInfoLabels, required = false) => (
@@ -242,28 +285,7 @@ export function CoreForm({
           error={fe.main_phone?.message}
           {...form.register('main_phone')}
         />
-        <Select
-          label={storeInfoLabels.primary_category}
-          searchable
-          clearable
-          placeholder={t('storeInfo.categoryPlaceholder')}
-          data={categoryData}
-          limit={100}
-          value={form.watch('primary_category_id')}
-          onChange={(v) => form.setValue('primary_category_id', v, { shouldDirty: true })}
-          error={fe.primary_category_id?.message}
-        />
-        <MultiSelect
-          label={storeInfoLabels.additional_categories}
-          searchable
-          clearable
-          placeholder={t('storeInfo.categoryPlaceholder')}
-          data={categoryData.filter((c) => c.value !== form.watch('primary_category_id'))}
-          limit={100}
-          value={form.watch('additional_categorie_id')}
-          onChange={(v) => form.setValue('additional_categorie_id', v, { shouldDirty: true })}
-          error={fe.additional_categorie_id?.message}
-        />
+        <CategoryFields form={form} data={categoryData} />
         {text('corporate_code')}
         {map && (
           <Grid>
