@@ -48,148 +48,152 @@ export type AdminStoreDbRow = UserRow & {
 export type AdminRepo = ReturnType<typeof createAdminRepo>;
 export type AdminTx = ReturnType<typeof adminQueries>;
 
-/** The queries of the manager's admin, on the database or inside a transaction. */
-function adminQueries(db: Q) {
-  const stores = (f: AdminStoreFilter) => {
-    let q = db.selectFrom('users as u').where('u.role', 'in', [ROLE.freeTrial, ROLE.shop]);
-    if (f.agencyId !== undefined) q = q.where('u.agency_id', '=', f.agencyId);
-    if (f.customersOnly) q = q.where('u.agency_id', 'is', null);
-    if (f.groupId !== undefined) {
-      const groupId = f.groupId;
-      // A member counts only while it is a store of the group's agency: with agency_id naming
-      // another agency the list is empty, never that agency's or the group's foreign stores.
-      q = q.where((eb) =>
+/** The stores the manager lists, filtered. */
+function listedStores(db: Q, f: AdminStoreFilter) {
+  let q = db.selectFrom('users as u').where('u.role', 'in', [ROLE.freeTrial, ROLE.shop]);
+  if (f.agencyId !== undefined) q = q.where('u.agency_id', '=', f.agencyId);
+  if (f.customersOnly) q = q.where('u.agency_id', 'is', null);
+  if (f.groupId !== undefined) {
+    const groupId = f.groupId;
+    // A member counts only while it is a store of the group's agency: with agency_id naming
+    // another agency the list is empty, never that agency's or the group's foreign stores.
+    q = q.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('group_members as m')
+          .innerJoin('store_groups as g', 'g.id', 'm.group_id')
+          .select('m.user_id')
+          .where('m.group_id', '=', groupId)
+          .whereRef('m.user_id', '=', 'u.id')
+          .whereRef('g.agency_id', '=', 'u.agency_id'),
+      ),
+    );
+  }
+  if (f.search) {
+    const like = likeOf(f.search);
+    q = q.where((eb) =>
+      eb.or(
+        (['u.store_name', 'u.company_name', 'u.email', 'u.name', 'u.phone'] as const).map((c) =>
+          eb(sql`lower(coalesce(${sql.ref(c)}, ''))`, 'like', sql`${like} escape '\\'`),
+        ),
+      ),
+    );
+  }
+  return q;
+}
+
+/** The agencies the manager lists, searched by name, e-mail or white-label domain. */
+function listedAgencies(db: Q, search?: string) {
+  let q = db.selectFrom('users as u').where('u.role', '=', ROLE.agency);
+  if (search) {
+    const like = likeOf(search);
+    q = q.where((eb) =>
+      eb.or([
+        ...(['u.company_name', 'u.email', 'u.name'] as const).map((c) =>
+          eb(sql`lower(coalesce(${sql.ref(c)}, ''))`, 'like', sql`${like} escape '\\'`),
+        ),
         eb.exists(
           eb
-            .selectFrom('group_members as m')
-            .innerJoin('store_groups as g', 'g.id', 'm.group_id')
-            .select('m.user_id')
-            .where('m.group_id', '=', groupId)
-            .whereRef('m.user_id', '=', 'u.id')
-            .whereRef('g.agency_id', '=', 'u.agency_id'),
+            .selectFrom('agency_domains as d')
+            .select('d.id')
+            .whereRef('d.agency_id', '=', 'u.id')
+            .where((e) =>
+              e.or([
+                e(sql`lower(d.prefix)`, 'like', sql`${like} escape '\\'`),
+                e(sql`lower(d.title)`, 'like', sql`${like} escape '\\'`),
+              ]),
+            ),
         ),
-      );
-    }
-    if (f.search) {
-      const like = likeOf(f.search);
-      q = q.where((eb) =>
-        eb.or(
-          (['u.store_name', 'u.company_name', 'u.email', 'u.name', 'u.phone'] as const).map((c) =>
-            eb(sql`lower(coalesce(${sql.ref(c)}, ''))`, 'like', sql`${like} escape '\\'`),
-          ),
-        ),
-      );
-    }
-    return q;
-  };
+      ]),
+    );
+  }
+  return q;
+}
 
-  const agencies = (search?: string) => {
-    let q = db.selectFrom('users as u').where('u.role', '=', ROLE.agency);
-    if (search) {
-      const like = likeOf(search);
-      q = q.where((eb) =>
-        eb.or([
-          ...(['u.company_name', 'u.email', 'u.name'] as const).map((c) =>
-            eb(sql`lower(coalesce(${sql.ref(c)}, ''))`, 'like', sql`${like} escape '\\'`),
-          ),
-          eb.exists(
-            eb
-              .selectFrom('agency_domains as d')
-              .select('d.id')
-              .whereRef('d.agency_id', '=', 'u.id')
-              .where((e) =>
-                e.or([
-                  e(sql`lower(d.prefix)`, 'like', sql`${like} escape '\\'`),
-                  e(sql`lower(d.title)`, 'like', sql`${like} escape '\\'`),
-                ]),
-              ),
-          ),
-        ]),
-      );
-    }
-    return q;
-  };
+/** The listed stores with their agency, app name, Google connection and payment method. */
+const listedStoreRows = (db: Q, f: AdminStoreFilter) =>
+  listedStores(db, f)
+    .selectAll('u')
+    .select((eb) => [
+      eb
+        .selectFrom('users as a')
+        .select('a.company_name')
+        .whereRef('a.id', '=', 'u.agency_id')
+        .as('agency_name'),
+      eb
+        .selectFrom('users as a')
+        .select('a.logo_url')
+        .whereRef('a.id', '=', 'u.agency_id')
+        .as('agency_logo'),
+      eb
+        .selectFrom('agency_domains as d')
+        .select('d.title')
+        .whereRef('d.agency_id', '=', 'u.agency_id')
+        .orderBy('d.id')
+        .limit(1)
+        .as('app_name'),
+      eb
+        .selectFrom('publisher_connections as p')
+        .select('p.status')
+        .whereRef('p.user_id', '=', 'u.id')
+        .where('p.publisher_key', '=', GOOGLE_KEY)
+        .limit(1)
+        .as('google_connection'),
+      eb
+        .selectFrom('payment_accounts as pa')
+        .select('pa.method')
+        .whereRef('pa.user_id', '=', 'u.id')
+        .as('payment_account_method'),
+    ]);
 
-  const storeRows = (f: AdminStoreFilter) =>
-    stores(f)
-      .selectAll('u')
-      .select((eb) => [
-        eb
-          .selectFrom('users as a')
-          .select('a.company_name')
-          .whereRef('a.id', '=', 'u.agency_id')
-          .as('agency_name'),
-        eb
-          .selectFrom('users as a')
-          .select('a.logo_url')
-          .whereRef('a.id', '=', 'u.agency_id')
-          .as('agency_logo'),
+/** The listed agencies with their domain, store count and Google-connected stores. */
+const listedAgencyRows = (db: Q, search?: string) =>
+  listedAgencies(db, search)
+    .selectAll('u')
+    .select((eb) => [
+      ...(['prefix', 'title', 'favicon_url'] as const).map((c) =>
         eb
           .selectFrom('agency_domains as d')
-          .select('d.title')
-          .whereRef('d.agency_id', '=', 'u.agency_id')
+          .select(`d.${c}`)
+          .whereRef('d.agency_id', '=', 'u.id')
           .orderBy('d.id')
           .limit(1)
-          .as('app_name'),
-        eb
-          .selectFrom('publisher_connections as p')
-          .select('p.status')
-          .whereRef('p.user_id', '=', 'u.id')
-          .where('p.publisher_key', '=', GOOGLE_KEY)
-          .limit(1)
-          .as('google_connection'),
-        eb
-          .selectFrom('payment_accounts as pa')
-          .select('pa.method')
-          .whereRef('pa.user_id', '=', 'u.id')
-          .as('payment_account_method'),
-      ]);
+          .as(c),
+      ),
+      eb
+        .selectFrom('users as s')
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .whereRef('s.agency_id', '=', 'u.id')
+        .where('s.role', 'in', [ROLE.freeTrial, ROLE.shop])
+        .as('store_count'),
+      eb
+        .selectFrom('users as s')
+        .innerJoin('publisher_connections as p', 'p.user_id', 's.id')
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .whereRef('s.agency_id', '=', 'u.id')
+        .where('p.publisher_key', '=', GOOGLE_KEY)
+        .where('p.status', 'in', CONNECTED_STATUSES)
+        .as('google_connected'),
+    ]);
 
-  const agencyRows = (search?: string) =>
-    agencies(search)
-      .selectAll('u')
-      .select((eb) => [
-        ...(['prefix', 'title', 'favicon_url'] as const).map((c) =>
-          eb
-            .selectFrom('agency_domains as d')
-            .select(`d.${c}`)
-            .whereRef('d.agency_id', '=', 'u.id')
-            .orderBy('d.id')
-            .limit(1)
-            .as(c),
-        ),
-        eb
-          .selectFrom('users as s')
-          .select((e) => e.fn.countAll<number>().as('n'))
-          .whereRef('s.agency_id', '=', 'u.id')
-          .where('s.role', 'in', [ROLE.freeTrial, ROLE.shop])
-          .as('store_count'),
-        eb
-          .selectFrom('users as s')
-          .innerJoin('publisher_connections as p', 'p.user_id', 's.id')
-          .select((e) => e.fn.countAll<number>().as('n'))
-          .whereRef('s.agency_id', '=', 'u.id')
-          .where('p.publisher_key', '=', GOOGLE_KEY)
-          .where('p.status', 'in', CONNECTED_STATUSES)
-          .as('google_connected'),
-      ]);
+const asAgency = (r: Record<string, unknown>): AdminAgencyDbRow =>
+  ({
+    ...r,
+    store_count: Number(r.store_count ?? 0),
+    google_connected: Number(r.google_connected ?? 0),
+  }) as AdminAgencyDbRow;
 
-  const asAgency = (r: Record<string, unknown>): AdminAgencyDbRow =>
-    ({
-      ...r,
-      store_count: Number(r.store_count ?? 0),
-      google_connected: Number(r.google_connected ?? 0),
-    }) as AdminAgencyDbRow;
-
+/** The manager's lists: stores and agencies, counted, paged and one by one. */
+function listQueries(db: Q) {
   return {
     async countStores(f: AdminStoreFilter): Promise<number> {
-      const r = await stores(f)
+      const r = await listedStores(db, f)
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .executeTakeFirstOrThrow();
       return Number(r.n);
     },
     async storePage(f: AdminStoreFilter, page: number, perPage: number) {
-      const rows = await storeRows(f)
+      const rows = await listedStoreRows(db, f)
         .orderBy('u.id', 'asc')
         .limit(perPage)
         .offset((page - 1) * perPage)
@@ -197,19 +201,19 @@ function adminQueries(db: Q) {
       return rows as AdminStoreDbRow[];
     },
     async store(id: number, f: AdminStoreFilter = {}): Promise<AdminStoreDbRow | undefined> {
-      return (await storeRows(f).where('u.id', '=', id).executeTakeFirst()) as
+      return (await listedStoreRows(db, f).where('u.id', '=', id).executeTakeFirst()) as
         | AdminStoreDbRow
         | undefined;
     },
 
     async countAgencies(search?: string): Promise<number> {
-      const r = await agencies(search)
+      const r = await listedAgencies(db, search)
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .executeTakeFirstOrThrow();
       return Number(r.n);
     },
     async agencyPage(search: string | undefined, page: number, perPage: number) {
-      const rows = await agencyRows(search)
+      const rows = await listedAgencyRows(db, search)
         .orderBy('u.id', 'asc')
         .limit(perPage)
         .offset((page - 1) * perPage)
@@ -217,10 +221,15 @@ function adminQueries(db: Q) {
       return rows.map(asAgency);
     },
     async agency(id: number): Promise<AdminAgencyDbRow | undefined> {
-      const r = await agencyRows().where('u.id', '=', id).executeTakeFirst();
+      const r = await listedAgencyRows(db).where('u.id', '=', id).executeTakeFirst();
       return r ? asAgency(r) : undefined;
     },
+  };
+}
 
+/** Accounts and white-label domains: uniqueness checks, users written, an agency's domain. */
+function accountQueries(db: Q) {
+  return {
     /** The user with this e-mail (any case), other than `exceptId`. */
     async emailTaken(email: string, exceptId?: number): Promise<boolean> {
       let q = db
@@ -290,7 +299,12 @@ function adminQueries(db: Q) {
           .values({ agency_id: agencyId, ...d, created_at: now })
           .execute();
     },
+  };
+}
 
+/** Groups and the stores of an agency, and a store's leaving of groups. */
+function groupQueries(db: Q) {
+  return {
     /** The agency's groups, and the stores it owns. */
     groupsOf: (agencyId: number) =>
       db
@@ -354,7 +368,12 @@ function adminQueries(db: Q) {
      * a change to groups or their leaders.
      */
     recomputeLeaders: (userIds: readonly number[]) => recomputeLeaders(db, userIds),
+  };
+}
 
+/** Removing an agency or a user, and what is kept or counted around it. */
+function removalQueries(db: Q) {
+  return {
     /** Detaches the agency's stores: they become customers of the platform (ADR 0049). */
     async detachStores(agencyId: number, patch: UserUpdate): Promise<void> {
       await db
@@ -415,6 +434,16 @@ function adminQueries(db: Q) {
         photos: await count('photos', 'store_id'),
       };
     },
+  };
+}
+
+/** The queries of the manager's admin, on the database or inside a transaction. */
+function adminQueries(db: Q) {
+  return {
+    ...listQueries(db),
+    ...accountQueries(db),
+    ...groupQueries(db),
+    ...removalQueries(db),
   };
 }
 

@@ -23,26 +23,35 @@ import type { MediaStorage } from '../../storage';
 import type { AdminService, StoreKind } from './admin.service';
 import { withRole } from '../../plugins/route-guards';
 
+type AdminRouteDeps = {
+  admin: AdminService;
+  storage: MediaStorage;
+  authenticate: preHandlerAsyncHookHandler;
+};
+
+// Only a manager reaches /admin/… (spec 3 §6); everyone else is refused with 403, before the
+// input is read.
+const managerOnly = (authenticate: preHandlerAsyncHookHandler) =>
+  withRole(authenticate, 'manager', 'a manager acts on every tenant');
+
+const tags = ['admin'];
+
 /**
  * The manager's admin (spec 3 §7 Admin): agencies, customers (stores of no agency) and stores,
  * each listed with `meta` paging, read, created, changed and deleted (ADR 0049).
  */
-export function registerAdminRoutes(
-  app: FastifyInstance,
-  deps: {
-    admin: AdminService;
-    storage: MediaStorage;
-    authenticate: preHandlerAsyncHookHandler;
-  },
-): void {
+export function registerAdminRoutes(app: FastifyInstance, deps: AdminRouteDeps): void {
+  registerAgencyRoutes(app, deps);
+  registerStoreRoutes(app, deps, 'customers');
+  registerStoreRoutes(app, deps, 'stores');
+}
+
+/** Agencies: list and one; create and change take files (multipart). */
+function registerAgencyRoutes(app: FastifyInstance, deps: AdminRouteDeps): void {
   const r = withZod(app);
   const { admin } = deps;
-  // Only a manager reaches /admin/… (spec 3 §6); everyone else is refused with 403, before the
-  // input is read.
-  const pre = withRole(deps.authenticate, 'manager', 'a manager acts on every tenant');
-  const tags = ['admin'];
+  const pre = managerOnly(deps.authenticate);
 
-  // ---- Agencies: list and one; create and change take files (multipart). ----
   r.get(
     '/admin/agencies',
     {
@@ -171,113 +180,114 @@ export function registerAdminRoutes(
       },
     );
   });
+}
 
-  // ---- Customers (stores of no agency) and stores: JSON. ----
-  const storeRoutes = (kind: StoreKind) => {
-    const path = `/admin/${kind}`;
-    const what = kind === 'customers' ? 'customer (a store of no agency)' : 'store';
-    const msg =
-      kind === 'customers'
-        ? {
-            created: adminJa.customerCreated,
-            updated: adminJa.customerUpdated,
-            deleted: adminJa.customerDeleted,
-          }
-        : {
-            created: adminJa.storeCreated,
-            updated: adminJa.storeUpdated,
-            deleted: adminJa.storeDeleted,
-          };
+/** Customers (stores of no agency) or stores, by `kind`: JSON bodies. */
+function registerStoreRoutes(app: FastifyInstance, deps: AdminRouteDeps, kind: StoreKind): void {
+  const r = withZod(app);
+  const { admin } = deps;
+  const pre = managerOnly(deps.authenticate);
+  const path = `/admin/${kind}`;
+  const what = kind === 'customers' ? 'customer (a store of no agency)' : 'store';
+  const msg =
+    kind === 'customers'
+      ? {
+          created: adminJa.customerCreated,
+          updated: adminJa.customerUpdated,
+          deleted: adminJa.customerDeleted,
+        }
+      : {
+          created: adminJa.storeCreated,
+          updated: adminJa.storeUpdated,
+          deleted: adminJa.storeDeleted,
+        };
 
-    r.get(
-      path,
-      {
-        ...pre,
-        schema: {
-          tags,
-          summary:
-            kind === 'customers'
-              ? 'Customers of the platform: stores of no agency (paged, 10 a page; search)'
-              : "The manager's store list, every tenant (paged, 10 a page; search, agency_id, group_id)",
-          querystring: kind === 'customers' ? adminListQuery : adminStoreListQuery,
-          response: { 200: ok(adminList(adminStoreRowSchema)) },
-        },
+  r.get(
+    path,
+    {
+      ...pre,
+      schema: {
+        tags,
+        summary:
+          kind === 'customers'
+            ? 'Customers of the platform: stores of no agency (paged, 10 a page; search)'
+            : "The manager's store list, every tenant (paged, 10 a page; search, agency_id, group_id)",
+        querystring: kind === 'customers' ? adminListQuery : adminStoreListQuery,
+        response: { 200: ok(adminList(adminStoreRowSchema)) },
       },
-      async (req) => {
-        actorOf(req);
-        return okData(await admin.listStores(kind, req.query));
-      },
-    );
+    },
+    async (req) => {
+      actorOf(req);
+      return okData(await admin.listStores(kind, req.query));
+    },
+  );
 
-    r.get(
-      `${path}/:id`,
-      {
-        ...pre,
-        schema: {
-          tags,
-          summary: `One ${what}, for the manager`,
-          params: adminIdParams,
-          response: { 200: ok(adminStoreSchema) },
-        },
+  r.get(
+    `${path}/:id`,
+    {
+      ...pre,
+      schema: {
+        tags,
+        summary: `One ${what}, for the manager`,
+        params: adminIdParams,
+        response: { 200: ok(adminStoreSchema) },
       },
-      async (req) => {
-        actorOf(req);
-        return okData(await admin.store(kind, req.params.id));
-      },
-    );
+    },
+    async (req) => {
+      actorOf(req);
+      return okData(await admin.store(kind, req.params.id));
+    },
+  );
 
-    r.post(
-      path,
-      {
-        ...pre,
-        schema: {
-          tags,
-          summary: `Create a ${what} with its login`,
-          body: adminStoreCreateRequest,
-          response: { 200: ok(adminStoreSchema) },
-        },
+  r.post(
+    path,
+    {
+      ...pre,
+      schema: {
+        tags,
+        summary: `Create a ${what} with its login`,
+        body: adminStoreCreateRequest,
+        response: { 200: ok(adminStoreSchema) },
       },
-      async (req) => {
-        const actor = actorOf(req);
-        return okData(await admin.createStore(actor, kind, req.body), msg.created);
-      },
-    );
+    },
+    async (req) => {
+      const actor = actorOf(req);
+      return okData(await admin.createStore(actor, kind, req.body), msg.created);
+    },
+  );
 
-    r.put(
-      `${path}/:id`,
-      {
-        ...pre,
-        schema: {
-          tags,
-          summary: `Change a ${what} (a blank password keeps the old one)`,
-          params: adminIdParams,
-          body: adminStoreUpdateRequest,
-          response: { 200: ok(adminStoreSchema) },
-        },
+  r.put(
+    `${path}/:id`,
+    {
+      ...pre,
+      schema: {
+        tags,
+        summary: `Change a ${what} (a blank password keeps the old one)`,
+        params: adminIdParams,
+        body: adminStoreUpdateRequest,
+        response: { 200: ok(adminStoreSchema) },
       },
-      async (req) => {
-        const actor = actorOf(req);
-        return okData(await admin.updateStore(actor, kind, req.params.id, req.body), msg.updated);
-      },
-    );
+    },
+    async (req) => {
+      const actor = actorOf(req);
+      return okData(await admin.updateStore(actor, kind, req.params.id, req.body), msg.updated);
+    },
+  );
 
-    r.delete(
-      `${path}/:id`,
-      {
-        ...pre,
-        schema: {
-          tags,
-          summary: `Delete a ${what}: its posts, connections, photos, sessions and group places go`,
-          params: adminIdParams,
-          response: { 200: ok(adminDeleteResult) },
-        },
+  r.delete(
+    `${path}/:id`,
+    {
+      ...pre,
+      schema: {
+        tags,
+        summary: `Delete a ${what}: its posts, connections, photos, sessions and group places go`,
+        params: adminIdParams,
+        response: { 200: ok(adminDeleteResult) },
       },
-      async (req) => {
-        const actor = actorOf(req);
-        return okData(await admin.deleteStore(actor, kind, req.params.id), msg.deleted);
-      },
-    );
-  };
-  storeRoutes('customers');
-  storeRoutes('stores');
+    },
+    async (req) => {
+      const actor = actorOf(req);
+      return okData(await admin.deleteStore(actor, kind, req.params.id), msg.deleted);
+    },
+  );
 }

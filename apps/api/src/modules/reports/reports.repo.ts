@@ -75,63 +75,37 @@ export function splitRange(start: string, end: string, today?: string): Split {
 
 export type ReportsRepo = ReturnType<typeof createReportsRepo>;
 
-/** The only reader of the metric tables for the dashboard and report calls (ADR 0036). */
-export function createReportsRepo(handle: Pick<DbHandle, 'db' | 'dialect'>) {
-  const { db, dialect } = handle;
-  /**
-   * `store_id` among these ids as one bound value (an array on PostgreSQL, a JSON list on
-   * SQLite) rather than a thousand parameters: a 1,000-store report parses and plans once.
-   */
-  const storeIn = (ids: readonly number[], column = 'store_id') =>
+/**
+ * `store_id` among these ids as one bound value (an array on PostgreSQL, a JSON list on
+ * SQLite) rather than a thousand parameters: a 1,000-store report parses and plans once.
+ */
+const storeInOf =
+  (dialect: DbHandle['dialect']) =>
+  (ids: readonly number[], column = 'store_id') =>
     dialect === 'postgres'
       ? sql<SqlBool>`${sql.ref(column)} = any(${[...ids]}::int[])`
       : sql<SqlBool>`${sql.ref(column)} in (select value from json_each(${JSON.stringify(ids)}))`;
 
-  const rowFigures = (r: Record<string, unknown>): Figures => {
-    const f = zeroFigures();
-    for (const k of FIGURE_FIELDS) f[k] = num(r[k]);
-    return f;
-  };
+const rowFigures = (r: Record<string, unknown>): Figures => {
+  const f = zeroFigures();
+  for (const k of FIGURE_FIELDS) f[k] = num(r[k]);
+  return f;
+};
 
-  /**
-   * Day-range sums of the ten metrics, per store (and per month), from metric_days: one query
-   * per edge range, each an index range on (store_id, day) (an OR of ranges made PostgreSQL
-   * scan the table).
-   */
-  const edgeSums = async (
-    storeIds: readonly number[],
-    edges: Split['edges'],
-    byMonth: boolean,
-  ): Promise<{ store_id: number; month: string | null; figures: Figures }[]> => {
-    if (storeIds.length === 0) return [];
-    const out: { store_id: number; month: string | null; figures: Figures }[] = [];
-    for (const e of edges) {
-      const rows = (await db
-        .selectFrom('metric_days')
-        .select(['store_id', ...sums()] as never[])
-        .where(storeIn(storeIds))
-        .where('day', '>=', e.start)
-        .where('day', '<=', e.end)
-        .groupBy('store_id')
-        .execute()) as Record<string, unknown>[];
-      // An edge range lies within one month.
-      for (const r of rows)
-        out.push({
-          store_id: Number(r.store_id),
-          month: byMonth ? monthOfDay(e.start) : null,
-          figures: rowFigures(r),
-        });
-    }
-    return out;
-  };
+/** What each store's running totals say of a field: `e.cum − (b.cum − b.field)`. */
+const difference = sql.join(
+  FIGURE_FIELDS.map(
+    (f) =>
+      sql`${sql.ref(`e.cum_${f}`)} - ${sql.ref(`b.cum_${f}`)} + ${sql.ref(`b.${f}`)} as ${sql.ref(f)}`,
+  ),
+);
 
-  /** What each store's running totals say of a field: `e.cum − (b.cum − b.field)`. */
-  const difference = sql.join(
-    FIGURE_FIELDS.map(
-      (f) =>
-        sql`${sql.ref(`e.cum_${f}`)} - ${sql.ref(`b.cum_${f}`)} + ${sql.ref(`b.${f}`)} as ${sql.ref(f)}`,
-    ),
-  );
+/**
+ * Whole months from the running totals of metric_months (ADR 0038): one query of two rows a
+ * store, and a probe for the stores without a row at one end.
+ */
+function createRunningTotals(handle: Pick<DbHandle, 'db' | 'dialect'>) {
+  const { db, dialect } = handle;
 
   /**
    * The general case of `wholeMonths`, for any store: `e` is the store's last month row up to
@@ -223,6 +197,46 @@ export function createReportsRepo(handle: Pick<DbHandle, 'db' | 'dialect'>) {
     return out;
   };
 
+  return wholeMonths;
+}
+
+/** The partial edge months of a range, from metric_days and the monthly keyword figure. */
+function createEdgeReader(handle: Pick<DbHandle, 'db' | 'dialect'>) {
+  const { db, dialect } = handle;
+  const storeIn = storeInOf(dialect);
+
+  /**
+   * Day-range sums of the ten metrics, per store (and per month), from metric_days: one query
+   * per edge range, each an index range on (store_id, day) (an OR of ranges made PostgreSQL
+   * scan the table).
+   */
+  const edgeSums = async (
+    storeIds: readonly number[],
+    edges: Split['edges'],
+    byMonth: boolean,
+  ): Promise<{ store_id: number; month: string | null; figures: Figures }[]> => {
+    if (storeIds.length === 0) return [];
+    const out: { store_id: number; month: string | null; figures: Figures }[] = [];
+    for (const e of edges) {
+      const rows = (await db
+        .selectFrom('metric_days')
+        .select(['store_id', ...sums()] as never[])
+        .where(storeIn(storeIds))
+        .where('day', '>=', e.start)
+        .where('day', '<=', e.end)
+        .groupBy('store_id')
+        .execute()) as Record<string, unknown>[];
+      // An edge range lies within one month.
+      for (const r of rows)
+        out.push({
+          store_id: Number(r.store_id),
+          month: byMonth ? monthOfDay(e.start) : null,
+          figures: rowFigures(r),
+        });
+    }
+    return out;
+  };
+
   /**
    * Adds the partial edge months of a split to each store's figures in `out`: their days, from
    * metric_days (one indexed query an edge), and their (monthly only) keyword figure.
@@ -252,6 +266,16 @@ export function createReportsRepo(handle: Pick<DbHandle, 'db' | 'dialect'>) {
     }
     return out;
   };
+
+  return { edgeSums, addEdges };
+}
+
+/** The only reader of the metric tables for the dashboard and report calls (ADR 0036). */
+export function createReportsRepo(handle: Pick<DbHandle, 'db' | 'dialect'>) {
+  const { db, dialect } = handle;
+  const storeIn = storeInOf(dialect);
+  const wholeMonths = createRunningTotals(handle);
+  const { edgeSums, addEdges } = createEdgeReader(handle);
 
   const zeros = (ids: readonly number[]) =>
     new Map<number, Figures>(ids.map((id) => [id, zeroFigures()]));

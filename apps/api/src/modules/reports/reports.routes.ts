@@ -41,30 +41,28 @@ export const CSV_URL_TTL_SECONDS = 600;
 
 const nameOf = (u: StoreName): string => u.store_name ?? u.company_name ?? u.email;
 
-export function registerReportRoutes(
-  app: FastifyInstance,
-  deps: {
-    reports: ReportsService;
-    access: StoreAccess;
-    clock: Clock;
-    secretKey: Buffer;
-    publicUrl: string;
-    authenticate: preHandlerAsyncHookHandler;
-  },
-): void {
-  const r = withZod(app);
-  const { reports, access } = deps;
-  const tags = ['reports'];
-  // Its own key, so a media signature can never pass for a CSV link or the reverse.
-  const signer = createUrlSigner(
-    createHmac('sha256', deps.secretKey).update('tenpo report csv v1').digest(),
-    () => deps.clock.now().getTime(),
-  );
-  /** What a CSV link stands for, as the signature covers it. */
-  const csvKey = (kind: string, ids: string, range: ReportRange) =>
-    `${kind}\n${ids}\n${range.start_date}\n${range.end_date}`;
+type ReportRouteDeps = {
+  reports: ReportsService;
+  access: StoreAccess;
+  clock: Clock;
+  secretKey: Buffer;
+  publicUrl: string;
+  authenticate: preHandlerAsyncHookHandler;
+};
 
-  // ---- dashboard -------------------------------------------------------------------------
+const tags = ['reports'];
+
+/** The dashboard's boxes and graphs, the single- and multi-store reports and their CSVs. */
+export function registerReportRoutes(app: FastifyInstance, deps: ReportRouteDeps): void {
+  registerDashboardRoutes(app, deps);
+  registerPeriodReportRoutes(app, deps);
+  registerCsvRoutes(app, deps);
+}
+
+/** The dashboard: its boxes, doughnut, graphs and search keywords, for one store. */
+function registerDashboardRoutes(app: FastifyInstance, deps: ReportRouteDeps): void {
+  const r = withZod(app);
+  const { reports } = deps;
 
   r.post(
     '/dashboard/box-data',
@@ -171,8 +169,12 @@ export function registerReportRoutes(
       return okData({ data: await reports.searchKeywords(store.id, req.params.timeRange) });
     },
   );
+}
 
-  // ---- reports ---------------------------------------------------------------------------
+/** The reports: one store's fixed and adjustable periods, several stores' totals. */
+function registerPeriodReportRoutes(app: FastifyInstance, deps: ReportRouteDeps): void {
+  const r = withZod(app);
+  const { reports } = deps;
 
   r.post(
     '/report/single-store/fixed-period',
@@ -230,6 +232,20 @@ export function registerReportRoutes(
       return okData({ data: await reports.multiple(list, range) });
     },
   );
+}
+
+/** The reports as CSV: a signed link for one or several stores, and the download it names. */
+function registerCsvRoutes(app: FastifyInstance, deps: ReportRouteDeps): void {
+  const r = withZod(app);
+  const { reports, access } = deps;
+  // Its own key, so a media signature can never pass for a CSV link or the reverse.
+  const signer = createUrlSigner(
+    createHmac('sha256', deps.secretKey).update('tenpo report csv v1').digest(),
+    () => deps.clock.now().getTime(),
+  );
+  /** What a CSV link stands for, as the signature covers it. */
+  const csvKey = (kind: string, ids: string, range: ReportRange) =>
+    `${kind}\n${ids}\n${range.start_date}\n${range.end_date}`;
 
   const csvUrl = (kind: 'single' | 'multiple', ids: number[], range: ReportRange): string => {
     const idList = ids.join(',');

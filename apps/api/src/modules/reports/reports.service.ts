@@ -90,46 +90,17 @@ export const combineKeyword = (
 
 export type ReportsService = ReturnType<typeof createReportsService>;
 
-export function createReportsService(deps: { repo: ReportsRepo; clock: Clock }) {
-  const { repo, clock } = deps;
-  const today = () => tokyoDay(clock.now().getTime());
+const monthFigures = (f: Figures): MonthFigures => {
+  const out = {} as MonthFigures;
+  for (const k of REPORT_COLUMNS) out[k] = f[k];
+  return out;
+};
 
-  /**
-   * The report's dates: both given (the spec's "specify the periods" otherwise), real days,
-   * start ≤ end, and inside the 25-month window (reportWindowStart(today)..today). 422 else.
-   */
-  const checkRange = (
-    start: string | null | undefined,
-    end: string | null | undefined,
-  ): ReportRange => {
-    if (!start || !end) {
-      const errors: Record<string, string[]> = {};
-      if (!start) errors.start_date = [ja.reportPeriodsMissing];
-      if (!end) errors.end_date = [ja.reportPeriodsMissing];
-      throw validationError(errors);
-    }
-    const bad: Record<string, string[]> = {};
-    if (!isDay(start)) bad.start_date = [ja.reportDateFormat];
-    if (!isDay(end)) bad.end_date = [ja.reportDateFormat];
-    if (Object.keys(bad).length) throw validationError(bad);
-    if (end < start) throw validationError({ end_date: [ja.reportEndBeforeStart] });
-    const t = today();
-    const from = reportWindowStart(t);
-    const out = ja.reportOutOfWindow(slashed(from), slashed(t));
-    if (start < from) throw validationError({ start_date: [out] });
-    if (end > t) throw validationError({ end_date: [out] });
-    return { start_date: start, end_date: end };
-  };
+type Today = () => string;
 
-  const monthFigures = (f: Figures): MonthFigures => {
-    const out = {} as MonthFigures;
-    for (const k of REPORT_COLUMNS) out[k] = f[k];
-    return out;
-  };
-
+/** The dashboard's figures over a period ending yesterday (Tokyo), for one store. */
+function createDashboardReads(repo: ReportsRepo, today: Today) {
   return {
-    checkRange,
-
     async boxData(storeId: number, range: DashboardRange): Promise<BoxData> {
       const p = dashboardPeriod(range, today());
       const [cur, prev] = await Promise.all([
@@ -239,6 +210,40 @@ export function createReportsService(deps: { repo: ReportsRepo; clock: Clock }) 
         search_keywords,
       };
     },
+  };
+}
+
+/** The reports over chosen dates: their range checked, one store's months, several stores. */
+function createPeriodReports(repo: ReportsRepo, today: Today) {
+  /**
+   * The report's dates: both given (the spec's "specify the periods" otherwise), real days,
+   * start ≤ end, and inside the 25-month window (reportWindowStart(today)..today). 422 else.
+   */
+  const checkRange = (
+    start: string | null | undefined,
+    end: string | null | undefined,
+  ): ReportRange => {
+    if (!start || !end) {
+      const errors: Record<string, string[]> = {};
+      if (!start) errors.start_date = [ja.reportPeriodsMissing];
+      if (!end) errors.end_date = [ja.reportPeriodsMissing];
+      throw validationError(errors);
+    }
+    const bad: Record<string, string[]> = {};
+    if (!isDay(start)) bad.start_date = [ja.reportDateFormat];
+    if (!isDay(end)) bad.end_date = [ja.reportDateFormat];
+    if (Object.keys(bad).length) throw validationError(bad);
+    if (end < start) throw validationError({ end_date: [ja.reportEndBeforeStart] });
+    const t = today();
+    const from = reportWindowStart(t);
+    const out = ja.reportOutOfWindow(slashed(from), slashed(t));
+    if (start < from) throw validationError({ start_date: [out] });
+    if (end > t) throw validationError({ end_date: [out] });
+    return { start_date: start, end_date: end };
+  };
+
+  return {
+    checkRange,
 
     /**
      * This year, January to this month (this month up to yesterday), against the same months
@@ -326,6 +331,12 @@ export function createReportsService(deps: { repo: ReportsRepo; clock: Clock }) 
       };
     },
   };
+}
+
+export function createReportsService(deps: { repo: ReportsRepo; clock: Clock }) {
+  const { repo, clock } = deps;
+  const today = () => tokyoDay(clock.now().getTime());
+  return { ...createDashboardReads(repo, today), ...createPeriodReports(repo, today) };
 }
 
 // ---- CSV -------------------------------------------------------------------------------------

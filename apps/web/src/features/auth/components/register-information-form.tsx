@@ -9,7 +9,6 @@ import {
   Select,
   SimpleGrid,
   Stack,
-  Table,
   Text,
   TextInput,
 } from '@mantine/core';
@@ -26,12 +25,16 @@ import {
 import { Controller, useForm, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import type { z } from 'zod';
 import { ErrorAlert } from '@/components/ui/error-alert';
 import { errorLines } from '@/lib/api-client';
 import { withLoading } from '@/lib/loading';
 import { useLeaveGuard } from '@/lib/use-leave-guard';
 import { registrationFormCall, type RegistrationBody } from '../api/auth-api';
+import {
+  RegistrationConfirmModal,
+  RegistrationDoneModal,
+  type RegistrationOut,
+} from './register-information-dialogs';
 import { TermsText } from './terms-text';
 import { PageTitle } from '@/components/ui/page-title';
 
@@ -48,22 +51,13 @@ type Values = {
   register_type: '0' | '1';
   agreed_terms: boolean;
 };
-type Out = z.output<typeof registrationFormRequest>;
+type Out = RegistrationOut;
 
-const CONFIRM_FIELDS = [
-  'full_name',
-  'company_name',
-  'store_name',
-  'email',
-  'phone',
-  'knowledge',
-  'agent_code',
-  'client_company_name',
-  'agency_name',
-] as const;
-
-/** /register-information: form, confirmation modal, success dialog (spec 1 §2). */
-export function RegisterInformationForm({ onBackToLogin }: { onBackToLogin: () => void }) {
+/**
+ * The registration's state: the form (judged by the domain's registrationFormRequest), the
+ * answers waiting for confirmation, the server's answer, and the send itself.
+ */
+function useRegisterInformation() {
   const { t } = useTranslation();
   const [pending, setPending] = useState<Out | null>(null);
   const [done, setDone] = useState<string | null>(null);
@@ -109,10 +103,14 @@ export function RegisterInformationForm({ onBackToLogin }: { onBackToLogin: () =
     }
   };
 
-  const shown = (v: Out, f: (typeof CONFIRM_FIELDS)[number]): string => {
-    if (f === 'knowledge') return v.knowledge ? knowledgeLabels[v.knowledge] : '';
-    return v[f] ?? '';
-  };
+  return { form, fe, pending, setPending, done, errors, termsOpen, setTermsOpen, send };
+}
+
+/** /register-information: form, confirmation modal, success dialog (spec 1 §2). */
+export function RegisterInformationForm({ onBackToLogin }: { onBackToLogin: () => void }) {
+  const { t } = useTranslation();
+  const { form, fe, pending, setPending, done, errors, termsOpen, setTermsOpen, send } =
+    useRegisterInformation();
 
   return (
     <>
@@ -231,61 +229,13 @@ export function RegisterInformationForm({ onBackToLogin }: { onBackToLogin: () =
         </Stack>
       </form>
 
-      <Modal
-        opened={pending !== null}
-        onClose={() => setPending(null)}
-        title={t('screens.registerInformation.confirmTitle')}
-        size="lg"
-      >
-        {pending && (
-          <Stack>
-            <Text size="sm">{t('screens.registerInformation.confirmLead')}</Text>
-            <Table withTableBorder withColumnBorders>
-              <Table.Tbody>
-                <Table.Tr>
-                  <Table.Th w="40%">{t('screens.registerInformation.registerType')}</Table.Th>
-                  <Table.Td>
-                    {pending.register_type === 1
-                      ? t('screens.registerInformation.typeAgency')
-                      : t('screens.registerInformation.typeStore')}
-                  </Table.Td>
-                </Table.Tr>
-                {CONFIRM_FIELDS.map((f) => (
-                  <Table.Tr key={f}>
-                    <Table.Th>{fieldLabels[f]}</Table.Th>
-                    <Table.Td>
-                      {shown(pending, f) || (
-                        <Text span c="dimmed" size="sm">
-                          {t('screens.registerInformation.notEntered')}
-                        </Text>
-                      )}
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-            <Group justify="flex-end">
-              <Button variant="default" onClick={() => setPending(null)}>
-                {t('actions.back')}
-              </Button>
-              <Button onClick={() => void send()}>{t('actions.send')}</Button>
-            </Group>
-          </Stack>
-        )}
-      </Modal>
+      <RegistrationConfirmModal
+        pending={pending}
+        onBack={() => setPending(null)}
+        onSend={() => void send()}
+      />
 
-      <Modal
-        opened={done !== null}
-        onClose={onBackToLogin}
-        title={t('screens.registerInformation.successTitle')}
-        withCloseButton={false}
-        closeOnClickOutside={false}
-      >
-        <Stack>
-          <Text>{done}</Text>
-          <Button onClick={onBackToLogin}>{t('screens.registerInformation.backToLogin')}</Button>
-        </Stack>
-      </Modal>
+      <RegistrationDoneModal done={done} onBackToLogin={onBackToLogin} />
 
       <Modal
         opened={termsOpen}

@@ -7,7 +7,7 @@ import {
   type CoreInformation,
 } from '@tenpo/domain';
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
-import { useForm } from 'react-hook-form';
+import { useForm, type UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '@/components/ui/error-alert';
 import { saveCoreCall } from '../api/store-info-api';
@@ -48,6 +48,121 @@ const phoneForDisplay = (v: string | null, region: string): string => {
   return p ? p.formatNational() : v;
 };
 
+/** The form's start: the store's core information, the main phone as the user reads it. */
+const defaultsOf = (core: CoreInformation, region: string): Values => ({
+  name: core.name === PLACEHOLDER_NAME ? '' : core.name,
+  postal_code: core.address.postalCode ?? '',
+  region_code: region,
+  prefecture: core.address.administrativeArea ?? '',
+  locality: core.address.locality ?? '',
+  address1: core.address.address1 ?? '',
+  address2: core.address.address2 ?? '',
+  address3: core.address.address3 ?? '',
+  main_phone: phoneForDisplay(core.main_phone, region),
+  primary_category_id: core.primary_category?.name ?? null,
+  additional_categorie_id: (core.additional_categories ?? []).map((c) => c.name),
+  corporate_code: core.corporate_code ?? '',
+  latitude: core.map_marker?.latitude ?? null,
+  longitude: core.map_marker?.longitude ?? null,
+});
+
+/** What is saved: the form's values, the phone in E.164, each category with its name. */
+const coreBodyOf = (v: Values, phone: string | null, categoryData: CategoryOption[]) => {
+  const names = new Map(categoryData.map((c) => [c.value, c.label]));
+  return {
+    name: v.name,
+    postal_code: v.postal_code,
+    region_code: v.region_code || null,
+    prefecture: v.prefecture,
+    locality: v.locality,
+    address1: v.address1,
+    address2: v.address2,
+    address3: v.address3,
+    main_phone: phone,
+    primary_category_id: v.primary_category_id,
+    primary_category_name: v.primary_category_id
+      ? (names.get(v.primary_category_id) ?? null)
+      : null,
+    additional_categorie_id: v.additional_categorie_id,
+    additional_categorie_name: v.additional_categorie_id.map((id) => names.get(id) ?? ''),
+    latitude: v.latitude,
+    longitude: v.longitude,
+    corporate_code: v.corporate_code,
+  };
+};
+
+/**
+ * The postal-code lookup: fills the prefecture, locality, first address line and the marker
+ * from the code typed, or says the code was not found.
+ */
+function usePostalLookup(
+  form: UseFormReturn<Values>,
+  lookupPostalCode: ((code: string) => Promise<PostalAnswer | null>) | undefined,
+) {
+  const { t } = useTranslation();
+  const [lookup, setLookup] = useState<{ busy: boolean; message: string | null }>({
+    busy: false,
+    message: null,
+  });
+
+  const runLookup = async () => {
+    if (!lookupPostalCode) return;
+    setLookup({ busy: true, message: null });
+    const r = await lookupPostalCode(form.getValues('postal_code').trim()).catch(() => null);
+    if (!r) {
+      setLookup({ busy: false, message: t('storeInfo.postalNotFound') });
+      return;
+    }
+    if (r.prefecture) form.setValue('prefecture', r.prefecture, { shouldDirty: true });
+    if (r.locality) form.setValue('locality', r.locality, { shouldDirty: true });
+    if (r.address1) form.setValue('address1', r.address1, { shouldDirty: true });
+    if (r.latitude !== null && r.longitude !== null) {
+      form.setValue('latitude', r.latitude, { shouldDirty: true });
+      form.setValue('longitude', r.longitude, { shouldDirty: true });
+    }
+    setLookup({ busy: false, message: null });
+  };
+  return { lookup, runLookup };
+}
+
+/** The primary category and the additional ones (the primary is not offered twice). */
+function CategoryFields({
+  form,
+  data,
+}: {
+  form: UseFormReturn<Values>;
+  data: { value: string; label: string }[];
+}) {
+  const { t } = useTranslation();
+  const fe = form.formState.errors;
+  return (
+    <>
+      <Select
+        label={storeInfoLabels.primary_category}
+        searchable
+        clearable
+        placeholder={t('storeInfo.categoryPlaceholder')}
+        data={data}
+        limit={100}
+        value={form.watch('primary_category_id')}
+        onChange={(v) => form.setValue('primary_category_id', v, { shouldDirty: true })}
+        error={fe.primary_category_id?.message}
+      />
+      <MultiSelect
+        label={storeInfoLabels.additional_categories}
+        searchable
+        clearable
+        placeholder={t('storeInfo.categoryPlaceholder')}
+        data={data.filter((c) => c.value !== form.watch('primary_category_id'))}
+        limit={100}
+        value={form.watch('additional_categorie_id')}
+        onChange={(v) => form.setValue('additional_categorie_id', v, { shouldDirty: true })}
+        error={fe.additional_categorie_id?.message}
+      />
+    </>
+  );
+}
+
 /**
  * Core information (spec 2 §2, §3, §5, §7): name ("Entity" counts as empty), postal code with
  * its lookup, the administrative area (a choice list for JP and VN), locality, address lines,
@@ -80,22 +195,7 @@ export function CoreForm({
   const { t } = useTranslation();
   const region = core.address.regionCode ?? 'JP';
   const form = useForm<Values>({
-    defaultValues: {
-      name: core.name === PLACEHOLDER_NAME ? '' : core.name,
-      postal_code: core.address.postalCode ?? '',
-      region_code: region,
-      prefecture: core.address.administrativeArea ?? '',
-      locality: core.address.locality ?? '',
-      address1: core.address.address1 ?? '',
-      address2: core.address.address2 ?? '',
-      address3: core.address.address3 ?? '',
-      main_phone: phoneForDisplay(core.main_phone, region),
-      primary_category_id: core.primary_category?.name ?? null,
-      additional_categorie_id: (core.additional_categories ?? []).map((c) => c.name),
-      corporate_code: core.corporate_code ?? '',
-      latitude: core.map_marker?.latitude ?? null,
-      longitude: core.map_marker?.longitude ?? null,
-    },
+    defaultValues: defaultsOf(core, region),
   });
   const { save, saving, errors, onSubmit } = useSaveSection(
     userId,
@@ -103,10 +203,7 @@ export function CoreForm({
     saveCoreCall,
     form,
   );
-  const [lookup, setLookup] = useState<{ busy: boolean; message: string | null }>({
-    busy: false,
-    message: null,
-  });
+  const { lookup, runLookup } = usePostalLookup(form, lookupPostalCode);
   const fe = form.formState.errors;
 
   // The store's own categories are always choosable, with the names Google gave them.
@@ -116,24 +213,6 @@ export function CoreForm({
   for (const c of categories ?? []) known.set(c.value, c.label);
   const categoryData = [...known].map(([value, label]) => ({ value, label }));
   const choices = prefectures?.[form.watch('region_code')] ?? null;
-
-  const runLookup = async () => {
-    if (!lookupPostalCode) return;
-    setLookup({ busy: true, message: null });
-    const r = await lookupPostalCode(form.getValues('postal_code').trim()).catch(() => null);
-    if (!r) {
-      setLookup({ busy: false, message: t('storeInfo.postalNotFound') });
-      return;
-    }
-    if (r.prefecture) form.setValue('prefecture', r.prefecture, { shouldDirty: true });
-    if (r.locality) form.setValue('locality', r.locality, { shouldDirty: true });
-    if (r.address1) form.setValue('address1', r.address1, { shouldDirty: true });
-    if (r.latitude !== null && r.longitude !== null) {
-      form.setValue('latitude', r.latitude, { shouldDirty: true });
-      form.setValue('longitude', r.longitude, { shouldDirty: true });
-    }
-    setLookup({ busy: false, message: null });
-  };
 
   const submit = onSubmit(async (v) => {
     let phone: string | null = null;
@@ -151,27 +230,7 @@ export function CoreForm({
       }
       phone = p.number;
     }
-    const names = new Map(categoryData.map((c) => [c.value, c.label]));
-    await save({
-      name: v.name,
-      postal_code: v.postal_code,
-      region_code: v.region_code || null,
-      prefecture: v.prefecture,
-      locality: v.locality,
-      address1: v.address1,
-      address2: v.address2,
-      address3: v.address3,
-      main_phone: phone,
-      primary_category_id: v.primary_category_id,
-      primary_category_name: v.primary_category_id
-        ? (names.get(v.primary_category_id) ?? null)
-        : null,
-      additional_categorie_id: v.additional_categorie_id,
-      additional_categorie_name: v.additional_categorie_id.map((id) => names.get(id) ?? ''),
-      latitude: v.latitude,
-      longitude: v.longitude,
-      corporate_code: v.corporate_code,
-    });
+    await save(coreBodyOf(v, phone, categoryData));
   });
 
   const text = (name: keyof Values & keyof typeof storeInfoLabels, required = false) => (
@@ -226,28 +285,7 @@ export function CoreForm({
           error={fe.main_phone?.message}
           {...form.register('main_phone')}
         />
-        <Select
-          label={storeInfoLabels.primary_category}
-          searchable
-          clearable
-          placeholder={t('storeInfo.categoryPlaceholder')}
-          data={categoryData}
-          limit={100}
-          value={form.watch('primary_category_id')}
-          onChange={(v) => form.setValue('primary_category_id', v, { shouldDirty: true })}
-          error={fe.primary_category_id?.message}
-        />
-        <MultiSelect
-          label={storeInfoLabels.additional_categories}
-          searchable
-          clearable
-          placeholder={t('storeInfo.categoryPlaceholder')}
-          data={categoryData.filter((c) => c.value !== form.watch('primary_category_id'))}
-          limit={100}
-          value={form.watch('additional_categorie_id')}
-          onChange={(v) => form.setValue('additional_categorie_id', v, { shouldDirty: true })}
-          error={fe.additional_categorie_id?.message}
-        />
+        <CategoryFields form={form} data={categoryData} />
         {text('corporate_code')}
         {map && (
           <Grid>

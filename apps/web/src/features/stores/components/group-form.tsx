@@ -1,25 +1,11 @@
 import { useState } from 'react';
-import {
-  ActionIcon,
-  Button,
-  Group as Row,
-  Input,
-  Modal,
-  Pagination,
-  Radio,
-  Select,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Button, Group as Row, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import {
   GROUP_STORES_PER_PAGE,
   groupJa,
   groupNameField,
-  mayLead,
   withoutStore,
   type Group,
   type StoreRow,
@@ -30,14 +16,12 @@ import { ErrorAlert } from '@/components/ui/error-alert';
 import { ApiError, errorLines } from '@/lib/api-client';
 import { saveGroupCall } from '../api/groups-api';
 import { storeKeys, storeListCall } from '../api/stores-api';
+import { ChosenStores, labelOf, StorePicker, type Chosen } from './group-form-stores';
 
-/** A chosen store; `role` is known for stores picked here (a group's own stores carry none). */
-type Chosen = { id: number; name: string; role?: number };
 type Field = 'name' | 'store_list' | 'leader_id';
 
 /** Stores the picker offers at once; typing searches the agency's stores on the server. */
 const PICKER_SIZE = 50;
-const labelOf = (s: { id: number; name: string }) => `${s.id} ${s.name}`;
 
 /**
  * The group create/edit form (spec 3 §2): group name (required), a store picker whose add
@@ -87,13 +71,6 @@ export function GroupFormModal({
   // The chosen store stays an option while other searches answer, so its label stays shown.
   const pickable =
     pickedRow && !answered.some((s) => s.id === pickedRow.id) ? [pickedRow, ...answered] : answered;
-
-  const lastPage = Math.max(1, Math.ceil(stores.length / GROUP_STORES_PER_PAGE));
-  const shownPage = Math.min(page, lastPage);
-  const shown = stores.slice(
-    (shownPage - 1) * GROUP_STORES_PER_PAGE,
-    shownPage * GROUP_STORES_PER_PAGE,
-  );
 
   const add = () => {
     if (!pickedRow || chosenIds.has(pickedRow.id)) return;
@@ -166,101 +143,29 @@ export function GroupFormModal({
             }}
             error={errors.name}
           />
-          <Input.Wrapper label={t('groups.storePicker')} error={errors.store_list}>
-            <Row align="flex-start" wrap="nowrap">
-              <Select
-                aria-label={t('groups.storePicker')}
-                placeholder={t('groups.storePickerPlaceholder')}
-                style={{ flex: 1 }}
-                searchable
-                clearable
-                searchValue={search}
-                onSearchChange={setSearch}
-                // The server searches; every option it answers is shown.
-                filter={({ options: o }) => o}
-                nothingFoundMessage={t('groups.noStoreFound')}
-                data={pickable.map((s) => ({
-                  value: String(s.id),
-                  label: labelOf(s),
-                  disabled: chosenIds.has(s.id),
-                }))}
-                value={pickedRow ? String(pickedRow.id) : null}
-                onChange={(v) => setPickedRow(pickable.find((s) => String(s.id) === v) ?? null)}
-              />
-              <Button
-                variant="light"
-                onClick={add}
-                disabled={!pickedRow || chosenIds.has(pickedRow.id)}
-              >
-                {t('groups.add')}
-              </Button>
-            </Row>
-          </Input.Wrapper>
+          <StorePicker
+            search={search}
+            onSearch={setSearch}
+            pickable={pickable}
+            chosenIds={chosenIds}
+            picked={pickedRow}
+            onPick={setPickedRow}
+            onAdd={add}
+            error={errors.store_list}
+          />
 
-          <Input.Wrapper label={t('groups.chosenStores')} error={errors.leader_id}>
-            <Radio.Group
-              value={leaderId === null ? '' : String(leaderId)}
-              onChange={(v) => {
-                setLeaderId(v ? Number(v) : null);
-                setErrors((x) => ({ ...x, leader_id: undefined }));
-              }}
-              name="group-leader"
-            >
-              <Table withTableBorder verticalSpacing="xs" mt={4}>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th w={130}>{groupJa.labels.leader_id}</Table.Th>
-                    <Table.Th w={70}>{t('screens.overview.columns.id')}</Table.Th>
-                    <Table.Th>{t('screens.overview.columns.name')}</Table.Th>
-                    <Table.Th w={60} />
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {stores.length === 0 && (
-                    <Table.Tr>
-                      <Table.Td colSpan={4}>
-                        <Text size="sm" c="dimmed" ta="center">
-                          {t('groups.noStores')}
-                        </Text>
-                      </Table.Td>
-                    </Table.Tr>
-                  )}
-                  {shown.map((s) => (
-                    <Table.Tr key={s.id} data-testid={`group-store-${s.id}`}>
-                      <Table.Td>
-                        <Radio
-                          value={String(s.id)}
-                          aria-label={t('groups.leaderOf', { name: s.name })}
-                          disabled={s.role !== undefined && !mayLead({ role: s.role })}
-                        />
-                      </Table.Td>
-                      <Table.Td>{s.id}</Table.Td>
-                      <Table.Td style={{ overflowWrap: 'anywhere' }}>{s.name}</Table.Td>
-                      <Table.Td>
-                        <ActionIcon
-                          variant="subtle"
-                          color="red"
-                          aria-label={t('groups.remove', { name: s.name })}
-                          onClick={() => remove(s.id)}
-                        >
-                          ×
-                        </ActionIcon>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Radio.Group>
-          </Input.Wrapper>
-          {lastPage > 1 && (
-            <Pagination
-              size="sm"
-              total={lastPage}
-              value={shownPage}
-              onChange={setPage}
-              aria-label={t('groups.chosenStores')}
-            />
-          )}
+          <ChosenStores
+            stores={stores}
+            page={page}
+            onPage={setPage}
+            leaderId={leaderId}
+            error={errors.leader_id}
+            onLeader={(id) => {
+              setLeaderId(id);
+              setErrors((x) => ({ ...x, leader_id: undefined }));
+            }}
+            onRemove={remove}
+          />
           <Text size="xs" c="dimmed">
             {t('groups.leaderHint')}
           </Text>

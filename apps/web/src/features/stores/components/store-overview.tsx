@@ -1,31 +1,16 @@
 import { useState } from 'react';
-import {
-  Badge,
-  Button,
-  Checkbox,
-  Group,
-  Loader,
-  Select,
-  Stack,
-  Table,
-  TextInput,
-} from '@mantine/core';
+import { Button, Group, Loader, Select, Stack, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  AGENCY_STORES_PER_PAGE,
-  ROLE,
-  storeOptionDisabled,
-  type StoreRow,
-  type User,
-} from '@tenpo/domain';
+import { AGENCY_STORES_PER_PAGE, ROLE, type StoreRow, type User } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '@/components/ui/error-alert';
-import { EmptyRow, TableFooter } from '@/components/ui/table-footer';
+import { TableFooter } from '@/components/ui/table-footer';
 import { errorLines } from '@/lib/api-client';
 import { groupListCall, storeKeys, storeListCall } from '../api/stores-api';
 import { GroupFormModal } from './group-form';
+import { StoreOverviewTable } from './store-overview-table';
 
 /**
  * The overview's store list (spec 3 §2 agency store overview): group selector, search, paged
@@ -69,7 +54,6 @@ export function StoreOverview({
     placeholderData: keepPreviousData,
   });
 
-  const c = 'screens.overview.columns';
   const isChecked = (r: StoreRow) => checked.some((x) => x.id === r.id);
   const toggle = (r: StoreRow, on: boolean) =>
     setChecked((xs) =>
@@ -154,81 +138,12 @@ export function StoreOverview({
       {list.isPending ? (
         <Loader />
       ) : (
-        <Table.ScrollContainer minWidth={860} className="cards-on-phone">
-          <Table striped highlightOnHover withTableBorder verticalSpacing="sm">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th w={40} />
-                <Table.Th>{t(`${c}.id`)}</Table.Th>
-                <Table.Th>{t(`${c}.company_name`)}</Table.Th>
-                <Table.Th>{t(`${c}.name`)}</Table.Th>
-                <Table.Th>{t(`${c}.person_in_charge`)}</Table.Th>
-                <Table.Th>{t(`${c}.email`)}</Table.Th>
-                <Table.Th>{t(`${c}.google_status`)}</Table.Th>
-                <Table.Th>{t(`${c}.status`)}</Table.Th>
-                <Table.Th>{t(`${c}.actions`)}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {d && d.data.length === 0 && (
-                <EmptyRow columns={9} text={t('screens.overview.empty')} />
-              )}
-              {d?.data.map((r) => (
-                <Table.Tr key={r.id} data-testid={`store-row-${r.id}`}>
-                  <Table.Td>
-                    <Checkbox
-                      aria-label={r.name}
-                      checked={isChecked(r)}
-                      onChange={(e) => toggle(r, e.currentTarget.checked)}
-                    />
-                  </Table.Td>
-                  <Table.Td data-label={t(`${c}.id`)}>{r.id}</Table.Td>
-                  <Table.Td data-label={t(`${c}.company_name`)}>{r.company_name}</Table.Td>
-                  {/* A long name wraps, even without spaces, instead of squeezing the badges. */}
-                  <Table.Td
-                    data-label={t(`${c}.name`)}
-                    fw={500}
-                    style={{ overflowWrap: 'anywhere' }}
-                  >
-                    {r.name}
-                  </Table.Td>
-                  <Table.Td data-label={t(`${c}.person_in_charge`)}>{r.person_in_charge}</Table.Td>
-                  <Table.Td data-label={t(`${c}.email`)}>{r.email}</Table.Td>
-                  <Table.Td data-label={t(`${c}.google_status`)}>
-                    {/* A badge's label truncates (未…) when its column is squeezed: keep it whole. */}
-                    <Badge
-                      color={r.google_status === 1 ? 'teal' : 'gray'}
-                      variant="light"
-                      miw="max-content"
-                    >
-                      {r.google_status === 1
-                        ? t('screens.overview.googleConnected')
-                        : t('screens.overview.googleNotConnected')}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td data-label={t(`${c}.status`)}>
-                    <Badge color={r.status === 0 ? 'red' : 'blue'} variant="dot" miw="max-content">
-                      {r.status === 0
-                        ? t('screens.overview.inactive')
-                        : t('screens.overview.active')}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td data-label={t(`${c}.actions`)}>
-                    <Button
-                      size="xs"
-                      variant="light"
-                      disabled={storeOptionDisabled(r, 'single')}
-                      onClick={() => onOpenDashboard(r)}
-                      aria-label={`${r.name} ${t('screens.overview.dashboard')}`}
-                    >
-                      {t('screens.overview.dashboard')}
-                    </Button>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <StoreOverviewTable
+          rows={d?.data}
+          isChecked={isChecked}
+          onToggle={toggle}
+          onOpenDashboard={onOpenDashboard}
+        />
       )}
 
       {d && (
