@@ -16,6 +16,30 @@ import type { GraphCtx } from './facebook.graph-common';
 import type { FacebookState, FbToken } from './facebook.state';
 
 /** Pages this token may act for. */
+
+/**
+ * Graph's rate-limit refusal: #32 for a page token, #17 for a user token (which a fault may mark
+ * with its subcode), transient, with the usage headers.
+ */
+const limitReached = (page: boolean, headers: Record<string, string>, extra: object = {}) =>
+  page
+    ? graphError(
+        400,
+        32,
+        '(#32) Page request limit reached',
+        'OAuthException',
+        { is_transient: true },
+        headers,
+      )
+    : graphError(
+        400,
+        17,
+        '(#17) User request limit reached',
+        'OAuthException',
+        { is_transient: true, ...extra },
+        headers,
+      );
+
 export const pagesOf = (t: FbToken): string[] =>
   t.kind === 'page' && t.pageId
     ? [t.pageId]
@@ -79,23 +103,7 @@ export function graphAuth(rt: Runtime, store: JsonStore<FacebookState>): GraphCt
             { is_transient: true },
             headers,
           );
-        if (token?.kind === 'page')
-          throw graphError(
-            400,
-            32,
-            '(#32) Page request limit reached',
-            'OAuthException',
-            { is_transient: true },
-            headers,
-          );
-        throw graphError(
-          400,
-          17,
-          '(#17) User request limit reached',
-          'OAuthException',
-          { is_transient: true, error_subcode: 2446079 },
-          headers,
-        );
+        throw limitReached(token?.kind === 'page', headers, { error_subcode: 2446079 });
       } else if (f.kind === 'server_error')
         throw f.status >= 502
           ? graphError(
@@ -122,23 +130,7 @@ export function graphAuth(rt: Runtime, store: JsonStore<FacebookState>): GraphCt
     const minutes = Math.ceil((hit.resetAt - rt.now()) / 60_000);
     if (!hit.allowed) {
       const headers = usageHeaders(100, minutes);
-      if (token.kind === 'page')
-        throw graphError(
-          400,
-          32,
-          '(#32) Page request limit reached',
-          'OAuthException',
-          { is_transient: true },
-          headers,
-        );
-      throw graphError(
-        400,
-        17,
-        '(#17) User request limit reached',
-        'OAuthException',
-        { is_transient: true },
-        headers,
-      );
+      throw limitReached(token.kind === 'page', headers);
     }
     reply.headers(usageHeaders((hit.count / limit) * 100, 0));
     return token;
