@@ -11,7 +11,7 @@ import {
   type PostRequest,
   type RequestMedium,
 } from './posts.validate';
-import type { ResolvedMedium } from './posts.service';
+import type { ResolvedMedium } from './posts.create';
 
 /** One submission of the post form, its stores already authorised by the route. */
 export type Submission = {
