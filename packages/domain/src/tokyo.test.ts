@@ -114,16 +114,25 @@ describe('agreement with Intl (Asia/Tokyo time-zone data)', () => {
       const start = fromTokyoParts(y, 1, 1);
       instants.push(start - 1000, start, fromTokyoParts(y, 3, 1) - 1, fromTokyoParts(y, 3, 1));
     }
-    let checked = 0;
+    // Compared in plain code and reported at once: 225,000 `expect` calls took about 5 s alone.
+    const wrong: string[] = [];
     for (const ms of instants) {
       const want = byIntl(ms);
-      expect(formatTokyo(ms, 'YYYY/MM/DD HH:mm:ss'), new Date(ms).toISOString()).toBe(want.text);
-      expect(tokyoParts(ms).weekday).toBe(want.weekday);
-      expect(formatTokyo(ms, 'YYYY-MM-DD')).toBe(want.text.slice(0, 10).replaceAll('/', '-'));
-      checked++;
+      const text = formatTokyo(ms, 'YYYY/MM/DD HH:mm:ss');
+      const day = formatTokyo(ms, 'YYYY-MM-DD');
+      const weekday = tokyoParts(ms).weekday;
+      if (
+        text !== want.text ||
+        weekday !== want.weekday ||
+        day !== want.text.slice(0, 10).replaceAll('/', '-')
+      )
+        wrong.push(
+          `${new Date(ms).toISOString()}: ${text} (${weekday}), Intl ${want.text} (${want.weekday})`,
+        );
     }
-    expect(checked).toBeGreaterThan(75_000);
-  });
+    expect(wrong).toEqual([]);
+    expect(instants.length).toBeGreaterThan(75_000);
+  }, 30_000);
 });
 
 describe('schedules', () => {
