@@ -48,6 +48,7 @@ beforeEach(async () => {
 });
 
 describe('Instagram: a slow reel is looked at later, and published once (IG-1)', () => {
+  // Many polls of the emulator's clock: 16.6 s in a loaded CI run, against the 20 s default.
   it('a reel that takes 90 s ends published once: one container, one media_publish', async () => {
     await sb.control('PATCH', '/control/settings', {
       instagram: { videoProcessingMs: 90_000 },
@@ -135,7 +136,7 @@ describe('Instagram containers: EXPIRED is made anew, ERROR fails with its statu
         clockOffsetMs: 0,
       });
     }
-  });
+  }, 60_000);
 
   it("a container in ERROR fails as invalid with Instagram's status text", async () => {
     const err = await ig()
