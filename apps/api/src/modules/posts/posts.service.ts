@@ -13,7 +13,6 @@ import { checkStoresConnected, createPosts, type ResolvedMedium } from './posts.
 import { removeTopic, updateTopic } from './posts.topics';
 import type { AuditActor } from '../audit/audit.repo';
 
-
 export type PostsService = ReturnType<typeof createPostsService>;
 
 export function createPostsService(deps: PostsDeps) {
