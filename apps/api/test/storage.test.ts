@@ -292,9 +292,11 @@ describe.each([
       expect(u.searchParams.get('X-Amz-Signature')).toMatch(/^[0-9a-f]{64}$/);
     }
 
-    const short = await f.storage.url(key, { expiresInSeconds: 1 });
+    // Three seconds, not one: a SigV4 date is whole seconds, so a URL signed late in a second
+    // and fetched on a loaded machine had already run out (a CI run saw 403 for the first fetch).
+    const short = await f.storage.url(key, { expiresInSeconds: 3 });
     expect((await fetch(short)).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 2100));
+    await new Promise((r) => setTimeout(r, 4100));
     const expired = await fetch(short);
     expect(expired.status).toBe(403);
     await expired.arrayBuffer();
