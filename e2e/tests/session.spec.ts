@@ -49,6 +49,9 @@ function watchRotations(page: Page): () => number {
 
 /** Waits until no rotation is on its way, and gives the page a moment to store what it got. */
 async function rotationsSettled(page: Page, open: () => number): Promise<void> {
+  // The screen's own calls too: one sent after the token is removed answers 401, and the app
+  // then goes to /login by itself (right, but not the step the test drives next).
+  await page.waitForLoadState('networkidle');
   await expect.poll(open, { timeout: 15_000 }).toBe(0);
   await page.waitForTimeout(250);
   await expect.poll(open).toBe(0);
@@ -66,7 +69,12 @@ test.describe('no token in storage', () => {
     await rotationsSettled(page, rotations);
     const seen = watchNavigations(page);
     await page.evaluate(() => localStorage.removeItem('token'));
-    await menuLink(page, 'レポート').click();
+    // A call of the screen's that answers 401 may take the app to /login before the click: also
+    // the rule (no token → /login); what matters is that it goes there once, with no loop.
+    if (!page.url().endsWith('/login'))
+      await menuLink(page, 'レポート')
+        .click({ timeout: 5_000 })
+        .catch(() => undefined);
     await expect(page).toHaveURL(/\/login$/);
     await expect(page.getByRole('button', { name: 'ログイン' })).toBeVisible();
     // Let a loop show itself, if there is one (the issue counted ~500 moves in 3 s).
@@ -86,7 +94,8 @@ test.describe('no token in storage', () => {
     await rotationsSettled(page, rotations);
     const seen = watchNavigations(page);
     await page.evaluate(() => localStorage.removeItem('token'));
-    await page.goBack();
+    // As above: the app may already be on its way to /login by itself.
+    if (!page.url().endsWith('/login')) await page.goBack();
     await expect(page).toHaveURL(/\/login$/);
     await page.waitForTimeout(3000);
     await expect(page).toHaveURL(/\/login$/);
