@@ -21,3 +21,4 @@ export * from './audit';
 export * from './payments';
 export * from './ids';
 export * from './tokyo';
+export * from './numbers';

@@ -1,6 +1,6 @@
 import { DEFAULT_THEME } from '@mantine/core';
 import { describe, expect, it } from 'vitest';
-import { DIMMED, MIN_CONTRAST, PALETTES, contrast, over } from './theme-colors';
+import { DIMMED, MIN_CONTRAST, PALETTES, contrast, over, paletteColors } from './theme-colors';
 
 const WHITE = '#ffffff';
 const { gray } = DEFAULT_THEME.colors;
@@ -15,6 +15,13 @@ describe('theme colours (ADR 0073)', () => {
     for (const bg of [WHITE, gray[0], gray[1]]) {
       expect(contrast(DIMMED, bg)).toBeGreaterThanOrEqual(MIN_CONTRAST);
     }
+  });
+
+  it('writes out exactly what paletteColors works out for every Mantine palette', () => {
+    const computed = Object.fromEntries(
+      Object.entries(DEFAULT_THEME.colors).map(([name, tuple]) => [name, paletteColors(tuple)]),
+    );
+    expect(PALETTES).toEqual(computed);
   });
 
   it.each(Object.entries(PALETTES))('keeps %s readable in every variant', (_, p) => {

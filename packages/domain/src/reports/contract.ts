@@ -15,6 +15,7 @@ import {
   monthOfDay,
   monthsIn,
 } from '../tokyo';
+import { formatThousands } from '../numbers';
 
 export const IMPRESSION_FIELDS = [
   'business_impressions_desktop_maps',
@@ -141,8 +142,6 @@ export const parseKeywordValue = (
   return m ? { kind: m[1] as 'value' | 'threshold', n: Number(m[2]) } : null;
 };
 
-const thousands = new Intl.NumberFormat('ja-JP');
-
 /**
  * How a figure is shown (spec 3 §3): `threshold_N` as `< N`, `value_N` and numbers as N with
  * thousands separators; anything else as 0 (empty) or as it came.
@@ -151,7 +150,7 @@ export const formatFigure = (v: unknown): string => {
   if (v === null || v === undefined || v === '') return '0';
   const p = parseKeywordValue(v);
   if (!p) return String(v);
-  return p.kind === 'threshold' ? `< ${thousands.format(p.n)}` : thousands.format(p.n);
+  return p.kind === 'threshold' ? `< ${formatThousands(p.n)}` : formatThousands(p.n);
 };
 
 // ---- response shapes (data.data of each call) -----------------------------------------------

@@ -10,7 +10,7 @@ import {
   PointElement,
   Tooltip,
 } from 'chart.js';
-import type { MetricField } from '@tenpo/domain';
+import { formatThousands, type MetricField } from '@tenpo/domain';
 
 // Only the Chart.js parts these screens draw (doughnut, bars, lines), registered once; the
 // module is imported by the lazily loaded report and dashboard screens only (ADR 0017, 0037).
@@ -45,8 +45,7 @@ export const METRIC_COLORS: Record<MetricField | 'search_keywords', string> = {
 
 export const YEAR_COLORS = { lastYear: '#adb5bd', thisYear: '#1c7ed6' } as const;
 
-const thousands = new Intl.NumberFormat('ja-JP');
-export const formatCount = (n: number): string => thousands.format(n);
+export const formatCount = (n: number): string => formatThousands(n);
 
 /** Axis ticks and tooltips with thousands separators. */
 export const countScale = {
