@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
+import { themeCssVariables } from './src/app/css-variables';
 import { titlesFromSource } from './src/app/route-titles';
 
 /**
@@ -69,6 +70,19 @@ const routeTitles = (): Plugin => ({
   },
 });
 
+/**
+ * `virtual:theme-css-variables.css`: the theme's CSS variables, worked out here once instead of
+ * by Mantine's provider in the page on each of its renders (ADR 0079's addendum).
+ */
+const themeCss = (): Plugin => {
+  const id = 'virtual:theme-css-variables.css';
+  return {
+    name: 'tenpo-theme-css-variables',
+    resolveId: (source) => (source === id ? id : null),
+    load: (source) => (source === id ? themeCssVariables() : null),
+  };
+};
+
 /** Libraries used by several screens but not by every one: each in its own chunk (ADR 0074). */
 const ownLibraryChunks = {
   charts: /node_modules[\\/](chart\.js|@kurkle|react-chartjs-2)[\\/]/,
@@ -82,7 +96,7 @@ const inOwnLibraryChunk = (id: string) => Object.values(ownLibraryChunks).some((
 const backend = 'http://127.0.0.1:3000';
 
 export default defineConfig({
-  plugins: [react(), routeTitles(), precompress()],
+  plugins: [react(), themeCss(), routeTitles(), precompress()],
   // `@/` is src/: features reach lib/ and components/ through it (features never import each other).
   resolve: { alias: { '@': decodeURIComponent(new URL('./src', import.meta.url).pathname) } },
   server: {

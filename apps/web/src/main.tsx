@@ -1,4 +1,6 @@
 import '@mantine/core/styles.css';
+// After Mantine's own: the theme's variables that differ from its defaults (ADR 0079).
+import 'virtual:theme-css-variables.css';
 import './app/small-screens.css';
 import { StrictMode, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
