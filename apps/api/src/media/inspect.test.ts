@@ -3,7 +3,13 @@ import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { checkMedia, ja, type PublisherKey } from '@tenpo/domain';
-import { detectFormat, inspectMedia, PROBE_HEAD_BYTES, type Inspection } from './inspect';
+import {
+  declaredImageSize,
+  detectFormat,
+  inspectMedia,
+  PROBE_HEAD_BYTES,
+  type Inspection,
+} from './inspect';
 
 // Every file below is made in the test: images with sharp, BMP, HEIC, MP4 and MOV byte by byte.
 
@@ -250,6 +256,25 @@ describe('inspectMedia: BMP and HEIC from their headers', () => {
       height: eh,
       kind: 'image',
     });
+  });
+
+  it('BMP with the 12-byte BITMAPCOREHEADER: 16-bit sizes, which image-size misreads', async () => {
+    const h = Buffer.alloc(26 + 300 * 3 * 2);
+    h.write('BM', 0, 'latin1');
+    h.writeUInt32LE(h.length, 2);
+    h.writeUInt32LE(26, 10);
+    h.writeUInt32LE(12, 14);
+    h.writeUInt16LE(300, 18);
+    h.writeUInt16LE(2, 20);
+    h.writeUInt16LE(1, 22);
+    h.writeUInt16LE(24, 24);
+    expect(ok(await inspectMedia(h, 'os2.bmp')).meta).toMatchObject({ width: 300, height: 2 });
+  });
+
+  it('BMP with an unknown header size is unreadable', async () => {
+    const file = bmp(64, 64);
+    file.writeUInt32LE(20, 14);
+    expect(await inspectMedia(file, 'a.bmp')).toMatchObject({ ok: false, reason: 'unreadable' });
   });
 
   it('HEIC: the primary item’s ispe, turned by its irot', async () => {
@@ -634,5 +659,40 @@ describe('inspectMedia: files longer than the head, measured as they stream', ()
       ok: false,
       reason: 'unreadable',
     });
+  });
+});
+
+describe('declaredImageSize: the size a head declares, nothing decoded', () => {
+  const rgba = (w: number, h: number) =>
+    sharp({ create: { width: w, height: h, channels: 4, background: '#f008' } });
+  it.each<[string, () => Promise<Buffer>, { width: number; height: number } | null]>([
+    ['PNG', () => canvas(300, 200).png().toBuffer(), { width: 300, height: 200 }],
+    ['GIF', () => canvas(120, 80).gif().toBuffer(), { width: 120, height: 80 }],
+    ['JPEG', () => noisy(200, 100).jpeg().toBuffer(), { width: 200, height: 100 }],
+    ['WebP lossy (VP8)', () => canvas(640, 480).webp().toBuffer(), { width: 640, height: 480 }],
+    [
+      'WebP lossless (VP8L)',
+      () => canvas(33, 17).webp({ lossless: true }).toBuffer(),
+      { width: 33, height: 17 },
+    ],
+    ['WebP with alpha (VP8X)', () => rgba(50, 40).webp().toBuffer(), { width: 50, height: 40 }],
+    ['BMP: not an image field format', async () => bmp(10, 10), null],
+    ['MP4', async () => mp4(640, 360, 2), null],
+    [
+      'PNG cut before IHDR',
+      async () => (await canvas(9, 9).png().toBuffer()).subarray(0, 12),
+      null,
+    ],
+    ['nothing', async () => Buffer.alloc(0), null],
+    // Small Buffers share Node's pool: a reader going past their end finds other bytes there.
+    ['GIF cut after its signature', async () => Buffer.from('GIF89a\x10', 'latin1'), null],
+    ['WebP cut after its chunk name', async () => Buffer.from('RIFF\0\0\0\0WEBPVP8X'), null],
+  ])('%s', async (_, make, want) => {
+    expect(await declaredImageSize(await make())).toEqual(want);
+  });
+
+  it('reads the size from the first bytes alone', async () => {
+    const png = await noisy(800, 600).png().toBuffer();
+    expect(await declaredImageSize(png.subarray(0, 64))).toEqual({ width: 800, height: 600 });
   });
 });

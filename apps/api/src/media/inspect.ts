@@ -1,3 +1,7 @@
+import { BMP } from 'image-size/types/bmp';
+import { GIF } from 'image-size/types/gif';
+import { PNG } from 'image-size/types/png';
+import { WEBP } from 'image-size/types/webp';
 import sharp from 'sharp';
 import {
   canonicalExt,
@@ -237,13 +241,33 @@ function measureHeic(b: Buffer): Measured | null {
   return best;
 }
 
-/** BMP: BITMAPCOREHEADER (12 bytes) or any later info header; a negative height is top-down. */
+/**
+ * image-size's reading of one format's header (the handler of the format `detectFormat` found, so
+ * it never guesses another); null when the header is cut short or invalid. image-size reads
+ * through a DataView on the input's ArrayBuffer, past the end of a short Buffer (into Node's
+ * pool) without a throw: it is handed a copy of its own, which ends where the bytes end. The
+ * BMP, GIF, PNG and WebP sizes all lie in the first 30 bytes.
+ */
+function headerSize(handler: typeof BMP, b: Buffer): { width: number; height: number } | null {
+  const own = new Uint8Array(b.subarray(0, 64));
+  try {
+    if (!handler.validate(own)) return null;
+    const { width, height } = handler.calculate(own);
+    return { width, height };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * BMP: an info header (40 bytes or more, a negative height is top-down) through image-size; the
+ * OS/2 BITMAPCOREHEADER (12 bytes, 16-bit sizes) by hand, as image-size reads it as an info header.
+ */
 function measureBmp(b: Buffer): Measured | null {
   if (b.length < 26) return null;
-  const headerSize = b.readUInt32LE(14);
-  if (headerSize === 12) return { width: b.readUInt16LE(18), height: b.readUInt16LE(20) };
-  if (headerSize < 40) return null;
-  return { width: Math.abs(b.readInt32LE(18)), height: Math.abs(b.readInt32LE(22)) };
+  const header = b.readUInt32LE(14);
+  if (header === 12) return { width: b.readUInt16LE(18), height: b.readUInt16LE(20) };
+  return header < 40 ? null : headerSize(BMP, b);
 }
 
 /** JPEG, PNG, GIF, TIFF, AVIF through sharp; EXIF orientations 5–8 turn the picture a quarter. */
@@ -559,9 +583,7 @@ export class MediaProbe {
           return this.tiffSize();
         case 'gif':
           // The logical screen, as libvips reports a GIF's size.
-          return head.length >= 10
-            ? { width: head.readUInt16LE(6), height: head.readUInt16LE(8) }
-            : null;
+          return headerSize(GIF, head);
         default:
           // JPEG and PNG: their headers (and EXIF orientation) come first; BMP's header too.
           return await measureAs(f, head);
@@ -580,8 +602,8 @@ const fail = (reason: InspectFailure, message: string): Inspection => ({
 
 /**
  * Measures one uploaded file from its bytes alone (issue 9: never from the extension or the
- * browser's word). Images: sharp's metadata (JPEG, PNG, GIF, TIFF, AVIF), the header for BMP,
- * the ftyp/ispe boxes for HEIC; videos (MP4, MOV): ftyp, moov/mvhd for the duration and the
+ * browser's word). Images: sharp's metadata (JPEG, PNG, GIF, TIFF, AVIF), image-size for BMP
+ * (ADR 0081), the ftyp/ispe boxes for HEIC; videos (MP4, MOV): ftyp, moov/mvhd for the duration and the
  * video track's tkhd for the size.
  *
  * Refused, with a Japanese line for the 422: a file over the 20 MB cap (the video message for
@@ -615,43 +637,27 @@ export async function inspectMedia(
   return probe.result(declaredName);
 }
 
+/** The image fields' formats whose size image-size reads from their first bytes. */
+const DECLARING = { png: PNG, gif: GIF, webp: WEBP } as const;
+
 /**
  * The size an image declares in its first bytes (PNG's IHDR, the GIF screen, WebP's VP8X, VP8 or
- * VP8L header, JPEG's frame through sharp), without decoding a pixel; null when the bytes give
- * none. Image fields (logos, favicons) bound it (issue 22); `head` is at most the probe's head.
+ * VP8L header through image-size; JPEG's frame through sharp), without decoding a pixel; null when
+ * the bytes give none. Image fields (logos, favicons) bound it (issue 22); `head` is at most the
+ * probe's head.
  */
 export async function declaredImageSize(
   head: Buffer,
 ): Promise<{ width: number; height: number } | null> {
   const f = detectFormat(head.subarray(0, 64));
-  try {
-    switch (f?.ext) {
-      case 'png':
-        return ascii(head, 12) === 'IHDR'
-          ? { width: head.readUInt32BE(16), height: head.readUInt32BE(20) }
-          : null;
-      case 'gif':
-        return { width: head.readUInt16LE(6), height: head.readUInt16LE(8) };
-      case 'webp': {
-        const chunk = ascii(head, 12);
-        if (chunk === 'VP8X')
-          return { width: head.readUIntLE(24, 3) + 1, height: head.readUIntLE(27, 3) + 1 };
-        if (chunk === 'VP8 ')
-          return { width: head.readUInt16LE(26) & 0x3fff, height: head.readUInt16LE(28) & 0x3fff };
-        if (chunk === 'VP8L') {
-          const bits = head.readUInt32LE(21);
-          return { width: (bits & 0x3fff) + 1, height: ((bits >>> 14) & 0x3fff) + 1 };
-        }
-        return null;
-      }
-      case 'jpeg': {
-        const m = await sharp(head).metadata();
-        return m.width && m.height ? { width: m.width, height: m.height } : null;
-      }
-      default:
-        return null;
+  if (f?.ext === 'jpeg') {
+    try {
+      const m = await sharp(head).metadata();
+      return m.width && m.height ? { width: m.width, height: m.height } : null;
+    } catch {
+      return null;
     }
-  } catch {
-    return null;
   }
+  const handler = f && f.ext in DECLARING ? DECLARING[f.ext as keyof typeof DECLARING] : null;
+  return handler ? headerSize(handler, head) : null;
 }
