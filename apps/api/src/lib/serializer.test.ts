@@ -124,6 +124,44 @@ const cases: [string, z.ZodType, unknown][] = [
   ['z.int() at its limit', z.object({ n: z.int() }), { n: Number.MAX_SAFE_INTEGER }],
   ['z.int() past its limit', z.object({ n: z.int() }), { n: Number.MAX_SAFE_INTEGER + 1 }],
   ['a not-an-email for z.email()', z.object({ e: z.email() }), { e: 'x' }],
+  // A check on a wrapper or a leaf without checks of its own is still zod's to run.
+  ['a refined boolean', z.object({ b: z.boolean().refine((b) => b) }), { b: false }],
+  ['a refined literal', z.object({ l: z.literal([1, 2]).refine((l) => l === 1) }), { l: 2 }],
+  [
+    'a refined nullable',
+    z.object({
+      s: z
+        .string()
+        .nullable()
+        .refine((s) => s !== null),
+    }),
+    { s: null },
+  ],
+  [
+    'a refined optional',
+    z.object({
+      n: z
+        .number()
+        .optional()
+        .refine((n) => n !== 0),
+    }),
+    { n: 0 },
+  ],
+  [
+    'a refined union',
+    z.object({ u: z.union([z.string(), z.number()]).refine((u) => u !== 'x') }),
+    { u: 'x' },
+  ],
+  // An exclusive union rejects a value two options accept.
+  ['an xor matched twice', z.object({ x: z.xor([z.string(), z.string().nullable()]) }), { x: 'a' }],
+  ['an xor matched once', z.object({ x: z.xor([z.string(), z.number()]) }), { x: 'a' }],
+  // An exact optional property may be absent, never undefined.
+  [
+    'an exact optional set to undefined',
+    z.object({ s: z.exactOptional(z.string()) }),
+    { s: undefined },
+  ],
+  ['an exact optional absent', z.object({ s: z.exactOptional(z.string()) }), {}],
 ];
 
 describe('the fast response serializer', () => {

@@ -117,8 +117,9 @@ const compileObject = (schema: z.ZodObject): Fast | null => {
   if (schema.def.catchall !== undefined || checksOf(schema).length > 0) return null;
   const props: Prop[] = [];
   for (const [key, prop] of Object.entries(schema.shape)) {
-    // Both optional classes (z.optional and z.exactOptional) have the `optional` type.
-    const optional = prop instanceof z.ZodOptional || prop instanceof z.ZodExactOptional;
+    // z.exactOptional (absent, never undefined) is not a ZodOptional: it goes to zod.
+    const optional = prop instanceof z.ZodOptional;
+    if (optional && checksOf(prop).length > 0) return null;
     const fast = compile(optional ? prop.unwrap() : prop);
     if (!fast) return null;
     props.push({ key, head: `${JSON.stringify(key)}:`, optional, fast });
@@ -137,6 +138,10 @@ const compileRecord = (schema: z.ZodRecord): Fast | null => {
 };
 
 function compile(schema: unknown): Fast | null {
+  // A check (a refine, a length, a format…) is zod's to run, whatever it is on; the number
+  // branch alone reads its checks, for the safe-integer one.
+  if (!(schema instanceof z.ZodType)) return null;
+  if (!(schema instanceof z.ZodNumber) && checksOf(schema).length > 0) return null;
   if (schema instanceof z.ZodString) {
     if (!isPlainString(schema)) return null;
     return (v) => (typeof v === 'string' ? JSON.stringify(v) : UNSURE);
@@ -159,7 +164,9 @@ function compile(schema: unknown): Fast | null {
     const inner = compile(schema.unwrap());
     return inner && nullableOf(inner);
   }
-  // z.discriminatedUnion and z.xor are ZodUnion subclasses too.
+  // z.xor rejects a value two options accept, which a first-match answer cannot tell.
+  if (schema instanceof z.ZodXor) return null;
+  // z.discriminatedUnion answers as z.union does for the values its options accept.
   if (schema instanceof z.ZodUnion) {
     const options = schema.options.map(compile);
     if (options.length === 0 || options.some((o) => o === null)) return null;
