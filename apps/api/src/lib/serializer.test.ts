@@ -1,20 +1,19 @@
 import { serializerCompiler as zodSerializerCompiler } from 'fastify-type-provider-zod';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { $ZodType } from 'zod/v4/core';
 import { ok, userSchema } from '@tenpo/domain';
 import { compileFastSerializer, serializerCompiler } from './serializer';
 
-const route = (schema: $ZodType) => ({ schema, method: 'GET', url: '/t', httpStatus: '200' });
+const route = (schema: z.ZodType) => ({ schema, method: 'GET', url: '/t', httpStatus: '200' });
 /** zod's own answer: its JSON, or the error it throws. */
-const viaZod = (schema: $ZodType, data: unknown) => {
+const viaZod = (schema: z.ZodType, data: unknown) => {
   try {
     return { json: zodSerializerCompiler(route(schema))(data) };
   } catch (err) {
     return { error: (err as Error).name };
   }
 };
-const viaOurs = (schema: $ZodType, data: unknown) => {
+const viaOurs = (schema: z.ZodType, data: unknown) => {
   try {
     return { json: serializerCompiler(route(schema))(data) };
   } catch (err) {
@@ -55,7 +54,7 @@ const plain = z.object({
 const good = { n: 1.5, i: -3, s: 'é', b: true, lit: 'x', maybe: null, list: [{ a: 'q' }] };
 
 // Each case: a schema and a value; ours must answer exactly as zod does.
-const cases: [string, $ZodType, unknown][] = [
+const cases: [string, z.ZodType, unknown][] = [
   ['the user envelope', ok(userSchema), { status_code: 200, data: user }],
   ['the envelope with a message', ok(userSchema), { status_code: 200, message: 'm', data: user }],
   [
@@ -121,6 +120,48 @@ const cases: [string, $ZodType, unknown][] = [
   // Shapes the fast path leaves to zod entirely.
   ['a record with a key check', z.record(z.string().min(3), z.number()), { a: 1 }],
   ['a record with an enum key', z.record(z.enum(['a', 'b']), z.number()), { a: 1, b: 2 }],
+  ['an int32 past its range', z.object({ n: z.int32().int() }), { n: 2 ** 40 }],
+  ['z.int() at its limit', z.object({ n: z.int() }), { n: Number.MAX_SAFE_INTEGER }],
+  ['z.int() past its limit', z.object({ n: z.int() }), { n: Number.MAX_SAFE_INTEGER + 1 }],
+  ['a not-an-email for z.email()', z.object({ e: z.email() }), { e: 'x' }],
+  // A check on a wrapper or a leaf without checks of its own is still zod's to run.
+  ['a refined boolean', z.object({ b: z.boolean().refine((b) => b) }), { b: false }],
+  ['a refined literal', z.object({ l: z.literal([1, 2]).refine((l) => l === 1) }), { l: 2 }],
+  [
+    'a refined nullable',
+    z.object({
+      s: z
+        .string()
+        .nullable()
+        .refine((s) => s !== null),
+    }),
+    { s: null },
+  ],
+  [
+    'a refined optional',
+    z.object({
+      n: z
+        .number()
+        .optional()
+        .refine((n) => n !== 0),
+    }),
+    { n: 0 },
+  ],
+  [
+    'a refined union',
+    z.object({ u: z.union([z.string(), z.number()]).refine((u) => u !== 'x') }),
+    { u: 'x' },
+  ],
+  // An exclusive union rejects a value two options accept.
+  ['an xor matched twice', z.object({ x: z.xor([z.string(), z.string().nullable()]) }), { x: 'a' }],
+  ['an xor matched once', z.object({ x: z.xor([z.string(), z.number()]) }), { x: 'a' }],
+  // An exact optional property may be absent, never undefined.
+  [
+    'an exact optional set to undefined',
+    z.object({ s: z.exactOptional(z.string()) }),
+    { s: undefined },
+  ],
+  ['an exact optional absent', z.object({ s: z.exactOptional(z.string()) }), {}],
 ];
 
 describe('the fast response serializer', () => {
@@ -138,6 +179,40 @@ describe('the fast response serializer', () => {
     expect(compileFastSerializer(z.record(z.string(), z.number()))).not.toBeNull();
     expect(compileFastSerializer(z.record(z.string().min(1), z.number()))).toBeNull();
     expect(compileFastSerializer(z.partialRecord(z.string(), z.number()))).toBeNull();
+  });
+
+  // Each kind is found by its public class and properties (ADR 0082): variants that keep the
+  // fast path, and neighbours that must not be taken for a plain shape.
+  it.each([
+    ['z.int()', true, z.int()],
+    ['z.number().safe()', true, z.number().safe()],
+    ['z.int().int()', true, z.int().int()],
+    ['z.coerce.number()', true, z.coerce.number()],
+    ['z.coerce.string()', true, z.coerce.string()],
+    // `.format` reads 'safeint' here (the last check's); zod still checks the int32 range.
+    ['z.int32().int()', false, z.int32().int()],
+    ['z.int32()', false, z.int32()],
+    // The deprecated `isInt` is true for it; zod checks a multiple, not the safe range.
+    ['z.number().multipleOf(1)', false, z.number().multipleOf(1)],
+    ['z.int().refine()', false, z.int().refine(() => true)],
+    // A string format is a ZodStringFormat, not a ZodString.
+    ['z.email()', false, z.email()],
+    ['z.iso.datetime()', false, z.iso.datetime()],
+    ['z.record(z.email(), …)', false, z.record(z.email(), z.number())],
+    ['z.looseRecord()', false, z.looseRecord(z.string(), z.number())],
+    ['z.object().catchall()', false, z.object({}).catchall(z.string())],
+    ['z.object().refine()', false, z.object({ s: z.string() }).refine(() => true)],
+    ['z.array().min()', false, z.array(z.string()).min(1)],
+    ['z.enum()', false, z.enum(['a', 'b'])],
+    ['z.literal(1n)', false, z.literal(1n)],
+    [
+      'z.discriminatedUnion()',
+      true,
+      z.discriminatedUnion('k', [z.object({ k: z.literal('a') }), z.object({ k: z.literal('b') })]),
+    ],
+    ['a nullish property', true, z.object({ s: z.string().nullish() })],
+  ] as [string, boolean, z.ZodType][])('%s: fast path %s', (_name, fast, schema) => {
+    expect(compileFastSerializer(schema) !== null).toBe(fast);
   });
 
   it('vouches only for values zod accepts', () => {

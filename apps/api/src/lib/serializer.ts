@@ -1,151 +1,195 @@
 import { serializerCompiler as zodSerializerCompiler } from 'fastify-type-provider-zod';
-import { $ZodType } from 'zod/v4/core';
+import { z } from 'zod';
 
 /** The answer of a fast serializer that cannot vouch for a value: zod decides instead. */
 const UNSURE = Symbol('unsure');
 type Fast = (value: unknown) => string | typeof UNSURE;
 
-type Def = {
-  type: string;
-  checks?: { _zod: { def: { check?: string; format?: string } } }[];
-  format?: string;
-  values?: unknown[];
-  shape?: Record<string, $ZodType>;
-  catchall?: $ZodType;
-  innerType?: $ZodType;
-  options?: $ZodType[];
-  element?: $ZodType;
-  keyType?: $ZodType;
-  valueType?: $ZodType;
-  mode?: string;
-  partial?: boolean;
-};
-const defOf = (schema: $ZodType): Def => schema._zod.def as unknown as Def;
+/*
+ * Schemas are read through Zod 4 Classic's public API (ADR 0082), never `_zod`, so the fast path
+ * does not hang on internals that zod's changelog calls "subject to change". Sources: zod's docs
+ * (github.com/colinhacks/zod packages/docs/content, read at e516c3b) and the installed
+ * classic/schemas.d.ts:
+ * - the classes, by `instanceof`: "All schemas extend the `z.ZodType` base class" (packages/
+ *   zod.mdx); zod 4's classes match by trait name, so a second copy of zod still matches;
+ * - the documented accessors, api.mdx: `Dog.shape`, `stringArray.unwrap()`,
+ *   `stringOrNumber.options`, `optionalYoda.unwrap()`, `nullableYoda.unwrap()`, literal `.values`;
+ *   the record's `keyType` / `valueType` and the string's `format` are typed public in schemas.d.ts;
+ * - `.def`, the definition given to the constructor (packages/core.mdx: "`.def.checks` — An array
+ *   of checks"; api.mdx reads `.def.shape`, `.def.options`; `_def` is "@deprecated Use `.def`
+ *   instead"), for what has no accessor: checks, `catchall`, a record's `mode` and `partial`.
+ * ZodNumber's `isInt` is not used: "@deprecated Check the `format` property instead", and true
+ * for `.multipleOf(1)`. z.toJSONSchema() is not used either: a `.refine()` has no JSON Schema
+ * form, so a refined schema would look plain and the fast path would vouch for values zod
+ * rejects. A Zod Mini schema is no classic instance: it goes to zod, as any unknown shape does.
+ */
 
-const isSafeIntFormat = (def: Def): boolean =>
-  (def.format === undefined || def.format === 'safeint') &&
-  (def.checks ?? []).every(
-    (c) => c._zod.def.check === 'number_format' && c._zod.def.format === 'safeint',
-  );
+const checksOf = (schema: z.ZodType): readonly unknown[] => schema.def.checks ?? [];
+
+/**
+ * The format a z.int() / z.int32() … was built with: its def is that constructor's definition.
+ * Classic types `.def` as ZodNumber's, hence the cast. Not `.format`: that is the last format
+ * check's, so z.int32().int() says 'safeint' there while zod still checks the int32 range.
+ */
+const builtFormat = (schema: z.ZodNumberFormat): unknown =>
+  (schema.def as { format?: unknown }).format;
+
+/** z.int(), z.number().int() / .safe(): zod's safe-integer format and nothing else. */
+const isSafeInt = (schema: z.ZodNumber): boolean =>
+  (!(schema instanceof z.ZodNumberFormat) || builtFormat(schema) === 'safeint') &&
+  checksOf(schema).every((c) => c instanceof z.ZodNumberFormat && builtFormat(c) === 'safeint');
+
+/** A z.string() with no check and no format (a format is z.email() and its kin, ZodStringFormat). */
+const isPlainString = (schema: unknown): schema is z.ZodString =>
+  schema instanceof z.ZodString && checksOf(schema).length === 0 && schema.format === null;
+
+/** z.string().nullable() and the like: null, or what the inner schema vouches for. */
+const nullableOf =
+  (inner: Fast): Fast =>
+  (v) =>
+    v === null ? 'null' : inner(v);
+
+/** zod answers with the first option that accepts the value. */
+const unionOf =
+  (fasts: Fast[]): Fast =>
+  (v) => {
+    for (const f of fasts) {
+      const out = f(v);
+      if (out !== UNSURE) return out;
+    }
+    return UNSURE;
+  };
+
+const arrayOf =
+  (element: Fast): Fast =>
+  (v) => {
+    if (!Array.isArray(v)) return UNSURE;
+    const parts: string[] = [];
+    for (const item of v) {
+      const out = element(item);
+      if (out === UNSURE) return UNSURE;
+      parts.push(out);
+    }
+    return `[${parts.join(',')}]`;
+  };
+
+type Prop = { key: string; head: string; optional: boolean; fast: Fast };
+
+const objectOf =
+  (props: Prop[]): Fast =>
+  (v) => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return UNSURE;
+    const o = v as Record<string, unknown>;
+    let out = '';
+    for (const p of props) {
+      const value = o[p.key];
+      // An absent optional property, or one set to undefined: no key in the JSON either way.
+      if (p.optional && value === undefined) continue;
+      const s = p.fast(value);
+      if (s === UNSURE) return UNSURE;
+      out += out === '' ? p.head + s : `,${p.head}${s}`;
+    }
+    return `{${out}}`;
+  };
+
+const recordOf =
+  (value: Fast): Fast =>
+  (v) => {
+    // zod takes plain objects only, and a symbol key fails z.string(): both left to it.
+    if (typeof v !== 'object' || v === null) return UNSURE;
+    const proto: unknown = Object.getPrototypeOf(v);
+    if (proto !== Object.prototype && proto !== null) return UNSURE;
+    if (Object.getOwnPropertySymbols(v).length > 0) return UNSURE;
+    const o = v as Record<string, unknown>;
+    let out = '';
+    // Own enumerable string keys in their own order, as zod copies them; it drops __proto__.
+    for (const k of Object.keys(o)) {
+      if (k === '__proto__') continue;
+      const s = value(o[k]);
+      if (s === UNSURE) return UNSURE;
+      out += out === '' ? `${JSON.stringify(k)}:${s}` : `,${JSON.stringify(k)}:${s}`;
+    }
+    return `{${out}}`;
+  };
+
+const compileObject = (schema: z.ZodObject): Fast | null => {
+  // Only zod's default: unknown keys are stripped (catchall, strict and loose differ).
+  if (schema.def.catchall !== undefined || checksOf(schema).length > 0) return null;
+  const props: Prop[] = [];
+  for (const [key, prop] of Object.entries(schema.shape)) {
+    // z.exactOptional (absent, never undefined) is not a ZodOptional: it goes to zod.
+    const optional = prop instanceof z.ZodOptional;
+    if (optional && checksOf(prop).length > 0) return null;
+    const fast = compile(optional ? prop.unwrap() : prop);
+    if (!fast) return null;
+    props.push({ key, head: `${JSON.stringify(key)}:`, optional, fast });
+  }
+  return objectOf(props);
+};
+
+const compileRecord = (schema: z.ZodRecord): Fast | null => {
+  // Only z.record(z.string(), …): a key schema with a check or a set of values, a loose or
+  // partial record, are zod's to answer.
+  if (!isPlainString(schema.keyType)) return null;
+  const def = schema.def;
+  if (checksOf(schema).length > 0 || def.mode !== undefined || def.partial) return null;
+  const value = compile(schema.valueType);
+  return value && recordOf(value);
+};
+
+function compile(schema: unknown): Fast | null {
+  // A check (a refine, a length, a format…) is zod's to run, whatever it is on; the number
+  // branch alone reads its checks, for the safe-integer one.
+  if (!(schema instanceof z.ZodType)) return null;
+  if (!(schema instanceof z.ZodNumber) && checksOf(schema).length > 0) return null;
+  if (schema instanceof z.ZodString) {
+    if (!isPlainString(schema)) return null;
+    return (v) => (typeof v === 'string' ? JSON.stringify(v) : UNSURE);
+  }
+  if (schema instanceof z.ZodNumber) {
+    if (checksOf(schema).length === 0 && !(schema instanceof z.ZodNumberFormat))
+      return (v) => (typeof v === 'number' && Number.isFinite(v) ? String(v) : UNSURE);
+    if (!isSafeInt(schema)) return null;
+    return (v) => (Number.isSafeInteger(v) ? String(v) : UNSURE);
+  }
+  if (schema instanceof z.ZodBoolean)
+    return (v) => (v === true ? 'true' : v === false ? 'false' : UNSURE);
+  if (schema instanceof z.ZodLiteral) {
+    const values: unknown[] = [...schema.values];
+    if (!values.every((x) => x === null || ['string', 'number', 'boolean'].includes(typeof x)))
+      return null;
+    return (v) => (values.includes(v) ? JSON.stringify(v) : UNSURE);
+  }
+  if (schema instanceof z.ZodNullable) {
+    const inner = compile(schema.unwrap());
+    return inner && nullableOf(inner);
+  }
+  // z.xor rejects a value two options accept, which a first-match answer cannot tell.
+  if (schema instanceof z.ZodXor) return null;
+  // z.discriminatedUnion answers as z.union does for the values its options accept.
+  if (schema instanceof z.ZodUnion) {
+    const options = schema.options.map(compile);
+    if (options.length === 0 || options.some((o) => o === null)) return null;
+    return unionOf(options as Fast[]);
+  }
+  if (schema instanceof z.ZodArray) {
+    if (checksOf(schema).length > 0) return null;
+    const element = compile(schema.unwrap());
+    return element && arrayOf(element);
+  }
+  if (schema instanceof z.ZodObject) return compileObject(schema);
+  if (schema instanceof z.ZodRecord) return compileRecord(schema);
+  return null;
+}
 
 /**
  * A serializer for the plain shapes our responses use (objects that strip unknown keys, strings,
  * numbers, integers, booleans, literals, nullable, optional properties, unions, arrays, records
- * with plain string keys), which
- * checks each value as zod would and writes the JSON in the same pass. null when the schema has
- * anything else (a check, a transform, a record…): zod serializes those routes unchanged.
+ * with plain string keys), which checks each value as zod would and writes the JSON in the same
+ * pass. null when the schema has anything else (a check, a transform, a date…): zod serializes
+ * those routes unchanged.
  */
-export function compileFastSerializer(schema: $ZodType): Fast | null {
-  const def = defOf(schema);
-  switch (def.type) {
-    case 'string':
-      if (def.checks?.length || def.format !== undefined) return null;
-      return (v) => (typeof v === 'string' ? JSON.stringify(v) : UNSURE);
-    case 'number': {
-      if (!def.checks?.length && def.format === undefined)
-        return (v) => (typeof v === 'number' && Number.isFinite(v) ? String(v) : UNSURE);
-      if (!isSafeIntFormat(def)) return null;
-      return (v) => (Number.isSafeInteger(v) ? String(v) : UNSURE);
-    }
-    case 'boolean':
-      return (v) => (v === true ? 'true' : v === false ? 'false' : UNSURE);
-    case 'literal': {
-      const values = def.values ?? [];
-      if (!values.every((x) => x === null || ['string', 'number', 'boolean'].includes(typeof x)))
-        return null;
-      return (v) => (values.includes(v) ? JSON.stringify(v) : UNSURE);
-    }
-    case 'nullable': {
-      const inner = def.innerType && compileFastSerializer(def.innerType);
-      if (!inner) return null;
-      return (v) => (v === null ? 'null' : inner(v));
-    }
-    case 'union': {
-      const options = (def.options ?? []).map(compileFastSerializer);
-      if (options.length === 0 || options.some((o) => o === null)) return null;
-      const fasts = options as Fast[];
-      // zod answers with the first option that accepts the value.
-      return (v) => {
-        for (const f of fasts) {
-          const out = f(v);
-          if (out !== UNSURE) return out;
-        }
-        return UNSURE;
-      };
-    }
-    case 'array': {
-      if (def.checks?.length || !def.element) return null;
-      const element = compileFastSerializer(def.element);
-      if (!element) return null;
-      return (v) => {
-        if (!Array.isArray(v)) return UNSURE;
-        const parts: string[] = [];
-        for (const item of v) {
-          const out = element(item);
-          if (out === UNSURE) return UNSURE;
-          parts.push(out);
-        }
-        return `[${parts.join(',')}]`;
-      };
-    }
-    case 'object': {
-      // Only zod's default: unknown keys are stripped (catchall, strict and loose differ).
-      if (def.catchall !== undefined || def.checks?.length || !def.shape) return null;
-      const props: { key: string; head: string; optional: boolean; fast: Fast }[] = [];
-      for (const [key, prop] of Object.entries(def.shape)) {
-        const pdef = defOf(prop);
-        const optional = pdef.type === 'optional';
-        const fast = compileFastSerializer(optional && pdef.innerType ? pdef.innerType : prop);
-        if (!fast) return null;
-        props.push({ key, head: `${JSON.stringify(key)}:`, optional, fast });
-      }
-      return (v) => {
-        if (typeof v !== 'object' || v === null || Array.isArray(v)) return UNSURE;
-        const o = v as Record<string, unknown>;
-        let out = '';
-        for (const p of props) {
-          const value = o[p.key];
-          // An absent optional property, or one set to undefined: no key in the JSON either way.
-          if (p.optional && value === undefined) continue;
-          const s = p.fast(value);
-          if (s === UNSURE) return UNSURE;
-          out += out === '' ? p.head + s : `,${p.head}${s}`;
-        }
-        return `{${out}}`;
-      };
-    }
-    case 'record': {
-      // Only z.record(z.string(), …): a key schema with a check or a set of values, a loose or
-      // partial record, are zod's to answer.
-      const key = def.keyType && defOf(def.keyType);
-      if (!key || key.type !== 'string' || key.checks?.length || key.format !== undefined)
-        return null;
-      if (def.checks?.length || def.mode !== undefined || def.partial || !def.valueType)
-        return null;
-      const value = compileFastSerializer(def.valueType);
-      if (!value) return null;
-      return (v) => {
-        // zod takes plain objects only, and a symbol key fails z.string(): both left to it.
-        if (typeof v !== 'object' || v === null) return UNSURE;
-        const proto: unknown = Object.getPrototypeOf(v);
-        if (proto !== Object.prototype && proto !== null) return UNSURE;
-        if (Object.getOwnPropertySymbols(v).length > 0) return UNSURE;
-        const o = v as Record<string, unknown>;
-        let out = '';
-        // Own enumerable string keys in their own order, as zod copies them; it drops __proto__.
-        for (const k of Object.keys(o)) {
-          if (k === '__proto__') continue;
-          const s = value(o[k]);
-          if (s === UNSURE) return UNSURE;
-          out += out === '' ? `${JSON.stringify(k)}:${s}` : `,${JSON.stringify(k)}:${s}`;
-        }
-        return `{${out}}`;
-      };
-    }
-    default:
-      return null;
-  }
-}
+export const compileFastSerializer = (schema: z.ZodType): Fast | null => compile(schema);
 
 /**
  * The zod type provider's serializer compiler with a fast path (ADR 0016): where the response
@@ -157,15 +201,12 @@ export const serializerCompiler: typeof zodSerializerCompiler = (route) => {
   // As the provider resolves it: a zod type, or one under `properties`.
   const given: unknown = route.schema;
   const schema =
-    given instanceof $ZodType
+    given instanceof z.ZodType
       ? given
-      : typeof given === 'object' &&
-          given !== null &&
-          'properties' in given &&
-          given.properties instanceof $ZodType
+      : typeof given === 'object' && given !== null && 'properties' in given
         ? given.properties
         : null;
-  const fast = schema && compileFastSerializer(schema);
+  const fast = compile(schema);
   if (!fast) return slow;
   return (data) => {
     const out = fast(data);
