@@ -110,6 +110,14 @@ export default defineConfig({
   build: {
     target: 'es2022',
     chunkSizeWarningLimit: 800,
+    // index.html keeps its <link rel="modulepreload"> for the entry's own imports. A lazily loaded
+    // screen's chunks are not preloaded by script: Vite's helper added a <link> per chunk, about
+    // 20 ms of main thread per screen on a mid-range phone, the longest part of the router's
+    // first task (ADR 0079's addendum); the browser fetches them as the screen's chunk names them.
+    // Its CSS is still loaded before it renders.
+    modulePreload: {
+      resolveDependencies: (_file, deps, { hostType }) => (hostType === 'html' ? deps : []),
+    },
     rollupOptions: {
       output: {
         // Rolldown's own splitting made a chunk of nearly every shared module: /login fetched 50
