@@ -1,5 +1,4 @@
 import {
-  ArcElement,
   BarElement,
   CategoryScale,
   Chart as ChartJS,
@@ -12,10 +11,10 @@ import {
 } from 'chart.js';
 import { formatThousands, type MetricField } from '@tenpo/domain';
 
-// Only the Chart.js parts these screens draw (doughnut, bars, lines), registered once; the
-// module is imported by the lazily loaded report and dashboard screens only (ADR 0017, 0037).
+// Only the Chart.js parts these screens draw (bars, lines; the doughnut is SVG, doughnut-ring.tsx),
+// registered once; the module is imported by the lazily loaded report and dashboard screens only
+// (ADR 0017, 0037).
 ChartJS.register(
-  ArcElement,
   BarElement,
   CategoryScale,
   LinearScale,

@@ -1,11 +1,12 @@
 import { useMemo, useState } from 'react';
 import { Box, ColorSwatch, Group, Stack, Text } from '@mantine/core';
 import type { ChartOptions } from 'chart.js';
-import { Bar, Doughnut, Line } from 'react-chartjs-2';
+import { Bar, Line } from 'react-chartjs-2';
 import { IMPRESSION_FIELDS, type CustomerSearch } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
 import { WhenInView } from '@/components/ui/when-in-view';
 import { countScale, formatCount, METRIC_COLORS } from './chart-parts';
+import { DoughnutRing } from './doughnut-ring';
 
 export type Series = { label: string; data: number[]; color: string };
 
@@ -124,49 +125,22 @@ export function SearchDoughnut({ data }: { data: CustomerSearch }) {
   const values = IMPRESSION_FIELDS.map((f) => data[f] ?? 0);
   const labels = IMPRESSION_FIELDS.map((f) => t(`screens.report.metrics.${f}`));
   const total = values.reduce((a, b) => a + b, 0);
-  const options = useMemo<ChartOptions<'doughnut'>>(
-    () => ({
-      responsive: true,
-      maintainAspectRatio: false,
-      animation: false,
-      cutout: '80%',
-      plugins: { legend: { display: false }, tooltip: { enabled: false } },
-      onHover: (_e, elements) => setActive(elements[0]?.index ?? null),
-    }),
-    [],
-  );
-  const figures = values.join(',');
-  const names = labels.join(',');
-  const chartData = useMemo(
-    () => ({
-      labels,
-      datasets: [
-        {
-          data: values,
-          backgroundColor: IMPRESSION_FIELDS.map((f) => METRIC_COLORS[f]),
-          borderWidth: 0,
-          hoverOffset: 4,
-        },
-      ],
-    }),
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- the figures, not the arrays' identity
-    [figures, names],
-  );
   const value = active !== null ? (values[active] ?? 0) : total;
   const pct =
     active !== null && total > 0 ? Math.round(((values[active] ?? 0) / total) * 1000) / 10 : null;
   return (
     <Box>
-      <Box pos="relative" h={220} onMouseLeave={() => setActive(null)}>
-        <Box h="100%">
-          <WhenInView height="100%">
-            <Doughnut
-              aria-label={t('screens.dashboard.searchSource')}
-              options={options}
-              data={chartData}
-            />
-          </WhenInView>
-        </Box>
+      <Box pos="relative" h={220}>
+        <DoughnutRing
+          label={t('screens.dashboard.searchSource')}
+          segments={IMPRESSION_FIELDS.map((f, i) => ({
+            value: values[i] ?? 0,
+            color: METRIC_COLORS[f],
+            label: labels[i] ?? f,
+          }))}
+          active={active}
+          onActive={setActive}
+        />
         <Box
           pos="absolute"
           inset={0}
