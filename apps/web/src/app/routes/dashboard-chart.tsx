@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PaymentGate } from '../../components/ui/payment-panels';
 import { ChartCard, chartState, PeriodSelect } from '../../features/reports/components/chart-card';
-import { formatCount, METRIC_COLORS } from '../../features/reports/components/chart-parts';
+import { formatCount, METRIC_COLORS } from '../../features/reports/components/chart-colors';
 import { BarChart, LineChart } from '../../features/reports/components/charts';
 import { allZero, shortDay, useDashboardChart } from '../../features/reports/use-dashboard';
 import { useCurrentStore } from '../../lib/selection';

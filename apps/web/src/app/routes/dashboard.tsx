@@ -1,11 +1,13 @@
-import { Anchor, Grid, Group, Stack } from '@mantine/core';
+import { Suspense, lazy } from 'react';
+import { Anchor, Box, Grid, Group, Stack } from '@mantine/core';
 import { DASHBOARD_RANGES, KEYWORD_RANGES, REACTION_FIELDS } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PaymentGate } from '../../components/ui/payment-panels';
 import { ChartCard, chartState, PeriodSelect } from '../../features/reports/components/chart-card';
-import { METRIC_COLORS } from '../../features/reports/components/chart-parts';
-import { LineChart, SearchDoughnut } from '../../features/reports/components/charts';
+import { METRIC_COLORS } from '../../features/reports/components/chart-colors';
+import { SearchDoughnut } from '../../features/reports/components/search-doughnut';
+import { WhenInView } from '../../components/ui/when-in-view';
 import { KeywordList } from '../../features/reports/components/keyword-list';
 import { StatBoxes } from '../../features/reports/components/stat-boxes';
 import {
@@ -41,6 +43,15 @@ export function DashboardRoute() {
     </PaymentGate>
   );
 }
+
+/**
+ * Chart.js comes with the actions card's chart, once that card nears the screen: on a phone it
+ * lies below the first screen, which then loads and starts no Chart.js (ADR 0079's addendum).
+ */
+const LineChart = lazy(() =>
+  import('../../features/reports/components/charts').then((m) => ({ default: m.LineChart })),
+);
+const CHART_HEIGHT = 280;
 
 /**
  * The screen, one component per card: each card asks for its own figures, so an answer renders
@@ -160,15 +171,20 @@ function ActionsCard({ userId }: { userId: number }) {
       )}
     >
       {actionData && (
-        <LineChart
-          label={t('screens.dashboard.actions')}
-          labels={days.map(shortDay)}
-          series={REACTION_FIELDS.map((f) => ({
-            label: t(`screens.report.metrics.${f}`),
-            data: days.map((d) => actionData[f]?.[d] ?? 0),
-            color: METRIC_COLORS[f],
-          }))}
-        />
+        <WhenInView height={CHART_HEIGHT}>
+          <Suspense fallback={<Box h={CHART_HEIGHT} />}>
+            <LineChart
+              height={CHART_HEIGHT}
+              label={t('screens.dashboard.actions')}
+              labels={days.map(shortDay)}
+              series={REACTION_FIELDS.map((f) => ({
+                label: t(`screens.report.metrics.${f}`),
+                data: days.map((d) => actionData[f]?.[d] ?? 0),
+                color: METRIC_COLORS[f],
+              }))}
+            />
+          </Suspense>
+        </WhenInView>
       )}
     </ChartCard>
   );

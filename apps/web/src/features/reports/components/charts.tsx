@@ -1,12 +1,10 @@
-import { useMemo, useState } from 'react';
-import { Box, ColorSwatch, Group, Stack, Text } from '@mantine/core';
+import { useMemo } from 'react';
+import { Box } from '@mantine/core';
 import type { ChartOptions } from 'chart.js';
 import { Bar, Line } from 'react-chartjs-2';
-import { IMPRESSION_FIELDS, type CustomerSearch } from '@tenpo/domain';
-import { useTranslation } from 'react-i18next';
 import { WhenInView } from '@/components/ui/when-in-view';
-import { countScale, formatCount, METRIC_COLORS } from './chart-parts';
-import { DoughnutRing } from './doughnut-ring';
+import { formatCount } from './chart-colors';
+import { countScale } from './chart-parts';
 
 export type Series = { label: string; data: number[]; color: string };
 
@@ -111,70 +109,6 @@ export function LineChart({
       <WhenInView height="100%">
         <Line aria-label={label} options={LINE_OPTIONS} data={data} />
       </WhenInView>
-    </Box>
-  );
-}
-
-/**
- * Searches by source (spec 3 §2): idle, the centre shows the total of the four; hovering a
- * slice shows its label, value and share. Cutout 80 %, fixed colours.
- */
-export function SearchDoughnut({ data }: { data: CustomerSearch }) {
-  const { t } = useTranslation();
-  const [active, setActive] = useState<number | null>(null);
-  const values = IMPRESSION_FIELDS.map((f) => data[f] ?? 0);
-  const labels = IMPRESSION_FIELDS.map((f) => t(`screens.report.metrics.${f}`));
-  const total = values.reduce((a, b) => a + b, 0);
-  const value = active !== null ? (values[active] ?? 0) : total;
-  const pct =
-    active !== null && total > 0 ? Math.round(((values[active] ?? 0) / total) * 1000) / 10 : null;
-  return (
-    <Box>
-      <Box pos="relative" h={220}>
-        <DoughnutRing
-          label={t('screens.dashboard.searchSource')}
-          segments={IMPRESSION_FIELDS.map((f, i) => ({
-            value: values[i] ?? 0,
-            color: METRIC_COLORS[f],
-            label: labels[i] ?? f,
-          }))}
-          active={active}
-          onActive={setActive}
-        />
-        <Box
-          pos="absolute"
-          inset={0}
-          style={{ display: 'grid', placeItems: 'center', pointerEvents: 'none' }}
-          data-testid="doughnut-centre"
-        >
-          <Box ta="center" maw={150}>
-            <Text size="xs" c="dimmed">
-              {active !== null ? labels[active] : t('screens.dashboard.total')}
-            </Text>
-            <Text fw={700} fz={26}>
-              {formatCount(value)}
-            </Text>
-            {pct !== null && (
-              <Text size="sm" c="dimmed">
-                {pct}%
-              </Text>
-            )}
-          </Box>
-        </Box>
-      </Box>
-      <Stack gap={4} mt="sm">
-        {labels.map((l, i) => (
-          <Group key={l} justify="space-between" wrap="nowrap" gap="xs">
-            <Group gap={6} wrap="nowrap">
-              <ColorSwatch size={10} color={METRIC_COLORS[IMPRESSION_FIELDS[i]!]} />
-              <Text size="sm">{l}</Text>
-            </Group>
-            <Text size="sm" fw={500}>
-              {formatCount(values[i] ?? 0)}
-            </Text>
-          </Group>
-        ))}
-      </Stack>
     </Box>
   );
 }

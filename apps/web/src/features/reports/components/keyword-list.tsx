@@ -1,7 +1,7 @@
 import { Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { formatFigure, parseKeywordValue, type SearchKeywords } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
-import { formatCount } from './chart-parts';
+import { formatCount } from './chart-colors';
 
 /** The top 10 keywords, largest first, in two columns of five (spec 3 §9), with the total. */
 export function KeywordList({ data }: { data: SearchKeywords }) {

@@ -9,7 +9,7 @@ import {
 } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
 import { ChartCard, type ChartState } from './chart-card';
-import { METRIC_COLORS, YEAR_COLORS } from './chart-parts';
+import { METRIC_COLORS, YEAR_COLORS } from './chart-colors';
 import { BarChart } from './charts';
 
 const sum = (xs: number[]) => xs.reduce((a, b) => a + (Number(b) || 0), 0);

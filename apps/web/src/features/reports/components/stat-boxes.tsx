@@ -1,7 +1,7 @@
 import { Badge, Card, Group, SimpleGrid, Text } from '@mantine/core';
 import type { BoxData } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
-import { formatCount } from './chart-parts';
+import { formatCount } from './chart-colors';
 
 const BOXES = [
   ['view', 'view_total', 'percent_view_total'],
