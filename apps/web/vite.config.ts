@@ -115,7 +115,10 @@ export default defineConfig({
     // 20 ms of main thread per screen on a mid-range phone, the longest part of the router's
     // first task (ADR 0079's addendum); the browser fetches them as the screen's chunk names them.
     // Its CSS is still loaded before it renders.
+    // No polyfill: every browser the build targets that lacks modulepreload simply fetches the
+    // chunks later, and the polyfill scanned the page's links and watched <head> at startup.
     modulePreload: {
+      polyfill: false,
       resolveDependencies: (_file, deps, { hostType }) => (hostType === 'html' ? deps : []),
     },
     rollupOptions: {
