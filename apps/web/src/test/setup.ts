@@ -36,10 +36,15 @@ vi.mock('react-chartjs-2', async () => {
 // Mantine needs these browser APIs, which jsdom lacks.
 // The tests' "user" prefers reduced motion: Mantine's transitions then take no time and leave no
 // timer running past a test (one firing after the test file's window is gone fails the run).
+const minWidthMatches = (query: string): boolean => {
+  const m = /\(min-width:\s*([\d.]+)(em|px)\)/.exec(query);
+  return m !== null && Number(m[1]) * (m[2] === 'em' ? 16 : 1) <= window.innerWidth;
+};
 Object.defineProperty(window, 'matchMedia', {
   writable: true,
   value: (query: string) => ({
-    matches: query.includes('prefers-reduced-motion: reduce'),
+    // A `(min-width: …)` query is answered for jsdom's window (1024 px): the tests' screen is wide.
+    matches: query.includes('prefers-reduced-motion: reduce') || minWidthMatches(query),
     media: query,
     onchange: null,
     addListener: () => {},

@@ -413,3 +413,26 @@ describe('admin shell for a shop', () => {
     expect(localStorage.getItem('token')).toBe('token-1');
   });
 });
+
+describe('the side bar on a phone', () => {
+  beforeEach(resetState);
+
+  it('on a phone the side bar’s links are drawn once the menu button opens it', async () => {
+    const width = window.innerWidth;
+    window.innerWidth = 390;
+    try {
+      mockApi({ 'GET /refresh-token': ok(loginData()) });
+      signIn();
+      renderAt('/dashboard');
+      await screen.findByRole('heading', { name: 'ダッシュボード' });
+      expect(mainMenu()).not.toBeInTheDocument();
+      // By its label: jsdom applies Mantine's `hiddenFrom` rule whatever the width, so the button
+      // counts as hidden to a role query.
+      await userEvent.click(screen.getByLabelText('メニュー'));
+      const nav = await screen.findByRole('navigation', { name: 'メインメニュー' });
+      expect(within(nav).getByRole('link', { name: '投稿一覧' })).toBeInTheDocument();
+    } finally {
+      window.innerWidth = width;
+    }
+  });
+});

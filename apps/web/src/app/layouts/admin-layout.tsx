@@ -1,6 +1,6 @@
 import { startTransition, useEffect, useRef, useState } from 'react';
 import { Alert, AppShell, Burger, Group, LoadingOverlay, Stack, Title } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { ROLE, paymentMenuVisible, type StoreRow, type User } from '@tenpo/domain';
@@ -48,6 +48,9 @@ import {
 import { useRouteMeta } from '../use-route-meta';
 import { FullLoader } from '../../components/ui/full-loader';
 import { PageTitle } from '../../components/ui/page-title';
+
+/** Where the side bar stops being a menu that opens (Mantine's `sm`). */
+const SIDEBAR_BREAKPOINT = '48em';
 
 /** Login guard of spec 1 §2: no token → /login; a token but no session → refresh first. */
 export function AdminLayout() {
@@ -162,6 +165,14 @@ function Shell({ user, connectGMB }: { user: User; connectGMB: boolean }) {
   useStore(logoVersion);
   const brand = useBrandTitle();
   const [mobileOpened, mobile] = useDisclosure(false);
+  // On a phone the side bar waits off-screen until the menu button opens it: its links are drawn
+  // once it first opens (or on a wide screen), not on every page load (a third of /posts'
+  // elements; ADR 0079's addendum). Read at once, so a wide screen draws them in the first render.
+  const wide = useMediaQuery(`(min-width: ${SIDEBAR_BREAKPOINT})`, undefined, {
+    getInitialValueInEffect: false,
+  });
+  const [navDrawn, setNavDrawn] = useState(false);
+  if ((wide || mobileOpened) && !navDrawn) setNavDrawn(true);
   const [logoOpen, setLogoOpen] = useState(false);
   const stale = useSession().otherAccount;
   useRouteChange();
@@ -222,7 +233,7 @@ function Shell({ user, connectGMB }: { user: User; connectGMB: boolean }) {
       header={{ height: 60 }}
       navbar={{
         width: 250,
-        breakpoint: 'sm',
+        breakpoint: SIDEBAR_BREAKPOINT,
         collapsed: { mobile: !mobileOpened || !showSidebar, desktop: !showSidebar },
       }}
       padding="lg"
@@ -260,15 +271,17 @@ function Shell({ user, connectGMB }: { user: User; connectGMB: boolean }) {
       </AppShell.Header>
       {showSidebar && (
         <AppShell.Navbar>
-          <Sidebar
-            kind={multiScreen && selection.ids.length > 1 ? 'multi' : 'default'}
-            showPayment={showPayment}
-            logoUrl={storage.get('userLogo')}
-            title={title}
-            canChangeLogo={user.role === ROLE.agency}
-            onLogoClick={() => setLogoOpen(true)}
-            onNavigate={mobile.close}
-          />
+          {navDrawn && (
+            <Sidebar
+              kind={multiScreen && selection.ids.length > 1 ? 'multi' : 'default'}
+              showPayment={showPayment}
+              logoUrl={storage.get('userLogo')}
+              title={title}
+              canChangeLogo={user.role === ROLE.agency}
+              onLogoClick={() => setLogoOpen(true)}
+              onNavigate={mobile.close}
+            />
+          )}
         </AppShell.Navbar>
       )}
       <AppShell.Main bg="gray.0">
