@@ -1,5 +1,14 @@
 import { startTransition, useEffect, useRef, useState } from 'react';
-import { Alert, AppShell, Burger, Group, LoadingOverlay, Stack, Title } from '@mantine/core';
+import {
+  Alert,
+  AppShell,
+  Burger,
+  Group,
+  LoadingOverlay,
+  Stack,
+  Title,
+  useMantineTheme,
+} from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
@@ -48,9 +57,6 @@ import {
 import { useRouteMeta } from '../use-route-meta';
 import { FullLoader } from '../../components/ui/full-loader';
 import { PageTitle } from '../../components/ui/page-title';
-
-/** Where the side bar stops being a menu that opens (Mantine's `sm`). */
-const SIDEBAR_BREAKPOINT = '48em';
 
 /** Login guard of spec 1 §2: no token → /login; a token but no session → refresh first. */
 export function AdminLayout() {
@@ -168,7 +174,9 @@ function Shell({ user, connectGMB }: { user: User; connectGMB: boolean }) {
   // On a phone the side bar waits off-screen until the menu button opens it: its links are drawn
   // once it first opens (or on a wide screen), not on every page load (a third of /posts'
   // elements; ADR 0079's addendum). Read at once, so a wide screen draws them in the first render.
-  const wide = useMediaQuery(`(min-width: ${SIDEBAR_BREAKPOINT})`, undefined, {
+  // The AppShell's own breakpoint below (`sm`), from the theme rather than written out again.
+  const { breakpoints } = useMantineTheme();
+  const wide = useMediaQuery(`(min-width: ${breakpoints.sm})`, undefined, {
     getInitialValueInEffect: false,
   });
   const [navDrawn, setNavDrawn] = useState(false);
@@ -233,7 +241,7 @@ function Shell({ user, connectGMB }: { user: User; connectGMB: boolean }) {
       header={{ height: 60 }}
       navbar={{
         width: 250,
-        breakpoint: SIDEBAR_BREAKPOINT,
+        breakpoint: 'sm',
         collapsed: { mobile: !mobileOpened || !showSidebar, desktop: !showSidebar },
       }}
       padding="lg"
