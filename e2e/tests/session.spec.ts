@@ -94,13 +94,19 @@ test.describe('no token in storage', () => {
     await rotationsSettled(page, rotations);
     const seen = watchNavigations(page);
     await page.evaluate(() => localStorage.removeItem('token'));
-    // As above: the app may already be on its way to /login by itself.
+    // The app may already be on its way to /login by itself: the route change's rotation can
+    // still be on its way (on a loaded machine the tab sends it only once /report is drawn) and
+    // is refused once the token is gone. Back then meets a layout that is already redirecting;
+    // it used to keep its one redirect and leave a blank /dashboard (admin-layout.test: "Back
+    // while the app is on its way to /login"). Either order must end on /login.
     if (!page.url().endsWith('/login')) await page.goBack();
     await expect(page).toHaveURL(/\/login$/);
     await page.waitForTimeout(3000);
     await expect(page).toHaveURL(/\/login$/);
-    expect(seen.filter((p) => p === '/login')).toHaveLength(1);
-    expect(seen.length).toBeLessThanOrEqual(3);
+    // One arrival per move, no loop (the issue counted ~500 moves in 3 s): the app's own move
+    // to /login and the one after Back at most.
+    expect(seen.filter((p) => p === '/login').length).toBeLessThanOrEqual(2);
+    expect(seen.length).toBeLessThanOrEqual(4);
   });
 });
 

@@ -1,10 +1,11 @@
 import { Suspense, lazy, startTransition, useEffect, useState } from 'react';
-import { Navigate, Outlet, useLocation, useSearchParams } from 'react-router';
+import { Outlet, useLocation, useSearchParams } from 'react-router';
 import { verifyRegisterTokenCall } from '../features/auth/api/auth-api';
 import { clearSession, logout, refreshSession, useSession } from '../lib/session';
 import { peekReturnPath } from '../lib/return-path';
 import { storage } from '../lib/storage';
 import { FullLoader } from '../components/ui/full-loader';
+import { Redirect } from './redirect';
 
 // The warning is rare on a public page, and a modal brings Mantine's focus trap, portal and
 // transitions: it loads when it is shown, not with /login (ADR 0017).
@@ -88,9 +89,9 @@ export function PublicOnly() {
   if (signedIn && !otherAccount) {
     // Back to the page a session that ended was on (issue 23 item 3), else home.
     if (session.agreeTerm) {
-      return <Navigate to={(pathname === '/login' && peekReturnPath()) || '/'} replace />;
+      return <Redirect to={(pathname === '/login' && peekReturnPath()) || '/'} />;
     }
-    if (pathname !== '/login') return <Navigate to="/login" replace />;
+    if (pathname !== '/login') return <Redirect to="/login" />;
   }
   // One tree either way: the page under the warning stays mounted once it is confirmed.
   return (

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import type { StoreRow, User } from '@tenpo/domain';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { selectStores, syncSelection } from '../../lib/selection';
+import { clearSession } from '../../lib/session';
 import {
   demoUser,
   fail,
@@ -411,6 +412,34 @@ describe('admin shell for a shop', () => {
     expect(router.state.location.pathname).toBe('/dashboard');
     expect(calls[0]?.headers.get('Authorization')).toBe('Bearer kept');
     expect(localStorage.getItem('token')).toBe('token-1');
+  });
+});
+
+describe('a session that ends during a move', () => {
+  beforeEach(resetState);
+
+  it('Back while the app is on its way to /login still ends on /login (no blank page)', async () => {
+    mockApi({ 'GET /refresh-token': ok(loginData()) });
+    signIn();
+    const { router } = renderAt('/dashboard');
+    await screen.findByRole('navigation', { name: 'メインメニュー' });
+    await userEvent.click(screen.getByRole('link', { name: 'レポート' }));
+    await screen.findByRole('heading', { level: 1, name: 'レポート' });
+    // The session ends (a rotation refused after the token was removed); the guard moves to
+    // /login, and the user's Back arrives before React has drawn /login: the layout stays
+    // mounted and is asked to redirect a second location.
+    let backed = false;
+    const stop = router.subscribe((state) => {
+      if (state.location.pathname !== '/login' || backed) return;
+      backed = true;
+      void router.navigate(-1);
+    });
+    localStorage.removeItem('token');
+    clearSession();
+    await waitFor(() => expect(backed).toBe(true));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    stop();
+    expect(await screen.findByRole('button', { name: 'ログイン' })).toBeInTheDocument();
   });
 });
 

@@ -14,7 +14,7 @@ import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { ROLE, paymentMenuVisible, type StoreRow, type User } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
-import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
+import { Outlet, useLocation, useNavigate } from 'react-router';
 import { Sidebar } from '../../components/layout/sidebar';
 import {
   accountInformationCall,
@@ -57,6 +57,7 @@ import {
 import { useRouteMeta } from '../use-route-meta';
 import { FullLoader } from '../../components/ui/full-loader';
 import { PageTitle } from '../../components/ui/page-title';
+import { Redirect } from '../redirect';
 
 /** Login guard of spec 1 §2: no token → /login; a token but no session → refresh first. */
 export function AdminLayout() {
@@ -106,7 +107,7 @@ export function AdminLayout() {
     // A session that ended (or a page opened signed out) comes back here after the login;
     // a chosen logout goes home (issue 23 item 3).
     if (!endedByLogout()) rememberReturnPath(`${location.pathname}${location.search}`);
-    return <Navigate to="/login" replace />;
+    return <Redirect to="/login" />;
   }
   return <Shell user={session.user} connectGMB={session.connectGMB} />;
 }
@@ -189,7 +190,7 @@ function Shell({ user, connectGMB }: { user: User; connectGMB: boolean }) {
   const redirect = meta
     ? guardRedirect(meta, { user, connectGMB, selectedIds: selection.ids })
     : null;
-  if (redirect) return <Navigate to={redirect} replace />;
+  if (redirect) return <Redirect to={redirect} />;
 
   const multiUser = isMultiStoreUser(user);
   const showSidebar = !(multiUser && name !== null && ACCOUNT_SCREENS.has(name));

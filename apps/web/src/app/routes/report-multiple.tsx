@@ -2,7 +2,6 @@ import { Alert, List, Stack, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { ROLE } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
-import { Navigate } from 'react-router';
 import { PaymentGate } from '../../components/ui/payment-panels';
 import { multipleReportCall, reportKeys } from '../../features/reports/api/reports-api';
 import { ReportSlider } from '../../features/reports/components/report-controls';
@@ -16,6 +15,7 @@ import { useReportRange } from '../../features/reports/use-report-range';
 import { useSelection } from '../../lib/selection';
 import { useSession } from '../../lib/session';
 import { usePaymentState } from '../payment-state';
+import { Redirect } from '../redirect';
 
 /** /report-multiple (spec 3 §2): one bar per store; one store or none goes back to /report. */
 export function ReportMultipleRoute() {
@@ -23,7 +23,7 @@ export function ReportMultipleRoute() {
   const { user } = useSession();
   const { ids, stores } = useSelection();
   const payment = usePaymentState();
-  if (ids.length <= 1) return <Navigate to="/report" replace />;
+  if (ids.length <= 1) return <Redirect to="/report" />;
   if (!user) return null;
   const free =
     user.role === ROLE.freeTrial ||

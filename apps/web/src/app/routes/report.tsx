@@ -2,7 +2,6 @@ import { Stack, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { ROLE } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
-import { Navigate } from 'react-router';
 import { PaymentGate } from '../../components/ui/payment-panels';
 import {
   adjustmentReportCall,
@@ -25,6 +24,7 @@ import { useSelection } from '../../lib/selection';
 import { isAccountManager, useSession } from '../../lib/session';
 import { usePaymentState } from '../payment-state';
 import { PageNotice } from '../../components/ui/page-title';
+import { Redirect } from '../redirect';
 
 /** /report (spec 3 §2): one store; several selected stores go to /report-multiple. */
 export function ReportRoute() {
@@ -32,7 +32,7 @@ export function ReportRoute() {
   const { user } = useSession();
   const { ids, stores } = useSelection();
   const payment = usePaymentState();
-  if (ids.length > 1) return <Navigate to="/report-multiple" replace />;
+  if (ids.length > 1) return <Redirect to="/report-multiple" />;
   if (!user) return null;
   if (isAccountManager(user) && ids.length === 0) {
     return (
