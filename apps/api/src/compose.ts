@@ -117,7 +117,7 @@ async function mountWeb(app: FastifyInstance, config: Config): Promise<void> {
     cacheControl: false,
     // Vite names every file under assets/ by its content hash: a new build makes new names.
     setHeaders: (res, file) => {
-      res.setHeader('cache-control', cacheControlOf(path.relative(dist, file)));
+      res.header('cache-control', cacheControlOf(path.relative(dist, file)));
     },
   });
   // A staging demo's emulators need the key (ADR 0051); this page holds it already, and the
