@@ -5,7 +5,7 @@ export const ja = {
   app: { name: 'Tenpo', loading: '読み込み中…' },
   actions: {
     errors: {
-      500: domainJa.serverError,
+      '500': domainJa.serverError,
       loginError: domainJa.loggedInElsewhere,
       chunkLoad: '画面の読み込みに時間がかかっています。通信環境を確認して再読み込みしてください。',
       chunkFailed: '画面を読み込めませんでした。',
@@ -431,7 +431,7 @@ export const ja = {
     postalLookup: '住所を検索',
     postalNotFound: '該当する住所が見つかりません。',
     specifyHours: '営業時間を指定する',
-    hoursType: { 0: '営業', 1: '24時間営業', 2: '定休日' },
+    hoursType: { '0': '営業', '1': '24時間営業', '2': '定休日' },
     open: '開店',
     close: '閉店',
     addInterval: '時間帯を追加',
@@ -519,8 +519,8 @@ export const ja = {
     defaultApp: 'Tenpo（標準）',
     noLogo: 'なし',
     googleCount: '{{connected}} / {{total}} 店舗',
-    roles: { 0: '無料トライアル', 1: 'ショップ' },
-    statuses: { 1: '有効', 0: '無効' },
+    roles: { '0': '無料トライアル', '1': 'ショップ' },
+    statuses: { '1': '有効', '0': '無効' },
     fields: {
       email: 'メールアドレス',
       name: '担当者名',
@@ -613,13 +613,13 @@ export const ja = {
       optional: '任意',
     },
     buttonTypes: {
-      0: 'なし',
-      1: '予約',
-      2: 'オンライン注文',
-      3: '購入',
-      4: '詳細',
-      5: '登録',
-      6: '今すぐ電話',
+      '0': 'なし',
+      '1': '予約',
+      '2': 'オンライン注文',
+      '3': '購入',
+      '4': '詳細',
+      '5': '登録',
+      '6': '今すぐ電話',
     },
     media: {
       imageLoadError: '画像を読み込めませんでした。有効な画像ファイルか確認してください。',
@@ -894,3 +894,6 @@ export const ja = {
     webp: domainJa.mediaWebpUnsupported,
   },
 } as const;
+
+/** The catalog's type: `t()`'s keys (src/@types/i18next.d.ts) and the typed parts of dynamic keys. */
+export type Ja = typeof ja;

@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { Box, Image, NavLink, ScrollArea, Stack, Text, UnstyledButton } from '@mantine/core';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { NavLink as RouterLink, useLocation } from 'react-router';
 
@@ -13,7 +14,7 @@ type Item =
 export const menuItems = (
   kind: 'default' | 'multi',
   showPayment: boolean,
-  t: (k: string) => string,
+  t: TFunction,
 ): Item[] => {
   if (kind === 'multi') {
     return [
