@@ -1,8 +1,11 @@
 import { ja as domainJa } from '@tenpo/domain';
+import { jaRoutes } from './ja-routes';
 
 /** The one `ja` resource (DESIGN §5). Keys follow the spec (`actions.errors.500`, …). */
 export const ja = {
   app: { name: 'Tenpo', loading: '読み込み中…' },
+  /** Each route's screen title (routes.tsx; the build's route-titles.json). */
+  routes: jaRoutes,
   actions: {
     errors: {
       '500': domainJa.serverError,
