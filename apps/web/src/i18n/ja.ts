@@ -338,6 +338,7 @@ export const ja = {
     stay: 'このページに留まる',
     leave: 'ページを離れる',
     cardNumberPlaceholder: '#### #### #### ####',
+    tdsChecking: 'カード会社の本人認証（3Dセキュア）の結果を確認しています…',
   },
   layout: {
     menu: {
@@ -383,6 +384,7 @@ export const ja = {
     showPassword: 'パスワードを表示',
     menu: 'メニュー',
     pageLoading: 'ページを読み込み中',
+    mainMenu: 'メインメニュー',
   },
   account: {
     passwordTitle: 'パスワード変更',
@@ -448,6 +450,18 @@ export const ja = {
     temporarilyClosed: '臨時休業中',
     emailAdd: 'メールアドレスを追加',
     emailRemove: '削除',
+    emailRemoveOf: '{{label}} {{n}} を削除',
+    phoneInvalid: '電話番号の形式が正しくありません。',
+    priceUnspecified: '指定なし',
+    /** The names of a day's fields (`day`: the day's label; `nth`: hoursOf.nth from the second interval). */
+    hoursOf: {
+      type: '{{day}}の営業区分',
+      open: '{{day}}の開店{{nth}}',
+      close: '{{day}}の閉店{{nth}}',
+      nth: '（{{n}}）',
+      addInterval: '{{day}}に時間帯を追加',
+      removeInterval: '{{day}}の時間帯を削除',
+    },
     categoryPlaceholder: 'カテゴリを検索',
     sync: {
       pending:
@@ -751,6 +765,7 @@ export const ja = {
     show: '詳細',
     hide: '閉じる',
     showDetail: '{{at}} の変更の詳細',
+    what: '{{entity}}・{{action}}',
     changes: '変更内容',
     noValues: '値の記録はありません（変更があった事実のみ記録しています）。',
     field: '項目',
@@ -852,6 +867,11 @@ export const ja = {
       leader_id: 'リーダー',
       store_list: '店舗',
     },
+  },
+  /** /products (the rest of its texts are @tenpo/domain's productJa). */
+  products: {
+    range: '{{total}}件中 {{from}}〜{{to}}件',
+    photosHint: 'JPEG・PNG・GIF、{{max}}枚まで、1枚20MBまで',
   },
   /** /media, the photo library (spec 2 §2, §4, §8; issue 11). */
   media: {

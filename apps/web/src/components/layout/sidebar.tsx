@@ -104,7 +104,7 @@ export function Sidebar({
         </Text>
       </Stack>
       <ScrollArea style={{ flex: 1 }}>
-        <Box component="nav" p="xs" aria-label="メインメニュー">
+        <Box component="nav" p="xs" aria-label={t('a11y.mainMenu')}>
           {menuItems(kind, showPayment, t).map((item) =>
             'to' in item ? (
               <NavLink

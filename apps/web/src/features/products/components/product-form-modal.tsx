@@ -164,7 +164,7 @@ export function ProductFormModal({
             onChange={setAdded}
           />
           <Text size="xs" c="dimmed">
-            JPEG・PNG・GIF、{PRODUCT_MAX_FILES}枚まで、1枚20MBまで
+            {t('products.photosHint', { max: PRODUCT_MAX_FILES })}
           </Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
