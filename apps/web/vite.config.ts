@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { themeCssVariables } from './src/app/css-variables';
 import { titlesFromSource } from './src/app/route-titles';
+import { jaRoutes } from './src/i18n/ja-routes';
 
 /**
  * Brotli and gzip copies of every text asset beside it (`x.js.br`, `x.js.gz`), made once at
@@ -55,7 +56,8 @@ const precompress = (): Plugin => {
 
 /**
  * `route-titles.json` beside index.html: each screen's title by path, which the server puts into
- * the loading screen of the page asked for (ADR 0079).
+ * the loading screen of the page asked for (ADR 0079). routes.tsx names each title in the
+ * catalog (`ja.routes.…`); the titles themselves come from i18n/ja-routes.ts (ADR 0084).
  */
 const routeTitles = (): Plugin => ({
   name: 'tenpo-route-titles',
@@ -65,7 +67,7 @@ const routeTitles = (): Plugin => ({
     this.emitFile({
       type: 'asset',
       fileName: 'route-titles.json',
-      source: JSON.stringify(titlesFromSource(source)),
+      source: JSON.stringify(titlesFromSource(source, jaRoutes)),
     });
   },
 });

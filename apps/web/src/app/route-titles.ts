@@ -27,15 +27,23 @@ export function titlesFromRoutes(routes: RouteObject[]): RouteTitles {
 
 /**
  * The same titles read from routes.tsx's text, for the build (which cannot import the routes
- * themselves: they import every screen). Each `path: '…'` takes the first `title: '…'` after it
- * and before the next path; a test holds this equal to `titlesFromRoutes(routes)`.
+ * themselves: they import every screen). Each `path: '…'` takes the first `title: ja.routes.…`
+ * after it and before the next path, looked up in `catalog` (the catalog's `routes`, which the
+ * build imports on its own: i18n/ja-routes.ts); a test holds this equal to
+ * `titlesFromRoutes(routes)`. A key the catalog lacks is an error.
  */
-export function titlesFromSource(source: string): RouteTitles {
+export function titlesFromSource(
+  source: string,
+  catalog: Readonly<Record<string, string>>,
+): RouteTitles {
   const out: RouteTitles = {};
   const paths = [...source.matchAll(/\bpath:\s*'([^']*)'/g)];
   paths.forEach((m, i) => {
     const end = paths[i + 1]?.index ?? source.length;
-    const title = /\btitle:\s*'([^']*)'/.exec(source.slice(m.index, end))?.[1];
+    const key = /\btitle:\s*ja\.routes\.(\w+)/.exec(source.slice(m.index, end))?.[1];
+    if (key === undefined) return;
+    const title = Object.hasOwn(catalog, key) ? catalog[key] : undefined;
+    if (title === undefined) throw new Error(`routes.tsx: ja.routes.${key} is not in the catalog`);
     if (fixed(m[1]) && title) out[m[1]] = title;
   });
   return out;

@@ -1,6 +1,7 @@
 import type { RouteObject } from 'react-router';
 import { BlankLayout } from '../components/layout/blank-layout';
 import { FullLoader } from '../components/ui/full-loader';
+import { ja } from '../i18n/ja';
 import { loadChunk } from '../lib/chunk';
 import { PublicOnly } from './public-only';
 import { Root } from './root';
@@ -37,17 +38,17 @@ export const routes: RouteObject[] = [
               {
                 path: '/login',
                 element: <LoginRoute />,
-                handle: meta({ name: 'Login', title: 'ログイン' }),
+                handle: meta({ name: 'Login', title: ja.routes.login }),
               },
               {
                 path: '/forgot-password',
                 lazy: lazy(() => import('./routes/forgot-password'), 'ForgotPasswordRoute'),
-                handle: meta({ name: 'Forgot Password', title: 'パスワードをお忘れの方' }),
+                handle: meta({ name: 'Forgot Password', title: ja.routes.forgotPassword }),
               },
               {
                 path: '/reset-password',
                 lazy: lazy(() => import('./routes/reset-password'), 'ResetPasswordRoute'),
-                handle: meta({ name: 'Reset Password', title: 'パスワード再設定' }),
+                handle: meta({ name: 'Reset Password', title: ja.routes.resetPassword }),
               },
               {
                 path: '/register-information',
@@ -55,12 +56,15 @@ export const routes: RouteObject[] = [
                   () => import('./routes/register-information'),
                   'RegisterInformationRoute',
                 ),
-                handle: meta({ name: 'Register Information', title: '新規登録' }),
+                handle: meta({
+                  name: 'Register Information',
+                  title: ja.routes.registerInformation,
+                }),
               },
               {
                 path: '/register-account',
                 lazy: lazy(() => import('./routes/register-account'), 'RegisterAccountRoute'),
-                handle: meta({ name: 'Register Account', title: 'アカウント登録' }),
+                handle: meta({ name: 'Register Account', title: ja.routes.registerAccount }),
               },
             ],
           },
@@ -71,7 +75,7 @@ export const routes: RouteObject[] = [
       {
         path: '/facebook-terms-and-privacy',
         lazy: lazy(() => import('./routes/privacy-policy'), 'PrivacyPolicyRoute'),
-        handle: meta({ name: 'Facebook Terms And Privacy', title: 'プライバシーポリシー' }),
+        handle: meta({ name: 'Facebook Terms And Privacy', title: ja.routes.privacyPolicy }),
       },
       // The link mailed to a new login address (ADR 0065): signed in or not, so not PublicOnly.
       {
@@ -80,7 +84,7 @@ export const routes: RouteObject[] = [
           {
             path: '/confirm-email',
             lazy: lazy(() => import('./routes/confirm-email'), 'ConfirmEmailRoute'),
-            handle: meta({ name: 'Confirm Email', title: 'メールアドレスの変更' }),
+            handle: meta({ name: 'Confirm Email', title: ja.routes.confirmEmail }),
           },
         ],
       },
@@ -92,14 +96,14 @@ export const routes: RouteObject[] = [
           {
             path: '/overview',
             lazy: lazy(() => import('./routes/overview'), 'OverviewRoute'),
-            handle: meta({ name: 'Overview', title: 'アカウント概要' }),
+            handle: meta({ name: 'Overview', title: ja.routes.overview }),
           },
           {
             path: '/overview/agencies/:id',
             lazy: lazy(() => import('./routes/overview-agency'), 'OverviewAgencyRoute'),
             handle: meta({
               name: 'Overview Agencies',
-              title: '代理店の店舗一覧',
+              title: ja.routes.overviewAgency,
               roles: MANAGER_ONLY,
             }),
           },
@@ -108,130 +112,146 @@ export const routes: RouteObject[] = [
             lazy: lazy(() => import('./routes/google-my-business'), 'GoogleMyBusinessRoute'),
             handle: meta({
               name: 'Google My Business',
-              title: 'Googleビジネスプロフィール連携',
+              title: ja.routes.googleMyBusiness,
               needsStores: true,
             }),
           },
           {
             path: '/facebook/connect-page',
             lazy: lazy(() => import('./routes/facebook-connect-page'), 'FacebookConnectPageRoute'),
-            handle: meta({ name: 'Facebook', title: 'Facebookページの選択' }),
+            handle: meta({ name: 'Facebook', title: ja.routes.facebookConnectPage }),
           },
           {
             path: '/dashboard',
             lazy: lazy(() => import('./routes/dashboard'), 'DashboardRoute'),
-            handle: meta({ name: 'Dashboard', title: 'ダッシュボード' }),
+            handle: meta({ name: 'Dashboard', title: ja.routes.dashboard }),
           },
           {
             path: '/dashboard-chart',
             lazy: lazy(() => import('./routes/dashboard-chart'), 'DashboardChartRoute'),
-            handle: meta({ name: 'Dashboard Chart', title: 'ダッシュボード', ...guarded }),
+            handle: meta({ name: 'Dashboard Chart', title: ja.routes.dashboardChart, ...guarded }),
           },
           {
             path: '/change-payment-method',
             lazy: lazy(() => import('./routes/change-payment-method'), 'ChangePaymentMethodRoute'),
             handle: meta({
               name: 'Change Payment Method',
-              title: '支払い方法の変更',
+              title: ja.routes.changePaymentMethod,
               needsStores: true,
             }),
           },
           {
             path: '/connect-account',
             lazy: lazy(() => import('./routes/connect-account'), 'ConnectAccountRoute'),
-            handle: meta({ name: 'Connect Account', title: 'アカウント連携', ...guarded }),
+            handle: meta({ name: 'Connect Account', title: ja.routes.connectAccount, ...guarded }),
           },
           {
             path: '/connect-location',
             lazy: lazy(() => import('./routes/connect-location'), 'ConnectLocationRoute'),
-            handle: meta({ name: 'Connect Location', title: 'ビジネス拠点の選択' }),
+            handle: meta({ name: 'Connect Location', title: ja.routes.connectLocation }),
           },
           {
             path: '/manual-document',
             lazy: lazy(() => import('./routes/manual-document'), 'ManualDocumentRoute'),
-            handle: meta({ name: 'Manual Document', title: 'マニュアル' }),
+            handle: meta({ name: 'Manual Document', title: ja.routes.manualDocument }),
           },
           {
             path: '/audit-log',
             lazy: lazy(() => import('./routes/audit-log'), 'AuditLogRoute'),
-            handle: meta({ name: 'Audit Log', title: '変更履歴' }),
+            handle: meta({ name: 'Audit Log', title: ja.routes.auditLog }),
           },
           {
             path: '/register-payment',
             lazy: lazy(() => import('./routes/register-payment'), 'RegisterPaymentRoute'),
-            handle: meta({ name: 'Register Payment', title: 'お支払い設定', needsStores: true }),
+            handle: meta({
+              name: 'Register Payment',
+              title: ja.routes.registerPayment,
+              needsStores: true,
+            }),
           },
           {
             path: '/create-post',
             lazy: lazy(() => import('./routes/create-post'), 'CreatePostRoute'),
-            handle: meta({ name: 'Post', title: '投稿作成', ...guarded }),
+            handle: meta({ name: 'Post', title: ja.routes.createPost, ...guarded }),
           },
           {
             path: '/posts',
             lazy: lazy(() => import('./routes/posts'), 'PostsRoute'),
-            handle: meta({ name: 'Posts', title: '投稿一覧', ...guarded }),
+            handle: meta({ name: 'Posts', title: ja.routes.posts, ...guarded }),
           },
           {
             path: '/post/:id',
             lazy: lazy(() => import('./routes/post-copy'), 'PostCopyRoute'),
-            handle: meta({ name: 'Post', title: '投稿のコピー', ...guarded }),
+            handle: meta({ name: 'Post', title: ja.routes.postCopy, ...guarded }),
           },
           {
             path: '/products',
             lazy: lazy(() => import('./routes/products'), 'ProductsRoute'),
-            handle: meta({ name: 'Products', title: '商品' }),
+            handle: meta({ name: 'Products', title: ja.routes.products }),
           },
           {
             path: '/basic-information',
             lazy: lazy(() => import('./routes/basic-information'), 'BasicInformationRoute'),
-            handle: meta({ name: 'Basic Information', title: '基本情報', ...guarded }),
+            handle: meta({
+              name: 'Basic Information',
+              title: ja.routes.basicInformation,
+              ...guarded,
+            }),
           },
           {
             path: '/knowledge-tag',
             lazy: lazy(() => import('./routes/knowledge-tag'), 'KnowledgeTagRoute'),
-            handle: meta({ name: 'Knowledge Tag', title: 'ナレッジタグ', ...guarded }),
+            handle: meta({ name: 'Knowledge Tag', title: ja.routes.knowledgeTag, ...guarded }),
           },
           {
             path: '/add-knowledge-tag',
             lazy: lazy(() => import('./routes/add-knowledge-tag'), 'AddKnowledgeTagRoute'),
-            handle: meta({ name: 'Add Knowledge Tag', title: 'ナレッジタグの追加', ...guarded }),
+            handle: meta({
+              name: 'Add Knowledge Tag',
+              title: ja.routes.addKnowledgeTag,
+              ...guarded,
+            }),
           },
           {
             path: '/add-knowledge-tag/schema-markup',
             lazy: lazy(() => import('./routes/schema-markup'), 'SchemaMarkupRoute'),
-            handle: meta({ name: 'Schema Markup', title: '構造化データ', ...guarded }),
+            handle: meta({ name: 'Schema Markup', title: ja.routes.schemaMarkup, ...guarded }),
           },
           {
             path: '/media',
             lazy: lazy(() => import('./routes/media'), 'MediaRoute'),
-            handle: meta({ name: 'Media', title: '写真・動画', ...guarded }),
+            handle: meta({ name: 'Media', title: ja.routes.media, ...guarded }),
           },
           {
             path: '/report',
             lazy: lazy(() => import('./routes/report'), 'ReportRoute'),
-            handle: meta({ name: 'Report', title: 'レポート', paymentGate: true }),
+            handle: meta({ name: 'Report', title: ja.routes.report, paymentGate: true }),
           },
           {
             path: '/report-multiple',
             lazy: lazy(() => import('./routes/report-multiple'), 'ReportMultipleRoute'),
-            handle: meta({ name: 'ReportMultiple', title: '複数店舗レポート', paymentGate: true }),
+            handle: meta({
+              name: 'ReportMultiple',
+              title: ja.routes.reportMultiple,
+              paymentGate: true,
+            }),
           },
           {
             path: '/change-password',
             lazy: lazy(() => import('./routes/change-password'), 'ChangePasswordRoute'),
-            handle: meta({ name: 'Change Password', title: 'パスワード変更' }),
+            handle: meta({ name: 'Change Password', title: ja.routes.changePassword }),
           },
           {
             path: '/setting-account',
             lazy: lazy(() => import('./routes/setting-account'), 'SettingAccountRoute'),
-            handle: meta({ name: 'Setting Account', title: 'アカウント設定' }),
+            handle: meta({ name: 'Setting Account', title: ja.routes.settingAccount }),
           },
         ],
       },
       {
         path: '*',
         element: <NotFoundRoute />,
-        handle: meta({ name: 'Not Found', title: 'Page Not Found' }),
+        handle: meta({ name: 'Not Found', title: ja.routes.notFound }),
       },
     ],
   },

@@ -1,11 +1,14 @@
 import { ja as domainJa } from '@tenpo/domain';
+import { jaRoutes } from './ja-routes';
 
 /** The one `ja` resource (DESIGN §5). Keys follow the spec (`actions.errors.500`, …). */
 export const ja = {
   app: { name: 'Tenpo', loading: '読み込み中…' },
+  /** Each route's screen title (routes.tsx; the build's route-titles.json). */
+  routes: jaRoutes,
   actions: {
     errors: {
-      500: domainJa.serverError,
+      '500': domainJa.serverError,
       loginError: domainJa.loggedInElsewhere,
       chunkLoad: '画面の読み込みに時間がかかっています。通信環境を確認して再読み込みしてください。',
       chunkFailed: '画面を読み込めませんでした。',
@@ -335,6 +338,7 @@ export const ja = {
     stay: 'このページに留まる',
     leave: 'ページを離れる',
     cardNumberPlaceholder: '#### #### #### ####',
+    tdsChecking: 'カード会社の本人認証（3Dセキュア）の結果を確認しています…',
   },
   layout: {
     menu: {
@@ -380,6 +384,7 @@ export const ja = {
     showPassword: 'パスワードを表示',
     menu: 'メニュー',
     pageLoading: 'ページを読み込み中',
+    mainMenu: 'メインメニュー',
   },
   account: {
     passwordTitle: 'パスワード変更',
@@ -431,7 +436,7 @@ export const ja = {
     postalLookup: '住所を検索',
     postalNotFound: '該当する住所が見つかりません。',
     specifyHours: '営業時間を指定する',
-    hoursType: { 0: '営業', 1: '24時間営業', 2: '定休日' },
+    hoursType: { '0': '営業', '1': '24時間営業', '2': '定休日' },
     open: '開店',
     close: '閉店',
     addInterval: '時間帯を追加',
@@ -445,6 +450,18 @@ export const ja = {
     temporarilyClosed: '臨時休業中',
     emailAdd: 'メールアドレスを追加',
     emailRemove: '削除',
+    emailRemoveOf: '{{label}} {{n}} を削除',
+    phoneInvalid: '電話番号の形式が正しくありません。',
+    priceUnspecified: '指定なし',
+    /** The names of a day's fields (`day`: the day's label; `nth`: hoursOf.nth from the second interval). */
+    hoursOf: {
+      type: '{{day}}の営業区分',
+      open: '{{day}}の開店{{nth}}',
+      close: '{{day}}の閉店{{nth}}',
+      nth: '（{{n}}）',
+      addInterval: '{{day}}に時間帯を追加',
+      removeInterval: '{{day}}の時間帯を削除',
+    },
     categoryPlaceholder: 'カテゴリを検索',
     sync: {
       pending:
@@ -519,8 +536,8 @@ export const ja = {
     defaultApp: 'Tenpo（標準）',
     noLogo: 'なし',
     googleCount: '{{connected}} / {{total}} 店舗',
-    roles: { 0: '無料トライアル', 1: 'ショップ' },
-    statuses: { 1: '有効', 0: '無効' },
+    roles: { '0': '無料トライアル', '1': 'ショップ' },
+    statuses: { '1': '有効', '0': '無効' },
     fields: {
       email: 'メールアドレス',
       name: '担当者名',
@@ -613,13 +630,13 @@ export const ja = {
       optional: '任意',
     },
     buttonTypes: {
-      0: 'なし',
-      1: '予約',
-      2: 'オンライン注文',
-      3: '購入',
-      4: '詳細',
-      5: '登録',
-      6: '今すぐ電話',
+      '0': 'なし',
+      '1': '予約',
+      '2': 'オンライン注文',
+      '3': '購入',
+      '4': '詳細',
+      '5': '登録',
+      '6': '今すぐ電話',
     },
     media: {
       imageLoadError: '画像を読み込めませんでした。有効な画像ファイルか確認してください。',
@@ -748,6 +765,7 @@ export const ja = {
     show: '詳細',
     hide: '閉じる',
     showDetail: '{{at}} の変更の詳細',
+    what: '{{entity}}・{{action}}',
     changes: '変更内容',
     noValues: '値の記録はありません（変更があった事実のみ記録しています）。',
     field: '項目',
@@ -850,6 +868,11 @@ export const ja = {
       store_list: '店舗',
     },
   },
+  /** /products (the rest of its texts are @tenpo/domain's productJa). */
+  products: {
+    range: '{{total}}件中 {{from}}〜{{to}}件',
+    photosHint: 'JPEG・PNG・GIF、{{max}}枚まで、1枚20MBまで',
+  },
   /** /media, the photo library (spec 2 §2, §4, §8; issue 11). */
   media: {
     title: '写真・動画',
@@ -894,3 +917,6 @@ export const ja = {
     webp: domainJa.mediaWebpUnsupported,
   },
 } as const;
+
+/** The catalog's type: `t()`'s keys (src/@types/i18next.d.ts) and the typed parts of dynamic keys. */
+export type Ja = typeof ja;

@@ -116,7 +116,7 @@ export function ProductsRoute() {
         </SimpleGrid>
         <Group justify="space-between">
           <Text size="sm" c="dimmed">
-            {data.total}件中 {data.from ?? 0}〜{data.to ?? 0}件
+            {t('products.range', { total: data.total, from: data.from ?? 0, to: data.to ?? 0 })}
           </Text>
           {data.last_page > 1 && (
             <Pagination total={data.last_page} value={page} onChange={setPage} />

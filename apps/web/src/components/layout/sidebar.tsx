@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { Box, Image, NavLink, ScrollArea, Stack, Text, UnstyledButton } from '@mantine/core';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { NavLink as RouterLink, useLocation } from 'react-router';
 
@@ -13,7 +14,7 @@ type Item =
 export const menuItems = (
   kind: 'default' | 'multi',
   showPayment: boolean,
-  t: (k: string) => string,
+  t: TFunction,
 ): Item[] => {
   if (kind === 'multi') {
     return [
@@ -103,7 +104,7 @@ export function Sidebar({
         </Text>
       </Stack>
       <ScrollArea style={{ flex: 1 }}>
-        <Box component="nav" p="xs" aria-label="メインメニュー">
+        <Box component="nav" p="xs" aria-label={t('a11y.mainMenu')}>
           {menuItems(kind, showPayment, t).map((item) =>
             'to' in item ? (
               <NavLink

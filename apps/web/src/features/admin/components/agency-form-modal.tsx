@@ -24,6 +24,7 @@ import {
 } from '@tenpo/domain';
 import { Controller, useForm, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import type { Ja } from '@/i18n/ja';
 import { ErrorAlert } from '@/components/ui/error-alert';
 import { ApiError, errorLines } from '@/lib/api-client';
 import { saveAgencyCall, type AgencyFields } from '../api/admin-api';
@@ -70,7 +71,7 @@ export function AgencyFormModal({
   const [fileErrors, setFileErrors] = useState<{ logo?: string; favicon?: string }>({});
   const [lines, setLines] = useState<string[] | null>(null);
   const fe = form.formState.errors;
-  const f = (k: string) => t(`admin.fields.${k}`);
+  const f = (k: keyof Ja['admin']['fields']) => t(`admin.fields.${k}`);
   const prefix = form.watch('prefix');
 
   const submit = form.handleSubmit(async () => {

@@ -19,6 +19,7 @@ import {
 } from '@tenpo/domain';
 import { Controller, useForm, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import type { Ja } from '@/i18n/ja';
 import { ErrorAlert } from '@/components/ui/error-alert';
 import { ApiError, errorLines } from '@/lib/api-client';
 import { saveCustomerCall, type CustomerFields } from '../api/admin-api';
@@ -56,7 +57,7 @@ export function CustomerFormModal({
   });
   const [lines, setLines] = useState<string[] | null>(null);
   const fe = form.formState.errors;
-  const f = (k: string) => t(`admin.fields.${k}`);
+  const f = (k: keyof Ja['admin']['fields']) => t(`admin.fields.${k}`);
 
   const submit = form.handleSubmit(async () => {
     setLines(null);

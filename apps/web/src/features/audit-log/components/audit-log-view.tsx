@@ -162,7 +162,10 @@ export function AuditLogView({
                       data-label={t('auditLog.columns.what')}
                       style={{ whiteSpace: 'nowrap' }}
                     >
-                      {entityLabel(r.entity)}・{actionLabel(r.action)}
+                      {t('auditLog.what', {
+                        entity: entityLabel(r.entity),
+                        action: actionLabel(r.action),
+                      })}
                     </Table.Td>
                     <Table.Td data-label={t('auditLog.columns.summary')}>
                       {r.summary ?? ''}

@@ -48,7 +48,6 @@ const empty: CardFields = {
   cardCvv: '',
 };
 const L = paymentJa.labels;
-const TDS_CHECKING = 'カード会社の本人認証（3Dセキュア）の結果を確認しています…';
 
 /**
  * The card form of spec 1 §5. The number, expiry and security code go to the card provider's
@@ -149,7 +148,7 @@ export function CardForm({
         {checking && (
           <Group gap="xs" role="status">
             <Loader size="sm" />
-            <Text size="sm">{TDS_CHECKING}</Text>
+            <Text size="sm">{t('paymentSettings.tdsChecking')}</Text>
           </Group>
         )}
         <ErrorAlert lines={lines} />

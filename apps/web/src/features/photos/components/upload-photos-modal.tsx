@@ -22,6 +22,7 @@ import {
   PHOTO_UPLOAD_MAX_FILES,
   UPLOAD_MAX_BYTES,
 } from '@tenpo/domain';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '@/lib/api-client';
 import { TOAST_MS } from '@/lib/timing';
@@ -34,10 +35,7 @@ const ACCEPT = ['image/*', 'video/mp4', 'video/quicktime'];
  * Photos Tenpo keeps but Google will not take for their size (spec 2 §5: 10 KB to 5 MB), said
  * before the upload rather than as a red badge after it (issue 23 item 9).
  */
-export const googleSkips = (
-  files: readonly File[],
-  t: (k: string, o: Record<string, string>) => string,
-): string[] => {
+export const googleSkips = (files: readonly File[], t: TFunction): string[] => {
   const { minBytes, maxBytes } = MEDIA_RULES.google_my_business.image;
   return files
     .filter((f) => mediaKindOf(extOf(f.name)) === 'image')
@@ -45,7 +43,7 @@ export const googleSkips = (
     .map((f) => t('media.googleSkips', { name: f.name, size: formatBytes(f.size) }));
 };
 
-export const uploadProblems = (files: readonly File[], t: (k: string) => string): string[] => {
+export const uploadProblems = (files: readonly File[], t: TFunction): string[] => {
   const out = new Set<string>();
   if (files.length > PHOTO_UPLOAD_MAX_FILES) out.add(t('media.tooMany'));
   for (const f of files) {

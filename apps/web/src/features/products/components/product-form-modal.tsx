@@ -10,7 +10,7 @@ import {
   TextInput,
 } from '@mantine/core';
 import {
-  PRODUCT_BUTTON_VALUES,
+  PRODUCT_BUTTONS,
   PRODUCT_LINK_BUTTONS,
   PRODUCT_MAX_FILES,
   PRODUCT_NEW_CATEGORY_ID,
@@ -67,7 +67,8 @@ export function ProductFormModal({
     { value: String(PRODUCT_NEW_CATEGORY_ID), label: productJa.newCategory },
     ...categories.map((c) => ({ value: String(c.id), label: c.name })),
   ];
-  const buttonOptions = PRODUCT_BUTTON_VALUES.map((b) => ({
+  // PRODUCT_BUTTONS' values (PRODUCT_BUTTON_VALUES, typed as literals): keys of posts.buttonTypes.
+  const buttonOptions = Object.values(PRODUCT_BUTTONS).map((b) => ({
     value: String(b),
     label: t(`posts.buttonTypes.${b}`),
   }));
@@ -163,7 +164,7 @@ export function ProductFormModal({
             onChange={setAdded}
           />
           <Text size="xs" c="dimmed">
-            JPEG・PNG・GIF、{PRODUCT_MAX_FILES}枚まで、1枚20MBまで
+            {t('products.photosHint', { max: PRODUCT_MAX_FILES })}
           </Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>

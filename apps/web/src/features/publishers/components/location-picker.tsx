@@ -3,6 +3,7 @@ import { Anchor, Loader, Radio, Stack, Table, Text } from '@mantine/core';
 import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import { LOCATIONS_PER_PAGE, type Location } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
+import type { Ja } from '@/i18n/ja';
 import { useBrandTitle } from '@/lib/branding';
 import { useNavigate } from 'react-router';
 import { ChoiceActions, ChoiceRow, EmptyRow, TableFooter } from '@/components/ui/table-footer';
@@ -19,6 +20,15 @@ const addressOf = (l: Location): string =>
   ]
     .filter(Boolean)
     .join(' ');
+
+/** The open statuses with a label: the keys of the catalog's `screens.connectLocation.open`. */
+type OpenStatus = keyof Ja['screens']['connectLocation']['open'];
+const OPEN_STATUSES: readonly string[] = [
+  'OPEN',
+  'CLOSED_TEMPORARILY',
+  'CLOSED_PERMANENTLY',
+] satisfies OpenStatus[];
+const isOpenStatus = (s: string | null): s is OpenStatus => s !== null && OPEN_STATUSES.includes(s);
 
 /**
  * /connect-location (spec 1 §2): the business locations of the connected Google account, 5 a
@@ -50,9 +60,7 @@ export function LocationPicker({ storeId }: { storeId: number }) {
   const dash = t('common.none');
   const openText = (l: Location) => {
     const s = l.openInfo.status;
-    return s && ['OPEN', 'CLOSED_TEMPORARILY', 'CLOSED_PERMANENTLY'].includes(s)
-      ? t(`screens.connectLocation.open.${s}`)
-      : dash;
+    return isOpenStatus(s) ? t(`screens.connectLocation.open.${s}`) : dash;
   };
 
   return (

@@ -2,6 +2,10 @@ import { useId, type ReactNode } from 'react';
 import { Card, Center, Group, Loader, Text, Title } from '@mantine/core';
 import './period-select.css';
 import { useTranslation } from 'react-i18next';
+import type { Ja } from '@/i18n/ja';
+
+/** A period the selector offers: a key of the catalog's `screens.dashboard.periods`. */
+type Period = keyof Ja['screens']['dashboard']['periods'];
 
 export type ChartState = 'loading' | 'error' | 'empty' | 'ready';
 
@@ -24,7 +28,7 @@ export function PeriodSelect({
   label,
 }: {
   value: string;
-  options: readonly string[];
+  options: readonly Period[];
   onChange: (v: string) => void;
   label: string;
 }) {

@@ -58,7 +58,10 @@ export function ContactsForm({ userId, contacts }: { userId: number; contacts: C
                 <ActionIcon
                   variant="subtle"
                   color="red"
-                  aria-label={`${storeInfoLabels.email} ${i + 1} を${t('storeInfo.emailRemove')}`}
+                  aria-label={t('storeInfo.emailRemoveOf', {
+                    label: storeInfoLabels.email,
+                    n: i + 1,
+                  })}
                   onClick={() => emails.remove(i)}
                 >
                   ×

@@ -224,7 +224,7 @@ export function CoreForm({
       if (!p?.isValid()) {
         form.setError('main_phone', {
           type: 'validate',
-          message: '電話番号の形式が正しくありません。',
+          message: t('storeInfo.phoneInvalid'),
         });
         return;
       }

@@ -122,7 +122,7 @@ export function DetailsForm({ userId, details }: { userId: number; details: Busi
           label={storeInfoLabels.price_range}
           data={PRICE_RANGES.map((p) => ({
             value: p,
-            label: p === 'Unspecified' ? '指定なし' : p,
+            label: p === 'Unspecified' ? t('storeInfo.priceUnspecified') : p,
           }))}
           value={form.watch('price_range')}
           onChange={(v) => form.setValue('price_range', v, { shouldDirty: true })}

@@ -112,7 +112,7 @@ export function HoursEditor({
                 {label}
               </Text>
               <Select
-                aria-label={`${label}の営業区分`}
+                aria-label={t('storeInfo.hoursOf.type', { day: label })}
                 data={typeOptions}
                 value={String(head.type)}
                 allowDeselect={false}
@@ -126,14 +126,14 @@ export function HoursEditor({
                 {at.map((i) => {
                   const r = rows[i];
                   if (!r) return null;
-                  const nth = i === first ? '' : `（${i}）`;
+                  const nth = i === first ? '' : t('storeInfo.hoursOf.nth', { n: i });
                   const said = [notes[`${i}:open`], notes[`${i}:close`]].filter(Boolean);
                   return (
                     <Box key={`${day}-${i}`}>
                       <Group gap="xs" wrap="wrap">
                         <Group gap={6} wrap="nowrap">
                           <TimeField
-                            label={`${label}の${t('storeInfo.open')}${nth}`}
+                            label={t('storeInfo.hoursOf.open', { day: label, nth })}
                             value={r.open}
                             role="open"
                             disabled={disabled}
@@ -141,7 +141,7 @@ export function HoursEditor({
                           />
                           <Text>〜</Text>
                           <TimeField
-                            label={`${label}の${t('storeInfo.close')}${nth}`}
+                            label={t('storeInfo.hoursOf.close', { day: label, nth })}
                             value={r.close}
                             role="close"
                             disabled={disabled}
@@ -154,7 +154,7 @@ export function HoursEditor({
                             size="xs"
                             px={6}
                             disabled={disabled}
-                            aria-label={`${label}に${t('storeInfo.addInterval')}`}
+                            aria-label={t('storeInfo.hoursOf.addInterval', { day: label })}
                             onClick={() => addAfter(i)}
                           >
                             {t('storeInfo.addInterval')}
@@ -164,7 +164,7 @@ export function HoursEditor({
                             variant="subtle"
                             color="red"
                             disabled={disabled}
-                            aria-label={`${label}の時間帯を${t('storeInfo.removeInterval')}`}
+                            aria-label={t('storeInfo.hoursOf.removeInterval', { day: label })}
                             onClick={() => remove(i)}
                           >
                             ×

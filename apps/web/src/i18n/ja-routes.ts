@@ -1,0 +1,40 @@
+/**
+ * The screen titles of the routes (`ja.routes`, ADR 0084), in a module of its own without
+ * imports: the build reads it too (apps/web/vite.config.ts, `routeTitles`), which cannot load
+ * the rest of the catalog (it imports @tenpo/domain's source).
+ */
+export const jaRoutes = {
+  login: 'ログイン',
+  forgotPassword: 'パスワードをお忘れの方',
+  resetPassword: 'パスワード再設定',
+  registerInformation: '新規登録',
+  registerAccount: 'アカウント登録',
+  privacyPolicy: 'プライバシーポリシー',
+  confirmEmail: 'メールアドレスの変更',
+  overview: 'アカウント概要',
+  overviewAgency: '代理店の店舗一覧',
+  googleMyBusiness: 'Googleビジネスプロフィール連携',
+  facebookConnectPage: 'Facebookページの選択',
+  dashboard: 'ダッシュボード',
+  dashboardChart: 'ダッシュボード',
+  changePaymentMethod: '支払い方法の変更',
+  connectAccount: 'アカウント連携',
+  connectLocation: 'ビジネス拠点の選択',
+  manualDocument: 'マニュアル',
+  auditLog: '変更履歴',
+  registerPayment: 'お支払い設定',
+  createPost: '投稿作成',
+  posts: '投稿一覧',
+  postCopy: '投稿のコピー',
+  products: '商品',
+  basicInformation: '基本情報',
+  knowledgeTag: 'ナレッジタグ',
+  addKnowledgeTag: 'ナレッジタグの追加',
+  schemaMarkup: '構造化データ',
+  media: '写真・動画',
+  report: 'レポート',
+  reportMultiple: '複数店舗レポート',
+  changePassword: 'パスワード変更',
+  settingAccount: 'アカウント設定',
+  notFound: 'Page Not Found',
+} as const;
