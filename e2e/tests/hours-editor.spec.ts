@@ -1,5 +1,5 @@
 import type { Page, Request } from '@playwright/test';
-import { expect, gotoSettled, login, settled, test } from './support';
+import { expect, gotoSettled, login, settled, test, chooseOption } from './support';
 
 // Issue 23 (items 1 and 2) on the built product: a typed time stays in the hours editor, Enter
 // and Tab save nothing, the save button saves what the fields show; and on a phone every
@@ -15,12 +15,6 @@ type Period = {
 };
 const hhmm = (t: { hours?: number; minutes?: number }) =>
   `${String(t.hours ?? 0).padStart(2, '0')}:${String(t.minutes ?? 0).padStart(2, '0')}`;
-
-/** Picks an option of a Mantine select named `label`. */
-async function choose(page: Page, label: string, option: string): Promise<void> {
-  await page.getByRole('textbox', { name: label, exact: true }).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
-}
 
 /** The hours editor of the business details form, every day's slots shown. */
 async function openEditor(page: Page) {
@@ -65,10 +59,10 @@ test('typed times stay in the hours editor; Enter and Tab save nothing; the save
   await login(page, EMAIL);
   await expect(page).toHaveURL(/\/(overview|dashboard)/);
   const details = await openEditor(page);
-  await choose(page, '月曜日の営業区分', '営業');
-  await choose(page, '火曜日の営業区分', '営業');
-  await choose(page, '月曜日の開店', '08:00');
-  await choose(page, '月曜日の閉店', '18:00');
+  await chooseOption(page, '月曜日の営業区分', '営業');
+  await chooseOption(page, '火曜日の営業区分', '営業');
+  await chooseOption(page, '月曜日の開店', '08:00');
+  await chooseOption(page, '月曜日の閉店', '18:00');
 
   const open = details.getByRole('textbox', { name: '月曜日の開店', exact: true });
   await open.click();
@@ -149,7 +143,7 @@ test('on a 390 px phone every control of the hours editor is reachable without s
   const details = await openEditor(page);
   // Every day open, Monday with a second slot: the widest the editor gets.
   for (const day of ['月', '火', '水', '木', '金', '土', '日'])
-    await choose(page, `${day}曜日の営業区分`, '営業');
+    await chooseOption(page, `${day}曜日の営業区分`, '営業');
   await details.getByRole('button', { name: '月曜日に時間帯を追加' }).click();
   await expect(details.getByRole('button', { name: /^月曜日の時間帯を削除/ })).toHaveCount(1);
 

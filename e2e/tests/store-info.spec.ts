@@ -1,7 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { clickMapAt, mapPosition, mapReady, pixelsApart, refuseOutsideHosts } from './map';
 import { GOOGLE, googleListing } from './providers';
-import { expect, gotoSettled, login, test } from './support';
+import { expect, gotoSettled, login, test, chooseOption } from './support';
 
 // Issue 11's journey on the built product: a shop (the trial store) edits its hours on /basic-information and
 // the sandbox's Google location then holds exactly those periods (read with Google's own API).
@@ -14,12 +14,6 @@ type Period = {
 };
 const hhmm = (t: { hours?: number; minutes?: number }) =>
   `${String(t.hours ?? 0).padStart(2, '0')}:${String(t.minutes ?? 0).padStart(2, '0')}`;
-
-/** Picks an option of a Mantine select named `label`. */
-async function choose(page: Page, label: string, option: string): Promise<void> {
-  await page.getByRole('textbox', { name: label, exact: true }).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
-}
 
 /**
  * Presses the form's 保存 and reads the save's own answer: 200 with the spec's message. Not its
@@ -53,15 +47,15 @@ test('the shop changes its hours (a second interval on Monday, Sunday closed) an
 
   const specify = details.getByRole('checkbox', { name: '営業時間を指定する' });
   if (!(await specify.isChecked())) await specify.check();
-  await choose(page, '月曜日の営業区分', '営業');
+  await chooseOption(page, '月曜日の営業区分', '営業');
   // Monday's extra intervals from an earlier run go first: one interval, then a second.
   while ((await details.getByRole('button', { name: /^月曜日の時間帯を削除/ }).count()) > 0)
     await details
       .getByRole('button', { name: /^月曜日の時間帯を削除/ })
       .first()
       .click();
-  await choose(page, '月曜日の開店', '09:00');
-  await choose(page, '月曜日の閉店', '12:00');
+  await chooseOption(page, '月曜日の開店', '09:00');
+  await chooseOption(page, '月曜日の閉店', '12:00');
   await details.getByRole('button', { name: '月曜日に時間帯を追加' }).click();
   const second = details.getByRole('textbox', { name: /^月曜日の開店（\d+）$/ });
   const secondClose = details.getByRole('textbox', { name: /^月曜日の閉店（\d+）$/ });
@@ -69,7 +63,7 @@ test('the shop changes its hours (a second interval on Monday, Sunday closed) an
   await page.getByRole('option', { name: '13:00', exact: true }).click();
   await secondClose.click();
   await page.getByRole('option', { name: '18:30', exact: true }).click();
-  await choose(page, '日曜日の営業区分', '定休日');
+  await chooseOption(page, '日曜日の営業区分', '定休日');
   await page.screenshot({ path: test.info().outputPath('hours-editor.png'), fullPage: true });
 
   await saveAndRead(page, details, '/api/entity/business-details');
