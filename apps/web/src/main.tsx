@@ -2,7 +2,7 @@ import '@mantine/core/styles.css';
 // After Mantine's own: the theme's variables that differ from its defaults (ADR 0079).
 import 'virtual:theme-css-variables.css';
 import './app/small-screens.css';
-import { StrictMode, type ReactNode } from 'react';
+import { StrictMode, startTransition, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { LoginEntry } from './app/login-entry';
 import { Providers } from './app/providers';
@@ -26,18 +26,24 @@ const LEAVE_SESSION_ALONE = new Set(['/facebook-terms-and-privacy', '/confirm-em
 const el = document.getElementById('root');
 if (el) {
   const root = createRoot(el);
-  // Not a transition: the router subscribes to its state in a layout effect, and a first render
-  // sliced over several tasks let a lazily loaded route arrive before that subscription, which
-  // then never learnt of it (the page stayed on its loader). The guards' first screen is a
-  // transition instead (AdminLayout, PublicOnly; ADR 0079).
+  // A transition: React builds the first screen in slices of a few milliseconds instead of one
+  // long task (on a phone's CPU a login form was 300 ms of blocked main thread, the app's first
+  // screen more). The router is ready before it renders (`routerReady`): RouterProvider reads
+  // the router's state as it renders and subscribes only once it has committed, so a lazily
+  // loaded screen that arrived between the two was never drawn (ADR 0085).
   const render = (node: ReactNode) =>
-    root.render(
-      <StrictMode>
-        <Providers>{node}</Providers>
-      </StrictMode>,
+    startTransition(() =>
+      root.render(
+        <StrictMode>
+          <Providers>{node}</Providers>
+        </StrictMode>,
+      ),
     );
   const startApp = () =>
-    void import('./app/router-app').then(({ RouterApp }) => render(<RouterApp />));
+    void import('./app/router-app').then(async ({ RouterApp, routerReady }) => {
+      await routerReady;
+      render(<RouterApp />);
+    });
   // /login without a token in this browser — most first visits — renders its form before the
   // router and the app arrive (ADR 0017); everything else, and /login with a token (a signed-in
   // browser, whose tab must see the login-error warning of spec 3 §4), starts the app at once.

@@ -7,6 +7,19 @@ import { routes } from './routes';
 const router = createBrowserRouter(routes);
 followDocumentTitle(router);
 
+/**
+ * Settles once the router has matched the first location and loaded its screen's code (its
+ * lazy routes): main.tsx renders the app after it, in a transition (ADR 0085).
+ */
+export const routerReady = new Promise<void>((resolve) => {
+  if (router.state.initialized) return resolve();
+  const stop = router.subscribe((state) => {
+    if (!state.initialized) return;
+    stop();
+    resolve();
+  });
+});
+
 /** The whole app: every screen behind the router. */
 export function RouterApp() {
   return <RouterProvider router={router} />;
