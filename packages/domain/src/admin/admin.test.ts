@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adminJa } from './messages';
+import { adminJa } from '../messages/admin';
 import {
   adminAgencyCreateRequest,
   adminAgencyUpdateRequest,

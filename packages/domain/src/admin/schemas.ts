@@ -6,7 +6,7 @@ import { ja } from '../messages/ja';
 import { DEFAULT_PER_PAGE, pageQuery } from '../paging/paging';
 import { DEFAULT_AGENT_CODE, ROLE } from '../roles/roles';
 import { storeRowSchema } from '../stores/schemas';
-import { adminJa, adminLabels } from './messages';
+import { adminJa, adminLabels } from '../messages/admin';
 import { PAYMENT_METHODS, type PaymentMethodKey } from '../payments/schemas';
 
 /** The resources of spec 3 §7 Admin that this module serves (groups: /admin/groups, issue 12). */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idField } from '../ids';
+import { auditJa } from '../messages/audit';
 import { adminList } from '../paging/paging';
 import { addDays, tokyoInstant } from '../tokyo';
 
@@ -28,8 +29,8 @@ const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
 const day = z
   .string()
   .trim()
-  .regex(DAY_RE, '日付は YYYY-MM-DD で指定してください。')
-  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), '日付が正しくありません。');
+  .regex(DAY_RE, auditJa.dayFormat)
+  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), auditJa.dayInvalid);
 
 /** An empty query value counts as absent (a cleared filter may send `entity=`). */
 const orBlank = <T extends z.ZodTypeAny>(t: T) => z.union([z.literal(''), t]).optional();
@@ -48,7 +49,7 @@ export const auditLogQuery = z
     per_page: z.coerce.number().int().min(1).max(AUDIT_MAX_PER_PAGE).default(AUDIT_PER_PAGE),
   })
   .refine((q) => !q.from || !q.to || q.from <= q.to, {
-    message: '終了日は開始日以降にしてください。',
+    message: auditJa.toBeforeFrom,
     path: ['to'],
   });
 export type AuditLogQuery = z.input<typeof auditLogQuery>;

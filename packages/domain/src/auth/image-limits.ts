@@ -8,5 +8,4 @@ export const IMAGE_SIZE_LIMIT_KB = 3072;
  * small PNG may declare 50000×50000, and whoever decodes it pays 10 GB.
  */
 export const IMAGE_MAX_PIXELS = 50_000_000;
-export const IMAGE_MAX_PIXELS_LABEL = '5000万画素';
 export const IMAGE_MIME_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;

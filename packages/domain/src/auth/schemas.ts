@@ -86,15 +86,6 @@ export const KNOWLEDGE_OPTIONS = [
 ] as const;
 export type Knowledge = (typeof KNOWLEDGE_OPTIONS)[number];
 
-export const knowledgeLabels: Record<Knowledge, string> = {
-  search: '検索',
-  article: '記事',
-  advertisement: '広告',
-  acquaintance: '知人の紹介',
-  sale: '営業',
-  other: 'その他',
-};
-
 /** Full name with a space (half or full width) between family and given name. */
 const fullNameField = () =>
   requiredText('full_name', 100).refine((v) => /^\S+[ \u3000]+\S+/.test(v), ja.fullNameSpace);

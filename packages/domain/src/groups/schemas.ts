@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { idField, idParams, isIdText } from '../ids';
 import { ja } from '../messages/ja';
+import { groupJa } from '../messages/groups';
+import { GROUP_STORES_MAX } from './limits';
 import { ROLE } from '../roles/roles';
 import { groupSchema } from '../stores/schemas';
 
@@ -13,33 +15,6 @@ import { groupSchema } from '../stores/schemas';
 export const GROUP_NAME_MAX = 100;
 /** Spec 3 §9: the group form's table of chosen stores shows 5 a page. */
 export const GROUP_STORES_PER_PAGE = 5;
-/** A group holds at most this many stores (one request, one transaction). */
-export const GROUP_STORES_MAX = 1000;
-
-export const groupJa = {
-  labels: {
-    name: 'グループ名',
-    leader_id: 'グループリーダー',
-    store_list: '店舗',
-    agency_id: '代理店',
-  },
-  storeListFormat: '店舗の指定が正しくありません。店舗IDをカンマ区切りで指定してください。',
-  storeListRequired: '店舗を1つ以上追加してください。',
-  storeListTooLong: `1つのグループに追加できる店舗は${GROUP_STORES_MAX}件までです。`,
-  storeTwice: (id: number) => `同じ店舗（ID: ${id}）が2回指定されています。`,
-  leaderNotInGroup: 'グループリーダーはグループの店舗から選んでください。',
-  leaderNotShop: 'グループリーダーには有料プランの店舗を選んでください。',
-  /** A store that is not the group agency's (or does not exist): answered 404 (ADR 0048). */
-  storeNotFound: '選択した店舗が見つかりません。',
-  agencyNotFound: '代理店が見つかりません。',
-  created: 'グループを作成しました',
-  updated: 'グループを更新しました',
-  deleted: 'グループを削除しました',
-  /** Audit summaries. */
-  auditCreated: (name: string) => `グループ「${name}」を作成`,
-  auditUpdated: (name: string) => `グループ「${name}」を更新`,
-  auditDeleted: (name: string) => `グループ「${name}」を削除`,
-} as const;
 
 export type StoreListResult =
   | { ok: true; ids: number[] }

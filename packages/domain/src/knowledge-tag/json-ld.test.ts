@@ -11,10 +11,10 @@ import {
   openingHours,
   placeholderValues,
   renderTemplate,
-  templateMessages,
   type HoursPeriod,
   type StoreFacts,
 } from './json-ld';
+import { templateMessages } from '../messages/knowledge-tag';
 
 const period = (
   openDay: HoursPeriod['openDay'],

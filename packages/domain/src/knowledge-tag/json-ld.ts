@@ -5,7 +5,9 @@
  * script; the markup editor checks a template with the same rules before it is kept.
  */
 
+import { CLOSED_DAY, JA_DAY, embedFieldLabels, templateMessages } from '../messages/knowledge-tag';
 import { WEEK_DAYS, type WeekDay } from '../store-info/hours';
+import { TEMPLATE_MAX_LENGTH } from './limits';
 
 /** A time of day with both fields (Google leaves zero fields out; the facts do not). */
 export type ClockTime = { hours: number; minutes: number };
@@ -65,16 +67,6 @@ const SCHEMA_DAY: Record<WeekDay, string> = {
   SUNDAY: 'Sunday',
 };
 
-const JA_DAY: Record<WeekDay, string> = {
-  MONDAY: '月',
-  TUESDAY: '火',
-  WEDNESDAY: '水',
-  THURSDAY: '木',
-  FRIDAY: '金',
-  SATURDAY: '土',
-  SUNDAY: '日',
-};
-
 const two = (n: number) => String(n).padStart(2, '0');
 const opens = (t: ClockTime | null) => (t ? `${two(t.hours)}:${two(t.minutes)}` : '00:00');
 /** schema.org (and Google's guide) write "until the end of the day" as 23:59. */
@@ -121,7 +113,7 @@ export function hoursText(periods: readonly HoursPeriod[]): string {
       .filter((p) => p.openDay === d)
       .sort((a, b) => opens(a.openTime).localeCompare(opens(b.openTime)));
     const times = ps.map((p) => `${opens(p.openTime)}–${closes(p.closeTime)}`).join(', ');
-    return `${JA_DAY[d]} ${times || '定休日'}`;
+    return `${JA_DAY[d]} ${times || CLOSED_DAY}`;
   }).join(' / ');
 }
 
@@ -283,17 +275,6 @@ export const DEFAULT_SCHEMA_TEMPLATE_TEXT = JSON.stringify(DEFAULT_SCHEMA_TEMPLA
 export const localBusinessJsonLd = (facts: StoreFacts): Json =>
   renderTemplate(DEFAULT_SCHEMA_TEMPLATE, placeholderValues(facts));
 
-export const TEMPLATE_MAX_LENGTH = 20_000;
-
-export const templateMessages = {
-  required: 'テンプレートを入力してください。',
-  tooLong: `テンプレートは${TEMPLATE_MAX_LENGTH.toLocaleString('en-US')}文字以内で入力してください。`,
-  invalidJson: 'JSON の形式が正しくありません。括弧、引用符、カンマを確認してください。',
-  notObject: 'JSON-LD は { } で囲んだオブジェクトで入力してください。',
-  unknownPlaceholder: (keys: string[]) =>
-    `使用できない差し込み項目があります: ${keys.map((k) => `{{${k}}}`).join(', ')}`,
-} as const;
-
 export type TemplateCheck = { ok: true; value: Json } | { ok: false; message: string };
 
 /** Is this text a template the tag can use? The editor and the API apply the same rules. */
@@ -323,12 +304,12 @@ export function checkTemplate(text: string): TemplateCheck {
 export const EMBED_FIELD_ATTRIBUTES = ['data-tenpo-field', 'data-kt-field'] as const;
 
 export const EMBED_FIELDS = [
-  { key: 'name', label: '店舗名' },
-  { key: 'address', label: '住所' },
-  { key: 'postal_code', label: '郵便番号' },
-  { key: 'telephone', label: '電話番号' },
-  { key: 'url', label: 'ウェブサイト' },
-  { key: 'hours', label: '営業時間' },
+  { key: 'name', label: embedFieldLabels.name },
+  { key: 'address', label: embedFieldLabels.address },
+  { key: 'postal_code', label: embedFieldLabels.postal_code },
+  { key: 'telephone', label: embedFieldLabels.telephone },
+  { key: 'url', label: embedFieldLabels.url },
+  { key: 'hours', label: embedFieldLabels.hours },
 ] as const;
 export type EmbedFieldKey = (typeof EMBED_FIELDS)[number]['key'];
 

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { userIdField } from '../stores/schemas';
-import { checkTemplate, TEMPLATE_MAX_LENGTH, templateMessages } from './json-ld';
+import { knowledgeTagMessages, templateMessages } from '../messages/knowledge-tag';
+import { checkTemplate } from './json-ld';
+import { TEMPLATE_MAX_LENGTH } from './limits';
 
 /**
  * The knowledge tag's calls (issue 11 item 3, spec 2 §7, ADR 0045). The embed call is public
@@ -14,13 +16,6 @@ export const ANALYTICS_OPTION = { alwaysOn: 0, alwaysOff: 1, optIn: 2 } as const
 
 /** Spec 2 §9's 30-day constant: a tag seen within this many days counts as installed. */
 export const KNOWLEDGE_TAG_SEEN_DAYS = 30;
-
-export const knowledgeTagMessages = {
-  analyticsOption: 'アクセス解析の設定を選択してください。',
-  settingsSaved: 'アクセス解析の設定を保存しました。',
-  templateSaved: 'マークアップを保存しました。',
-  templateReset: 'マークアップを初期状態に戻しました。',
-} as const;
 
 export const knowledgeTagQuery = z.object({ user_id: userIdField });
 

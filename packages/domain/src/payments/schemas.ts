@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { ja } from '../messages/ja';
+import { paymentJa } from '../messages/payments';
+import { CARD_NAME_MAX, CARD_NUMBER_DIGITS, CARD_YEAR_OPTIONS, CVV_MAX, CVV_MIN } from './limits';
 import { userIdField } from '../stores/schemas';
 import { tokyoParts } from '../tokyo';
 
@@ -25,13 +27,6 @@ export const TRIAL_DAYS = 30;
 export const PAYMENT_METHODS = ['credit_card', 'agency_invoice'] as const;
 export type PaymentMethodKey = (typeof PAYMENT_METHODS)[number];
 
-/** Spec 1 §5 and §9: the card form's limits. */
-export const CARD_NUMBER_DIGITS = 16;
-export const CARD_YEAR_OPTIONS = 48;
-export const CVV_MIN = 3;
-export const CVV_MAX = 4;
-export const CARD_NAME_MAX = 45;
-
 /**
  * The brand codes Tenpo answers (spec 1 §3: AMEX, D, J, M, V, other). SBPS itself sends one
  * letter (providers.md §5.5): `A` is shown as AMEX, anything unknown as `other`.
@@ -44,68 +39,6 @@ export const cardBrandOf = (sbps: string | null | undefined): CardBrand => {
   if (c === 'D' || c === 'J' || c === 'M' || c === 'V') return c;
   return 'other';
 };
-
-/** Japanese texts of the payment calls and screens (spec 1 §8 where it has the wording). */
-export const paymentJa = {
-  labels: {
-    user_id: '店舗',
-    payment_name: '支払い方法',
-    payment_plan: 'プラン',
-    token: 'カードのトークン',
-    tokenKey: 'カードのトークンキー',
-    cardNumber: 'カード番号',
-    cardName: 'カード名義',
-    cardYear: '有効期限（年）',
-    cardMonth: '有効期限（月）',
-    cardCvv: 'セキュリティコード',
-  },
-  plans: { 1: 'スタンダード', 2: 'プレミアム' } as Record<PlanId, string>,
-  methods: { credit_card: 'クレジットカード', agency_invoice: '代理店請求' } as Record<
-    PaymentMethodKey,
-    string
-  >,
-  brands: {
-    AMEX: 'American Express',
-    D: 'Diners Club',
-    J: 'JCB',
-    M: 'Mastercard',
-    V: 'VISA',
-    other: 'その他',
-  } as Record<CardBrand, string>,
-  /** Spec 1 §8, success messages. */
-  methodChanged: '支払い方法を変更しました。',
-  planChanged: 'プランを変更しました。',
-  paymentRegistered: 'お支払い情報を登録しました。',
-  cardRegistered: 'カードを登録しました。',
-  cardRemoved: 'カードを削除しました。',
-  /** Spec 1 §8, errors. */
-  cardInvalid: 'カード情報が正しくありません。',
-  tokenFailed: 'トークン取得に失敗しました。',
-  cardRegisterFailed: 'カードを登録できませんでした。',
-  paymentFailedTitle: 'お支払いを完了できませんでした',
-  paymentFailed: 'お支払いが完了できませんでした。詳しくはメールで送信しました。',
-  paymentSuccessTitle: 'お支払いが完了しました',
-  paymentSuccess: 'お支払いが完了しました。領収書をメールでお送りしました。',
-  /** Server-side refusals. */
-  methodUnavailable: 'この支払い方法は選択できません。',
-  planInvalid: 'プランの値が正しくありません。',
-  methodInvalid: '支払い方法の値が正しくありません。',
-  noCard: 'クレジットカードが登録されていません。先にカードを登録してください。',
-  noPlan: 'プランを選択してください。',
-  alreadyPaid: 'この期間のお支払いは完了しています。',
-  cardInUse:
-    'ご利用中の有料プランのお支払いに使われているため、カードを削除できません。新しいカードを登録すると置き換わります。',
-  providerDown: 'カード決済サービスに接続できませんでした。時間をおいて再度お試しください。',
-  /** Spec 1 §5: the card form. */
-  cardNumberDigits: `カード番号は${CARD_NUMBER_DIGITS}桁で入力してください。`,
-  cvvDigits: `セキュリティコードは${CVV_MIN}〜${CVV_MAX}桁の数字で入力してください。`,
-  cardExpired: 'カードの有効期限が切れています。',
-  monthLabel: (mm: string) => `${mm}月`,
-  yearLabel: (yyyy: number) => `${yyyy}年`,
-  /** Spec 1 §2: leaving /register-payment without a card during the trial. */
-  leaveAlert: 'クレジットカード情報を登録してください。このページを離れますか？',
-  planEffectiveNext: (date: string) => `新しいプランは次回のお支払い（${date}）から適用されます。`,
-} as const;
 
 const L = paymentJa.labels;
 

@@ -1,5 +1,6 @@
 import { CHANNEL_LIMITS } from '../channels/limits';
 import { ja } from '../messages/ja';
+import { postFieldLabels } from '../messages/posts';
 import { PUBLISHER_KEYS, PUBLISHERS, type PublisherKey } from '../publishers/publishers';
 import { checkMedia, mediaKindOf, type MediaKind, type MediaMeta } from './media-rules';
 import { textLength } from './text-length';
@@ -135,13 +136,7 @@ export type PostInput = {
 /** Field errors in the shape of the API's 422 envelope (`errors`). */
 export type FieldErrors = Record<string, string[]>;
 
-const FIELD = {
-  content: '投稿内容',
-  button_link: 'ボタンのリンク',
-  phone_number: '電話番号',
-  button_type: 'ボタンの種類',
-  shared_sns_type: '投稿先',
-} as const;
+const FIELD = postFieldLabels;
 
 const labelOf = (key: PublisherKey): string => PUBLISHERS.find((p) => p.key === key)?.label ?? key;
 

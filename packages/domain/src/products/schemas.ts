@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { ID_MAX, idField } from '../ids';
 import { ja } from '../messages/ja';
+import { productJa } from '../messages/products';
+import { PRODUCT_PRICE_MAX } from './limits';
 import { paged } from '../paging/paging';
 import { POST_BUTTON } from '../post-calls/schemas';
 import { HTTP_URL_RE } from '../posts/post-rules';
@@ -17,10 +19,6 @@ export const PRODUCTS_PER_PAGE = 10;
 export const PRODUCTS_MAX_PER_PAGE = 50;
 /** The first category option: "new category", named by productCategory (spec 2 §5). */
 export const PRODUCT_NEW_CATEGORY_ID = 0;
-/** Photos a product carries at most (the upload parser's cap per request). */
-export const PRODUCT_MAX_FILES = 10;
-/** Prices are integer yen from 0 to this (DESIGN §5: money is integer yen). */
-export const PRODUCT_PRICE_MAX = 99_999_999;
 export const PRODUCT_NAME_MAX = 100;
 export const PRODUCT_CATEGORY_MAX = 50;
 export const PRODUCT_DESCRIPTION_MAX = 1000;
@@ -38,51 +36,6 @@ export const PRODUCT_BUTTON_VALUES: readonly number[] = Object.values(PRODUCT_BU
 export const PRODUCT_LINK_BUTTONS: readonly number[] = PRODUCT_BUTTON_VALUES.filter(
   (v) => v !== PRODUCT_BUTTONS.none,
 );
-
-/** Japanese texts of the products screen and its calls (the spec's "{field} を入力してください。"). */
-export const productJa = {
-  labels: {
-    productName: '商品名',
-    category: 'カテゴリー',
-    productCategory: '新しいカテゴリー名',
-    productPrice: '価格',
-    minimumPrice: '最低価格',
-    maximumPrice: '最高価格',
-    productDescription: '商品の説明',
-    valueButton: 'ボタン',
-    linkForButton: 'ボタンのリンク',
-    files: '商品の写真',
-  },
-  newCategory: '新しいカテゴリー',
-  all: 'すべて',
-  priceInteger: (label: string) => `${label}は0以上の整数（円）で入力してください。`,
-  priceTooHigh: (label: string) =>
-    `${label}は${PRODUCT_PRICE_MAX.toLocaleString('ja-JP')}円以下で入力してください。`,
-  minAboveMax: '最低価格は最高価格以下にしてください。',
-  categoryUnknown: '選択したカテゴリーが見つかりません。',
-  buttonInvalid: 'ボタンの種類が正しくありません。',
-  tooManyFiles: `写真は${PRODUCT_MAX_FILES}枚まで選択できます。`,
-  fileNotFound: '指定した写真が見つかりません。',
-  // The screen (/products)
-  title: '商品',
-  add: '商品を追加',
-  edit: '編集',
-  editTitle: '商品を編集',
-  delete: '削除',
-  save: '保存',
-  cancel: 'キャンセル',
-  priceRangeSwitch: '価格帯で指定する',
-  yen: '円',
-  noPrice: '価格未設定',
-  empty: '商品はまだありません。',
-  deleteTitle: '商品を削除しますか？',
-  deleteText: (name: string) => `「${name}」を削除します。この操作は元に戻せません。`,
-  removePhoto: (n: number) => `写真${n}を外す`,
-  photoAlt: (name: string, n: number) => `${name}の写真${n}`,
-  created: '商品を追加しました。',
-  updated: '商品を更新しました。',
-  deleted: '商品を削除しました。',
-} as const;
 
 /** A price field's text: empty → null; else integer yen in range, or the message why not. */
 export const readYen = (

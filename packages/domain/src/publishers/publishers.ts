@@ -1,3 +1,4 @@
+import { publisherNames } from '../messages/publishers';
 import { ROLE } from '../roles/roles';
 
 /** Publisher keys of spec 1 §3; the order is the table's order on /connect-account. */
@@ -20,12 +21,12 @@ export const PUBLISHERS: readonly PublisherInfo[] = [
     id: 1,
     key: 'google_my_business',
     label: 'Google',
-    name: 'Google ビジネスプロフィール',
+    name: publisherNames.google_my_business,
     logo: 'google_my_business.svg',
   },
   { id: 2, key: 'facebook', label: 'Facebook', name: 'Facebook', logo: 'facebook.svg' },
   { id: 3, key: 'instagram', label: 'Instagram', name: 'Instagram', logo: 'instagram.svg' },
-  { id: 4, key: 'twitter', label: 'X', name: 'X（旧 Twitter）', logo: 'twitter.svg' },
+  { id: 4, key: 'twitter', label: 'X', name: publisherNames.twitter, logo: 'twitter.svg' },
 ];
 
 /** The public path of a publisher's icon (spec 1 §3: images/publisher on the API host). */

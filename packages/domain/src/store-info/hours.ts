@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { storeInfoJa } from '../messages/store-info';
 
 /**
  * Opening hours (spec 2 §3, §4): what the screen edits (a row a day, OPEN / ALL_DAYS / CLOSED,
@@ -16,16 +17,6 @@ export const WEEK_DAYS = [
 ] as const;
 export type WeekDay = (typeof WEEK_DAYS)[number];
 
-export const WEEK_DAY_LABELS: Record<WeekDay, string> = {
-  MONDAY: '月曜日',
-  TUESDAY: '火曜日',
-  WEDNESDAY: '水曜日',
-  THURSDAY: '木曜日',
-  FRIDAY: '金曜日',
-  SATURDAY: '土曜日',
-  SUNDAY: '日曜日',
-};
-
 /** Day hours type of spec 2 §4. */
 export const DAY_HOURS = { OPEN: 0, ALL_DAYS: 1, CLOSED: 2 } as const;
 export type DayHoursType = (typeof DAY_HOURS)[keyof typeof DAY_HOURS];
@@ -40,7 +31,7 @@ export const timeOfDaySchema = z
     minutes: z.number().int().min(0).max(59).optional(),
   })
   .refine((t) => (t.hours ?? 0) < 24 || (t.minutes ?? 0) === 0, {
-    message: '24:00 より後の時刻は指定できません。',
+    message: storeInfoJa.pastMidnight,
   });
 export type TimeOfDay = z.infer<typeof timeOfDaySchema>;
 

@@ -1,2 +1,3 @@
 export * from './hours';
 export * from './schemas';
+export * from './limits';

@@ -1,5 +1,12 @@
 import { z } from 'zod';
 import { ja } from '../messages/ja';
+import {
+  PAYMENT_OPTIONS,
+  storeInfoJa,
+  storeInfoLabels,
+  type StoreInfoField,
+} from '../messages/store-info';
+import { ADDITIONAL_CATEGORIES_MAX, EMAILS_MAX } from './limits';
 import { userIdField } from '../stores/schemas';
 import { timePeriodSchema } from './hours';
 
@@ -8,37 +15,12 @@ import { timePeriodSchema } from './hours';
  * names them (`additional_categorie_id` included), and what the store's information answers.
  */
 
-export const storeInfoLabels = {
-  name: 'ビジネス名',
-  postal_code: '郵便番号',
-  prefecture: '都道府県',
-  locality: '市区町村',
-  address1: '番地',
-  address2: '建物名・部屋番号',
-  address3: '住所（その他）',
-  main_phone: '電話番号',
-  primary_category: 'メインカテゴリ',
-  additional_categories: '追加カテゴリ',
-  corporate_code: '法人番号',
-  latitude: '緯度',
-  longitude: '経度',
-  description: 'ビジネスの説明',
-  hours: '営業時間',
-  email: 'メールアドレス',
-  website_url: 'ウェブサイト',
-  payment_options: '支払い方法',
-  price_range: '価格帯',
-  pickup_and_delivery_services: '受け取り・配達',
-} as const;
-export type StoreInfoField = keyof typeof storeInfoLabels;
-
 /** The entity name Google gives a listing with no name: treated as empty (spec 2 §5). */
 export const PLACEHOLDER_NAME = 'Entity';
 
 /** Google's limits (providers.md §1.4): title ≤ 100, description ≤ 750, 9 extra categories. */
 export const NAME_MAX = 100;
 export const DESCRIPTION_MAX = 750;
-export const ADDITIONAL_CATEGORIES_MAX = 9;
 export const ADDRESS_LINE_MAX = 80;
 
 export const PRICE_RANGES = ['Unspecified', '$', '$$', '$$$', '$$$$'] as const;
@@ -51,42 +33,7 @@ export const PICKUP_DELIVERY = [
   'No-Contact Delivery',
   'Delivery Not Offered',
 ] as const;
-export const PICKUP_DELIVERY_LABELS: Record<(typeof PICKUP_DELIVERY)[number], string> = {
-  'In-Store Pickup': '店頭受け取り',
-  'Curbside Pickup': '店舗前受け取り',
-  'Pickup Not Offered': '受け取り不可',
-  Delivery: '配達',
-  'Same Day Delivery': '当日配達',
-  'No-Contact Delivery': '非対面配達',
-  'Delivery Not Offered': '配達不可',
-};
 
-/** The payment options list (spec 2 §3: cards, electronic money, QR pay, cash, cheque…). */
-export const PAYMENT_OPTIONS = [
-  { value: 'cash', text: '現金' },
-  { value: 'credit_card', text: 'クレジットカード' },
-  { value: 'visa', text: 'VISA' },
-  { value: 'mastercard', text: 'Mastercard' },
-  { value: 'jcb', text: 'JCB' },
-  { value: 'amex', text: 'American Express' },
-  { value: 'diners', text: 'Diners Club' },
-  { value: 'debit_card', text: 'デビットカード' },
-  { value: 'suica', text: '交通系電子マネー（Suica 等）' },
-  { value: 'id', text: 'iD' },
-  { value: 'quicpay', text: 'QUICPay' },
-  { value: 'edy', text: '楽天Edy' },
-  { value: 'waon', text: 'WAON' },
-  { value: 'nanaco', text: 'nanaco' },
-  { value: 'paypay', text: 'PayPay' },
-  { value: 'rakuten_pay', text: '楽天ペイ' },
-  { value: 'd_barai', text: 'd払い' },
-  { value: 'au_pay', text: 'au PAY' },
-  { value: 'line_pay', text: 'LINE Pay' },
-  { value: 'alipay', text: 'Alipay' },
-  { value: 'wechat_pay', text: 'WeChat Pay' },
-  { value: 'nfc_mobile', text: 'NFC モバイル決済' },
-  { value: 'cheque', text: '小切手' },
-] as const;
 const PAYMENT_VALUES = PAYMENT_OPTIONS.map((o) => o.value) as [string, ...string[]];
 
 const required = (f: StoreInfoField) =>
@@ -121,10 +68,7 @@ export const coreInformationRequest = z
     name: required('name')
       .max(NAME_MAX, ja.maxLength(storeInfoLabels.name, NAME_MAX))
       .refine((v) => v !== PLACEHOLDER_NAME, ja.required(storeInfoLabels.name)),
-    postal_code: required('postal_code').regex(
-      /^\d{3}-?\d{4}$/,
-      '郵便番号は 123-4567 の形式で入力してください。',
-    ),
+    postal_code: required('postal_code').regex(/^\d{3}-?\d{4}$/, storeInfoJa.postalCodeFormat),
     prefecture: required('prefecture').max(40, ja.maxLength(storeInfoLabels.prefecture, 40)),
     locality: optionalText('locality', ADDRESS_LINE_MAX),
     address1: required('address1').max(
@@ -145,17 +89,14 @@ export const coreInformationRequest = z
     main_phone: z
       .string()
       .trim()
-      .regex(E164, '電話番号の形式が正しくありません。')
+      .regex(E164, storeInfoJa.phoneFormat)
       .nullish()
       .transform((v) => v ?? null),
     primary_category_id: categoryId.nullish().transform((v) => v ?? null),
     primary_category_name: z.string().trim().max(200).nullish(),
     additional_categorie_id: z
       .array(categoryId)
-      .max(
-        ADDITIONAL_CATEGORIES_MAX,
-        `${storeInfoLabels.additional_categories}は${ADDITIONAL_CATEGORIES_MAX}個までです。`,
-      )
+      .max(ADDITIONAL_CATEGORIES_MAX, storeInfoJa.tooManyCategories)
       .nullish()
       .transform((v) => v ?? []),
     additional_categorie_name: z
@@ -174,13 +115,13 @@ export const coreInformationRequest = z
   })
   .refine((r) => new Set(r.additional_categorie_id).size === r.additional_categorie_id.length, {
     path: ['additional_categorie_id'],
-    message: '同じカテゴリが重複しています。',
+    message: storeInfoJa.duplicateCategory,
   })
   .refine(
     (r) => !r.primary_category_id || !r.additional_categorie_id.includes(r.primary_category_id),
     {
       path: ['additional_categorie_id'],
-      message: 'メインカテゴリを追加カテゴリにも選ぶことはできません。',
+      message: storeInfoJa.primaryAlsoAdditional,
     },
   );
 export type CoreInformationRequest = z.infer<typeof coreInformationRequest>;
@@ -195,11 +136,11 @@ const hoursField = z
     try {
       return JSON.parse(v) as unknown;
     } catch {
-      ctx.addIssue({ code: 'custom', message: '営業時間の形式が正しくありません。' });
+      ctx.addIssue({ code: 'custom', message: storeInfoJa.hoursFormat });
       return z.NEVER;
     }
   })
-  .pipe(z.array(timePeriodSchema, { error: '営業時間の形式が正しくありません。' }).max(50));
+  .pipe(z.array(timePeriodSchema, { error: storeInfoJa.hoursFormat }).max(50));
 
 /** PUT /entity/business-details (spec 2 §7, §3). */
 export const businessDetailsRequest = z.object({
@@ -247,9 +188,7 @@ const emailList = z
     return z.NEVER;
   })
   .pipe(
-    z
-      .array(z.string().trim().max(254).email(ja.email))
-      .max(10, `${storeInfoLabels.email}は10件までです。`),
+    z.array(z.string().trim().max(254).email(ja.email)).max(EMAILS_MAX, storeInfoJa.tooManyEmails),
   )
   .transform((v) => v.filter((e) => e !== ''));
 

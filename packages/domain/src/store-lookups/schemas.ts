@@ -1,12 +1,7 @@
 import { z } from 'zod';
+import { lookupMessages } from '../messages/store-lookups';
 import { userIdField } from '../stores/schemas';
 import { CHOICE_REGIONS, postalDigits } from './regions';
-
-/** Messages of the basic-information lookups (spec 2 §7), kept beside their schemas. */
-export const lookupMessages = {
-  postalCodeMalformed: '郵便番号は7桁の数字（例: 150-0002）で入力してください。',
-  postalCodeUnknown: (shown: string) => `郵便番号 ${shown} に該当する住所が見つかりません。`,
-} as const;
 
 // ---- GET /postal-code/{code} ----
 
@@ -34,11 +29,14 @@ export type PostalCodeParams = z.infer<typeof postalCodeParams>;
 export const postalAddressSchema = z.object({
   postal_code: z.string().meta({ description: 'As Japan Post writes it: 150-0002' }),
   prefecture_code: z.string().meta({ description: 'JIS X 0401, two digits: 13' }),
+  // ja-data: examples of the answer in the API document
   prefecture: z.string().meta({ description: 'Prefecture (administrativeArea): 東京都' }),
   city_code: z.string().meta({ description: 'JIS X 0402 municipality code, five digits' }),
+  // ja-data: examples of the answer in the API document
   city: z.string().meta({ description: 'Municipality (locality): 渋谷区, 札幌市中央区' }),
   town: z.string().meta({
     description:
+      // ja-data: an example of the answer in the API document
       'Town (町域, the start of address1): 渋谷. Empty where Japan Post lists none for the code.',
   }),
 });
@@ -70,7 +68,7 @@ export const prefecturesQuery = z.object({
     .string()
     .trim()
     .toUpperCase()
-    .pipe(z.enum(CHOICE_REGIONS, { error: '地域コードは JP または VN を指定してください。' }))
+    .pipe(z.enum(CHOICE_REGIONS, { error: lookupMessages.regionCode }))
     .optional()
     .meta({ description: 'JP or VN: only that region’s list. Without it: both, JP first.' }),
 });
@@ -79,6 +77,7 @@ export type PrefecturesQuery = z.infer<typeof prefecturesQuery>;
 export const administrativeAreaSchema = z.object({
   region_code: z.enum(CHOICE_REGIONS),
   code: z.string().meta({ description: 'JP: JIS X 0401 (01–47); VN: the province code' }),
+  // ja-data: examples of the answer in the API document
   name: z.string().meta({ description: 'As administrativeArea takes it: 東京都, Hà Nội' }),
 });
 
@@ -89,7 +88,7 @@ export const categoriesQuery = z.object({
   search: z
     .string()
     .trim()
-    .max(100, '検索語は100文字以内で入力してください。')
+    .max(100, lookupMessages.searchTooLong(100))
     .optional()
     .meta({ description: 'Part of a display name (full-width and half-width alike)' }),
 });

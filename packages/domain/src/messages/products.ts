@@ -1,0 +1,46 @@
+import { PRODUCT_MAX_FILES, PRODUCT_PRICE_MAX } from '../products/limits';
+
+/** Japanese texts of the products screen and its calls (the spec's "{field} を入力してください。"). */
+export const productJa = {
+  labels: {
+    productName: '商品名',
+    category: 'カテゴリー',
+    productCategory: '新しいカテゴリー名',
+    productPrice: '価格',
+    minimumPrice: '最低価格',
+    maximumPrice: '最高価格',
+    productDescription: '商品の説明',
+    valueButton: 'ボタン',
+    linkForButton: 'ボタンのリンク',
+    files: '商品の写真',
+  },
+  newCategory: '新しいカテゴリー',
+  all: 'すべて',
+  priceInteger: (label: string) => `${label}は0以上の整数（円）で入力してください。`,
+  priceTooHigh: (label: string) =>
+    `${label}は${PRODUCT_PRICE_MAX.toLocaleString('ja-JP')}円以下で入力してください。`,
+  minAboveMax: '最低価格は最高価格以下にしてください。',
+  categoryUnknown: '選択したカテゴリーが見つかりません。',
+  buttonInvalid: 'ボタンの種類が正しくありません。',
+  tooManyFiles: `写真は${PRODUCT_MAX_FILES}枚まで選択できます。`,
+  fileNotFound: '指定した写真が見つかりません。',
+  // The screen (/products)
+  title: '商品',
+  add: '商品を追加',
+  edit: '編集',
+  editTitle: '商品を編集',
+  delete: '削除',
+  save: '保存',
+  cancel: 'キャンセル',
+  priceRangeSwitch: '価格帯で指定する',
+  yen: '円',
+  noPrice: '価格未設定',
+  empty: '商品はまだありません。',
+  deleteTitle: '商品を削除しますか？',
+  deleteText: (name: string) => `「${name}」を削除します。この操作は元に戻せません。`,
+  removePhoto: (n: number) => `写真${n}を外す`,
+  photoAlt: (name: string, n: number) => `${name}の写真${n}`,
+  created: '商品を追加しました。',
+  updated: '商品を更新しました。',
+  deleted: '商品を削除しました。',
+} as const;
