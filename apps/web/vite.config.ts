@@ -2,6 +2,7 @@ import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { themeCssVariables } from './src/app/css-variables';
@@ -97,10 +98,27 @@ const inOwnLibraryChunk = (id: string) => Object.values(ownLibraryChunks).some((
 // proxied to it (port 3000 by default).
 const backend = 'http://127.0.0.1:3000';
 
-export default defineConfig({
+/**
+ * react-router 7's package exports name only its development build (remix-run/react-router
+ * #12532, #14102: "intended to be temporary"), so `vite build` bundled its dev warnings and
+ * checks. The build takes the production build the package ships beside it; tests and `vite dev`
+ * keep the development one and its warnings (ADR 0085).
+ */
+const reactRouterProduction = fileURLToPath(
+  import.meta.resolve('react-router').replace('/dist/development/', '/dist/production/'),
+);
+
+export default defineConfig(({ command }) => ({
   plugins: [react(), themeCss(), routeTitles(), precompress()],
   // `@/` is src/: features reach lib/ and components/ through it (features never import each other).
-  resolve: { alias: { '@': decodeURIComponent(new URL('./src', import.meta.url).pathname) } },
+  resolve: {
+    alias: [
+      { find: '@', replacement: decodeURIComponent(new URL('./src', import.meta.url).pathname) },
+      ...(command === 'build'
+        ? [{ find: /^react-router$/, replacement: reactRouterProduction }]
+        : []),
+    ],
+  },
   server: {
     proxy: {
       '/api': backend,
@@ -156,4 +174,4 @@ export default defineConfig({
       },
     },
   },
-});
+}));
