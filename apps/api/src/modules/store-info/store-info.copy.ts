@@ -1,4 +1,5 @@
 import {
+  JA_DAY,
   PAYMENT_OPTIONS,
   PUBLISHER_STATUS,
   storeInfoLabels,
@@ -82,15 +83,8 @@ export const VERSION_FIELDS: Record<string, { section: StoreInfoSection; label: 
   openInfo: { section: 'details', label: '臨時休業' },
 };
 
-const DAY_JA: Record<string, string> = {
-  MONDAY: '月',
-  TUESDAY: '火',
-  WEDNESDAY: '水',
-  THURSDAY: '木',
-  FRIDAY: '金',
-  SATURDAY: '土',
-  SUNDAY: '日',
-};
+// Google's day names as the Japanese hours line writes them (the domain's catalog).
+const DAY_JA: Record<string, string> = JA_DAY;
 const hhmm = (t: { hours?: number; minutes?: number }) =>
   `${String(t.hours ?? 0).padStart(2, '0')}:${String(t.minutes ?? 0).padStart(2, '0')}`;
 
