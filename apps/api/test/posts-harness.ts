@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import { expect } from 'vitest';
 import { formatPostDate, type PostView, type PublisherKey } from '@tenpo/domain';
 import { createChannels } from '../src/channels';
+import type { HttpDeps } from '../src/channels/http';
 import { credentialHandle } from '../src/channels/channel';
 import { findPublished } from '../src/channels/settle';
 import { createPublisherRepo } from '../src/modules/publisher/publisher.repo';
@@ -64,18 +65,24 @@ export const CREATE: Record<PublisherKey, RegExp> = {
 
 export type Created = { data: { submission_id: string; posts: PostView[]; notes: string[] } };
 
-/** `channelTimeoutMs`: a short provider time-out, so a slow provider ends `outcome_unknown`. */
+/**
+ * `channelTimeoutMs`: a short provider time-out, so a slow provider ends `outcome_unknown`.
+ * `retryAtOnce`: a repeatable call that failed is tried again at once, not after its back-off.
+ */
 export async function startPostsWorld(
-  opts: { channelTimeoutMs?: number } = {},
+  opts: { channelTimeoutMs?: number; retryAtOnce?: boolean } = {},
 ): Promise<PostsWorld> {
   const sb = await startSandbox();
   const port = await freePort();
-  const timeoutMs = opts.channelTimeoutMs;
+  const http: Partial<HttpDeps> = {
+    ...(opts.channelTimeoutMs === undefined ? {} : { timeoutMs: opts.channelTimeoutMs }),
+    ...(opts.retryAtOnce ? { retrySleep: async () => undefined } : {}),
+  };
   const t = await buildTestApp(
     { SANDBOX_URL: sb.url, PUBLIC_URL: `http://127.0.0.1:${port}` },
-    timeoutMs === undefined
+    Object.keys(http).length === 0
       ? {}
-      : { channels: (config, clock) => createChannels(config, clock, { timeoutMs }) },
+      : { channels: (config, clock) => createChannels(config, clock, http) },
   );
   await t.app.listen({ port, host: '127.0.0.1' });
   const reader = createPublisherService({

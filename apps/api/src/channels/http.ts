@@ -9,6 +9,11 @@ export type HttpDeps = {
   /** The longest we wait for a provider's rate-limit reset inside one request. */
   maxWaitMs: number;
   sleep: (ms: number) => Promise<void>;
+  /**
+   * The waits between the tries of one repeatable call (`withRetry`): `sleep` unless a test
+   * sets its own (the fault tests retry at once instead of sleeping through their back-offs).
+   */
+  retrySleep?: (ms: number) => Promise<void>;
   /** Wall-clock now, for absolute reset times (X's x-rate-limit-reset is epoch seconds). */
   now: () => number;
   /** Request time-out: a provider that hangs must not hold the browser's 60 s call. */
@@ -179,12 +184,13 @@ export async function withRetry<T>(
       return await fn();
     } catch (err) {
       if (!(err instanceof ChannelError) || attempt >= maxAttempts) throw err;
+      const wait = deps.retrySleep ?? deps.sleep;
       if (err.kind === 'rate_limited') {
         if (err.retryAfterMs === null || err.retryAfterMs > deps.maxWaitMs) throw err;
-        await deps.sleep(err.retryAfterMs);
+        await wait(err.retryAfterMs);
       } else if (err.kind === 'transient') {
         const backoff = 200 * 2 ** (attempt - 1) + Math.floor(Math.random() * 100);
-        await deps.sleep(Math.min(backoff, deps.maxWaitMs));
+        await wait(Math.min(backoff, deps.maxWaitMs));
       } else {
         throw err;
       }
