@@ -1,4 +1,4 @@
-import { ja as domainJa } from '@tenpo/domain';
+import { adminLabels, ja as domainJa } from '@tenpo/domain';
 import { jaRoutes } from './ja-routes';
 
 /** The one `ja` resource (DESIGN §5). Keys follow the spec (`actions.errors.500`, …). */
@@ -538,21 +538,8 @@ export const ja = {
     googleCount: '{{connected}} / {{total}} 店舗',
     roles: { '0': '無料トライアル', '1': 'ショップ' },
     statuses: { '1': '有効', '0': '無効' },
-    fields: {
-      email: 'メールアドレス',
-      name: '担当者名',
-      company_name: '会社名',
-      store_name: '店舗名',
-      phone: '電話番号',
-      agent_code: '代理店コード',
-      password: 'パスワード',
-      status: 'ステータス',
-      role: 'プラン',
-      prefix: 'サブドメイン（プレフィックス）',
-      title: 'アプリ名（タイトル）',
-      logo: 'ロゴ画像',
-      favicon: 'ファビコン',
-    },
+    // The admin's field names are the domain's (its validation messages name them so too).
+    fields: adminLabels,
     passwordNew: '初期パスワード（8文字以上）。代理店・店舗に伝えてください。',
     passwordKeep: '変更しない場合は空欄のままにしてください。',
     prefixHint: '{{prefix}}.（ホスト名）で、このタイトルとファビコンが表示されます。',
