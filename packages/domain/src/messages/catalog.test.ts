@@ -2,7 +2,6 @@
 // A test of the sources themselves: it reads them from disk, in Node under vitest.
 /* eslint-disable no-restricted-imports -- the package stays runtime-neutral; this test runs in Node */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -27,7 +26,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 /** The Japanese string and template literals of one file that are not marked as data. */
-export function unmarkedJapanese(file: string, text: string): string[] {
+function unmarkedJapanese(file: string, text: string): string[] {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const lines = text.split('\n');
   const found: string[] = [];
@@ -63,7 +62,7 @@ describe('the domain text catalog', () => {
   });
 
   it('finds a Japanese literal, in a string or a template, and lets a marked line pass', () => {
-    const file = path.join(os.tmpdir(), 'catalog-probe.ts');
+    const file = 'probe.ts';
     const probe = [
       "export const a = 'ok';",
       "export const b = { message: '保存しました。' };",
