@@ -24,6 +24,12 @@ const webDomainOnly = {
   group: ['@tenpo/api', '**/apps/api/**', '@tenpo/sandbox', '**/apps/sandbox/**', 'node:*'],
   message: 'web imports domain only',
 };
+/** A closed Mantine Modal still mounts its portal and scroll lock: ours draws it once opened. */
+const webModal = {
+  group: ['@mantine/core'],
+  importNames: ['Modal'],
+  message: "use Modal from '@/components/ui/modal' (drawn once it first opens; ADR 0087)",
+};
 /** Folders of apps/web/src as `@/name…` and as `../name…` from any depth. */
 const webFolders = (names) =>
   names.flatMap((n) => [`@/${n}`, `@/${n}/**`, `**/../${n}`, `**/../${n}/**`]);
@@ -36,6 +42,7 @@ const webZone = (folder, banned, message, more = []) => {
   const rule = (names) =>
     restrict([
       webDomainOnly,
+      webModal,
       ...more,
       ...(names.length > 0 ? [{ group: webFolders(names), message }] : []),
     ]);

@@ -41,8 +41,7 @@ if (el) {
     );
   const startApp = () =>
     void import('./app/router-app').then(async ({ RouterApp, routerReady }) => {
-      await routerReady;
-      render(<RouterApp />);
+      render(<RouterApp router={await routerReady} />);
     });
   // /login without a token in this browser — most first visits — renders its form before the
   // router and the app arrive (ADR 0017); everything else, and /login with a token (a signed-in

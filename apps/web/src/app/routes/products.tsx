@@ -4,13 +4,13 @@ import {
   Center,
   Group,
   Loader,
-  Modal,
   Pagination,
   SimpleGrid,
   Stack,
   Tabs,
   Text,
 } from '@mantine/core';
+import { Modal } from '@/components/ui/modal';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { productJa, type Product } from '@tenpo/domain';

@@ -1,5 +1,6 @@
 import { useRef, useState } from 'react';
-import { Avatar, Center, Group, Loader, Menu, Modal, Text, UnstyledButton } from '@mantine/core';
+import { Avatar, Center, Group, Loader, Menu, Text, UnstyledButton } from '@mantine/core';
+import { Modal } from '@/components/ui/modal';
 import type { User } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';

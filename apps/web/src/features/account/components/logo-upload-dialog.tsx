@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Button, Group, Image, Modal, Stack, Text } from '@mantine/core';
+import { Button, Group, Image, Stack, Text } from '@mantine/core';
+import { Modal } from '@/components/ui/modal';
 import { Dropzone } from '@mantine/dropzone';
 import { IMAGE_MIME_TYPES, IMAGE_SIZE_LIMIT_KB } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';

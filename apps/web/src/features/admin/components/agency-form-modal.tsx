@@ -4,7 +4,6 @@ import {
   FileInput,
   Group,
   Image,
-  Modal,
   PasswordInput,
   Select,
   SimpleGrid,
@@ -12,6 +11,7 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
+import { Modal } from '@/components/ui/modal';
 import { notifications } from '@mantine/notifications';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {

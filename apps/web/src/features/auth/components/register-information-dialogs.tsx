@@ -1,4 +1,5 @@
-import { Button, Group, Modal, Stack, Table, Text } from '@mantine/core';
+import { Button, Group, Stack, Table, Text } from '@mantine/core';
+import { Modal } from '@/components/ui/modal';
 import { fieldLabels, knowledgeLabels, type registrationFormRequest } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';

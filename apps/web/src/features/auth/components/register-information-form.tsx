@@ -4,7 +4,6 @@ import {
   Button,
   Checkbox,
   Group,
-  Modal,
   Radio,
   Select,
   SimpleGrid,
@@ -12,6 +11,7 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
+import { Modal } from '@/components/ui/modal';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   DEFAULT_AGENT_CODE,

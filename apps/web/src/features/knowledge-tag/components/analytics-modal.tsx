@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Button, Group, Modal, Radio, Stack, Text } from '@mantine/core';
+import { Button, Group, Radio, Stack, Text } from '@mantine/core';
+import { Modal } from '@/components/ui/modal';
 import { ANALYTICS_OPTIONS } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
 

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { Modal } from '@/components/ui/modal';
 import { useTranslation } from 'react-i18next';
 
 /** Google's rich-results test, opened on the shop's page (spec 2 §2). */

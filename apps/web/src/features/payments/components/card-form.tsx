@@ -3,7 +3,6 @@ import {
   Button,
   Group,
   Loader,
-  Modal,
   PasswordInput,
   Select,
   SimpleGrid,
@@ -11,6 +10,7 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
+import { Modal } from '@/components/ui/modal';
 import { notifications } from '@mantine/notifications';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';

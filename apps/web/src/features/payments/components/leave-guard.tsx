@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
+import { Modal } from '@/components/ui/modal';
 import { paymentJa } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
 import { useBlocker } from 'react-router';

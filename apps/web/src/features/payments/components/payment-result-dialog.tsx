@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
+import { Modal } from '@/components/ui/modal';
 import { PAYMENT_RESULT, paymentJa } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Badge, Button, Card, Group, Modal, Stack, Text } from '@mantine/core';
+import { Badge, Button, Card, Group, Stack, Text } from '@mantine/core';
+import { Modal } from '@/components/ui/modal';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { paymentJa, type CreditCard } from '@tenpo/domain';

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Button, Group, Modal, Text } from '@mantine/core';
+import { Button, Group, Text } from '@mantine/core';
+import { Modal } from '@/components/ui/modal';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ja as domainJa, type PhotoItem } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
-import { ActionIcon, Center, Group, Image, Modal, Text } from '@mantine/core';
+import { ActionIcon, Center, Group, Image, Text } from '@mantine/core';
+import { Modal } from '@/components/ui/modal';
 import type { PhotoItem } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
 

@@ -1,15 +1,6 @@
 import { useState } from 'react';
-import {
-  ActionIcon,
-  Alert,
-  Badge,
-  Button,
-  Group,
-  Modal,
-  Progress,
-  Stack,
-  Text,
-} from '@mantine/core';
+import { ActionIcon, Alert, Badge, Button, Group, Progress, Stack, Text } from '@mantine/core';
+import { Modal } from '@/components/ui/modal';
 import { Dropzone } from '@mantine/dropzone';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';

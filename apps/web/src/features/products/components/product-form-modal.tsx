@@ -1,14 +1,5 @@
-import {
-  Button,
-  FileInput,
-  Group,
-  Modal,
-  Select,
-  Stack,
-  Text,
-  Textarea,
-  TextInput,
-} from '@mantine/core';
+import { Button, FileInput, Group, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Modal } from '@/components/ui/modal';
 import {
   PRODUCT_BUTTONS,
   PRODUCT_LINK_BUTTONS,

@@ -1,15 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import {
-  Button,
-  Card,
-  Group,
-  Loader,
-  Modal,
-  RangeSlider,
-  Stack,
-  Text,
-  ThemeIcon,
-} from '@mantine/core';
+import { Button, Card, Group, Loader, RangeSlider, Stack, Text, ThemeIcon } from '@mantine/core';
+import { Modal } from '@/components/ui/modal';
 import { REPORT_SLIDER_MIN, sliderLabel, sliderMonth } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';

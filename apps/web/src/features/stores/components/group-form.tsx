@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Button, Group as Row, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group as Row, Stack, Text, TextInput } from '@mantine/core';
+import { Modal } from '@/components/ui/modal';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import {

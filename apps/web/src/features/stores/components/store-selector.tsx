@@ -5,7 +5,6 @@ import {
   Checkbox,
   Group,
   Loader,
-  Modal,
   Pagination,
   Radio,
   ScrollArea,
@@ -13,6 +12,7 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
+import { Modal } from '@/components/ui/modal';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { storeOptionDisabled, type StoreRow, type User } from '@tenpo/domain';
