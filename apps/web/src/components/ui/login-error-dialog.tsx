@@ -1,5 +1,5 @@
 import { Button, Group, Stack, Text } from '@mantine/core';
-import { Modal } from '@/components/ui/modal';
+import { Modal } from './modal';
 import { useTranslation } from 'react-i18next';
 
 /**
