@@ -41,10 +41,10 @@ test('a shop changes its registered information and finds the change with before
   await expect(line).toContainText(after);
 
   // The filter by what was changed keeps it; another kind leaves it out.
-  await page.getByRole('textbox', { name: '対象' }).click();
+  await page.getByRole('combobox', { name: '対象' }).click();
   await page.getByRole('option', { name: '投稿' }).click();
   await expect(page.getByText('該当する変更履歴はありません。')).toBeVisible();
-  await page.getByRole('textbox', { name: '対象' }).click();
+  await page.getByRole('combobox', { name: '対象' }).click();
   await page.getByRole('option', { name: 'アカウント' }).click();
   await expect(
     table.getByRole('row').filter({ hasText: 'アカウント情報を変更' }).first(),

@@ -40,7 +40,7 @@ test('the agency groups three stores under a leader, and the leader sees exactly
   const add = modal.getByRole('button', { name: '追加', exact: true });
   await expect(add).toBeDisabled();
   for (const store of STORES) {
-    const picker = modal.getByRole('textbox', { name: '店舗を追加' });
+    const picker = modal.getByRole('combobox', { name: '店舗を追加' });
     await picker.click();
     await picker.fill(store.split(' ').at(-1) ?? store);
     await page.getByRole('option', { name: new RegExp(store) }).click();
@@ -54,7 +54,7 @@ test('the agency groups three stores under a leader, and the leader sees exactly
   await expect(modal).toBeHidden();
 
   // The new group is in the selector, and its stores are the three.
-  await page.getByRole('textbox', { name: 'グループ' }).click();
+  await page.getByRole('combobox', { name: 'グループ' }).click();
   await page.getByRole('option', { name }).click();
   await expect(page.getByText('3 件中 1 〜 3 件を表示')).toBeVisible();
   await expect(page.getByRole('button', { name: 'グループを更新' })).toBeEnabled();
@@ -83,7 +83,7 @@ test('the agency groups three stores under a leader, and the leader sees exactly
   await expect(rows).toHaveCount(3);
   // Ordered by id, as the leader's list is (spec 3 §7 order_by id,asc).
   await expect(rows).toContainText(STORES);
-  await leader.getByRole('textbox', { name: 'グループ' }).click();
+  await leader.getByRole('combobox', { name: 'グループ' }).click();
   await expect(leader.getByRole('option', { name })).toBeVisible();
   // The group selector's own list: すべての店舗 and the one group (the page's per-page
   // choice is a native select with options of its own).

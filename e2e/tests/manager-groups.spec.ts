@@ -38,7 +38,7 @@ test('the manager opens the demo agency, picks a group, sees its stores, and mak
   await expect(page.getByRole('button', { name: 'グループを更新' })).toBeDisabled();
 
   // The selector lists this agency's groups; choosing one shows exactly its stores.
-  await page.getByRole('textbox', { name: 'グループ' }).click();
+  await page.getByRole('combobox', { name: 'グループ' }).click();
   await page.getByRole('option', { name: KANSAI }).click();
   await expect(page.getByText('3 件中 1 〜 3 件を表示')).toBeVisible();
   const rows = page.locator('[data-testid^="store-row-"]');
@@ -54,7 +54,7 @@ test('the manager opens the demo agency, picks a group, sees its stores, and mak
   await modal.getByRole('textbox', { name: 'グループ名' }).fill(name);
   const add = modal.getByRole('button', { name: '追加', exact: true });
   for (const store of NEW_STORES) {
-    const picker = modal.getByRole('textbox', { name: '店舗を追加' });
+    const picker = modal.getByRole('combobox', { name: '店舗を追加' });
     await picker.click();
     await picker.fill(store.split(' ').at(-1) ?? store);
     await page.getByRole('option', { name: new RegExp(store) }).click();
@@ -62,7 +62,7 @@ test('the manager opens the demo agency, picks a group, sees its stores, and mak
     await expect(modal.getByRole('cell', { name: store, exact: true })).toBeVisible();
   }
   // The picker offers this agency's stores only: a customer of the platform is not found.
-  const picker = modal.getByRole('textbox', { name: '店舗を追加' });
+  const picker = modal.getByRole('combobox', { name: '店舗を追加' });
   await picker.click();
   await picker.fill('shop@tenpo.example');
   await expect(page.getByText('該当する店舗はありません。')).toBeVisible();
@@ -74,7 +74,7 @@ test('the manager opens the demo agency, picks a group, sees its stores, and mak
   await expect(page.getByText('グループを作成しました')).toBeVisible();
   await expect(modal).toBeHidden();
 
-  await page.getByRole('textbox', { name: 'グループ' }).click();
+  await page.getByRole('combobox', { name: 'グループ' }).click();
   await page.getByRole('option', { name }).click();
   await expect(page.getByText('2 件中 1 〜 2 件を表示')).toBeVisible();
   for (const store of NEW_STORES) await expect(rows).toContainText([store]);

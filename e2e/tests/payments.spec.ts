@@ -63,7 +63,7 @@ test('expired trial: a declined card, the mail and the panels, then a good card 
   await expect(page).toHaveURL(/\/register-payment$/);
 
   // The standard plan.
-  await page.getByRole('textbox', { name: 'プラン' }).click();
+  await page.getByRole('combobox', { name: 'プラン' }).click();
   await page.getByRole('option', { name: /スタンダード/ }).click();
   await page.getByRole('button', { name: '更新' }).click();
   await expect(page.getByText('プランを変更しました。')).toBeVisible();

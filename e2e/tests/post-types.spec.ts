@@ -71,7 +71,7 @@ test('the shop creates an event on the Google tab: Google holds one EVENT post w
   await expect(page.getByRole('radio', { name: '最新情報' })).toBeChecked();
   await page.getByRole('textbox', { name: '投稿内容' }).fill(`試飲会のご案内 ${stamp}`);
   // Call now dials the listing's main phone, read from Google (GET /entity/basic-information).
-  await page.getByRole('textbox', { name: 'ボタンの種類' }).click();
+  await page.getByRole('combobox', { name: 'ボタンの種類' }).click();
   await page.getByRole('option', { name: '今すぐ電話' }).click();
   const phone = page.getByRole('textbox', { name: '電話番号' });
   await expect(phone).toHaveValue('03-6418-2201');

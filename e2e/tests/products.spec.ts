@@ -44,7 +44,7 @@ function pngOf(w: number, h: number): Buffer {
 const dialogOf = (page: Page, name: string) => page.getByRole('dialog', { name });
 
 async function choose(page: Page, label: string, option: string): Promise<void> {
-  await page.getByRole('dialog').getByRole('textbox', { name: label }).click();
+  await page.getByRole('dialog').getByRole('combobox', { name: label }).click();
   await page.getByRole('option', { name: option, exact: true }).click();
 }
 

@@ -76,13 +76,16 @@ export async function gotoSettled(page: Page, path: string): Promise<void> {
 }
 
 /**
- * Picks `option` of the Mantine select named `label`. The field is brought to the middle of the
- * viewport first: near the viewport's edge its dropdown flips, or hides with its field, while
- * Playwright scrolls to the option, and on a busy machine the click then finds no option (a
- * 390 px journey failed so in CI).
+ * Picks `option` of the Mantine select or autocomplete named `label` (since Mantine 9 a select
+ * is a combobox; the hours' time field, an autocomplete, stays a textbox). The field is brought
+ * to the middle of the viewport first: near the viewport's edge its dropdown flips, or hides with
+ * its field, while Playwright scrolls to the option, and on a busy machine the click then finds
+ * no option (a 390 px journey failed so in CI).
  */
 export async function chooseOption(page: Page, label: string, option: string): Promise<void> {
-  const field = page.getByRole('textbox', { name: label, exact: true });
+  const field = page
+    .getByRole('combobox', { name: label, exact: true })
+    .or(page.getByRole('textbox', { name: label, exact: true }));
   await field.evaluate((el) => el.scrollIntoView({ block: 'center' }));
   await field.click();
   await page.getByRole('option', { name: option, exact: true }).click();

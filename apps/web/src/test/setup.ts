@@ -60,6 +60,13 @@ class ResizeObserverStub {
   disconnect() {}
 }
 window.ResizeObserver = ResizeObserverStub;
+// Mantine 9's Textarea autosize listens for web fonts loading (`document.fonts`, the CSS Font
+// Loading API): jsdom has no fonts, so nothing ever loads.
+if (!('fonts' in document)) {
+  Object.defineProperty(document, 'fonts', {
+    value: Object.assign(new EventTarget(), { ready: Promise.resolve(), status: 'loaded' }),
+  });
+}
 window.HTMLElement.prototype.scrollIntoView = () => {};
 window.scrollTo = () => {};
 

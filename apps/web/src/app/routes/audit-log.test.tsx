@@ -51,7 +51,7 @@ describe('/audit-log for a shop', () => {
     expect(within(table).getByText('システム')).toBeInTheDocument();
     expect(within(table).getByText('店舗・変更')).toBeInTheDocument();
     expect(within(table).getByText('連携・変更')).toBeInTheDocument();
-    expect(screen.queryByRole('textbox', { name: '店舗' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('combobox', { name: '店舗' })).not.toBeInTheDocument();
 
     const [first] = within(table).getAllByRole('button', { name: /の変更の詳細/ });
     await userEvent.click(first as HTMLElement);
@@ -73,7 +73,7 @@ describe('/audit-log for a shop', () => {
     signIn();
     renderAt('/audit-log');
     await screen.findByRole('table', { name: '変更履歴' });
-    await userEvent.click(screen.getByRole('textbox', { name: '対象' }));
+    await userEvent.click(screen.getByRole('combobox', { name: '対象' }));
     await userEvent.click(await screen.findByRole('option', { name: '投稿' }));
     expect(await screen.findByText('該当する変更履歴はありません。')).toBeInTheDocument();
     await userEvent.type(screen.getByLabelText('開始日'), '2026-11-01');
@@ -126,7 +126,7 @@ describe('/audit-log for an agency', () => {
     await userEvent.click(await screen.findByRole('menuitem', { name: '変更履歴' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/audit-log'));
     await screen.findByRole('table', { name: '変更履歴' });
-    await userEvent.click(screen.getByRole('textbox', { name: '店舗' }));
+    await userEvent.click(screen.getByRole('combobox', { name: '店舗' }));
     await userEvent.click(await screen.findByRole('option', { name: '店舗9' }));
     await waitFor(() =>
       expect(

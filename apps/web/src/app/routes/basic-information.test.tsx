@@ -86,12 +86,12 @@ describe('/basic-information: the forms and the hours as saved', () => {
     expect(within(core).getByRole('textbox', { name: '電話番号' })).toHaveValue('03-6418-2201');
     const details = screen.getByRole('form', { name: 'ビジネス情報' });
     expect(within(details).getByRole('checkbox', { name: '営業時間を指定する' })).toBeChecked();
-    expect(within(details).getByRole('textbox', { name: '月曜日の営業区分' })).toHaveValue('営業');
+    expect(within(details).getByRole('combobox', { name: '月曜日の営業区分' })).toHaveValue('営業');
     expect(within(details).getByRole('textbox', { name: '月曜日の開店' })).toHaveValue('09:00');
-    expect(within(details).getByRole('textbox', { name: '火曜日の営業区分' })).toHaveValue(
+    expect(within(details).getByRole('combobox', { name: '火曜日の営業区分' })).toHaveValue(
       '24時間営業',
     );
-    expect(within(details).getByRole('textbox', { name: '日曜日の営業区分' })).toHaveValue(
+    expect(within(details).getByRole('combobox', { name: '日曜日の営業区分' })).toHaveValue(
       '定休日',
     );
     expect(screen.getByRole('link', { name: '画像を追加' })).toHaveAttribute('href', '/media');
@@ -200,7 +200,7 @@ describe('/basic-information: editing the hours', () => {
     expect(close).toHaveValue('19:30');
     expect(open).toHaveValue('10:15');
     // Minutes off the 15-minute grid go to the nearest quarter hour, and the screen says so.
-    const tuesday = within(details).getByRole('textbox', { name: '火曜日の営業区分' });
+    const tuesday = within(details).getByRole('combobox', { name: '火曜日の営業区分' });
     await userEvent.click(tuesday);
     await userEvent.click(await screen.findByRole('option', { name: '営業' }));
     const tueOpen = within(details).getByRole('textbox', { name: '火曜日の開店' });
@@ -249,7 +249,7 @@ describe('/basic-information: editing the hours', () => {
     renderAt('/basic-information');
     const details = await screen.findByRole('form', { name: 'ビジネス情報' });
     await userEvent.click(within(details).getByRole('checkbox', { name: '営業時間を指定する' }));
-    expect(within(details).queryByRole('textbox', { name: '月曜日の営業区分' })).toBeNull();
+    expect(within(details).queryByRole('combobox', { name: '月曜日の営業区分' })).toBeNull();
     await userEvent.click(within(details).getByRole('button', { name: '保存' }));
     await waitFor(() => expect(saves(calls, 'business-details')).toHaveLength(1));
     expect((saves(calls, 'business-details')[0]?.body as { hours: string }).hours).toBe('[]');
@@ -459,7 +459,7 @@ describe("/basic-information: Google's version, refusals and lookups", () => {
     );
     expect(within(core).getByRole('textbox', { name: /番地/ })).toHaveValue('北一条西');
     expect(await within(core).findByText(/43\.06/)).toBeInTheDocument();
-    await userEvent.click(within(core).getByRole('textbox', { name: '追加カテゴリ' }));
+    await userEvent.click(within(core).getByRole('combobox', { name: '追加カテゴリ' }));
     await userEvent.click(await screen.findByRole('option', { name: 'ベーカリー' }));
     await userEvent.click(within(core).getByRole('button', { name: '保存' }));
     await waitFor(() => expect(saves(calls, 'basic-information')).toHaveLength(1));

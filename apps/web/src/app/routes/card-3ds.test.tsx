@@ -76,9 +76,9 @@ describe('3-D Secure on the card screen', () => {
     const L = paymentJa.labels;
     await userEvent.type(within(form).getByLabelText(new RegExp(L.cardNumber)), '4000000000003220');
     await userEvent.type(within(form).getByLabelText(new RegExp(L.cardName)), 'TARO TENPO');
-    await userEvent.click(within(form).getByRole('textbox', { name: new RegExp(L.cardYear) }));
+    await userEvent.click(within(form).getByRole('combobox', { name: new RegExp(L.cardYear) }));
     await userEvent.click((await screen.findAllByRole('option'))[5] as HTMLElement);
-    await userEvent.click(within(form).getByRole('textbox', { name: new RegExp(L.cardMonth) }));
+    await userEvent.click(within(form).getByRole('combobox', { name: new RegExp(L.cardMonth) }));
     await userEvent.click(await screen.findByRole('option', { name: paymentJa.monthLabel('12') }));
     await userEvent.type(within(form).getByLabelText(new RegExp(L.cardCvv)), '123');
     await userEvent.click(within(form).getByRole('button', { name: 'カードを更新' }));

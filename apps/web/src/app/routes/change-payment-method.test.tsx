@@ -81,7 +81,7 @@ const L = paymentJa.labels;
 const posts = (calls: MockRequest[], path: string) =>
   calls.filter((c) => c.method === 'POST' && c.path === path);
 const choose = async (label: string, option: string) => {
-  await userEvent.click(screen.getByRole('textbox', { name: new RegExp(label) }));
+  await userEvent.click(screen.getByRole('combobox', { name: new RegExp(label) }));
   await userEvent.click(await screen.findByRole('option', { name: option }));
 };
 

@@ -109,7 +109,7 @@ describe('/create-post: channels, buttons and media', () => {
     expect(await submit()).toBeDisabled();
     await userEvent.type(screen.getByRole('textbox', { name: /投稿内容/ }), '本日のおすすめ');
     await waitFor(async () => expect(await submit()).toBeEnabled());
-    await userEvent.click(screen.getByRole('textbox', { name: 'ボタンの種類' }));
+    await userEvent.click(screen.getByRole('combobox', { name: 'ボタンの種類' }));
     await userEvent.click(await screen.findByRole('option', { name: '予約' }));
     expect(await submit()).toBeDisabled();
     const link = screen.getByRole('textbox', { name: /ボタンのリンク/ });
@@ -128,7 +128,7 @@ describe('/create-post: channels, buttons and media', () => {
     api({ 'GET /entity/basic-information': basicInfo('+81312345678') });
     signIn();
     renderAt('/create-post');
-    await userEvent.click(await screen.findByRole('textbox', { name: 'ボタンの種類' }));
+    await userEvent.click(await screen.findByRole('combobox', { name: 'ボタンの種類' }));
     await userEvent.click(await screen.findByRole('option', { name: '今すぐ電話' }));
     const phone = await screen.findByRole('textbox', { name: /電話番号/ });
     expect(phone).toHaveValue('+81312345678');
@@ -139,7 +139,7 @@ describe('/create-post: channels, buttons and media', () => {
     api();
     signIn();
     renderAt('/create-post');
-    await userEvent.click(await screen.findByRole('textbox', { name: 'ボタンの種類' }));
+    await userEvent.click(await screen.findByRole('combobox', { name: 'ボタンの種類' }));
     expect(await screen.findByRole('option', { name: '予約' })).toBeInTheDocument();
     expect(screen.queryByRole('option', { name: '今すぐ電話' })).not.toBeInTheDocument();
   });
@@ -426,7 +426,7 @@ describe('/create-post: Google post types', () => {
     expect(dateInput('開始日時')).toBeRequired();
     expect(dateInput('終了日時')).toBeRequired();
     expect(screen.queryByRole('textbox', { name: /クーポンコード/ })).not.toBeInTheDocument();
-    expect(screen.getByRole('textbox', { name: 'ボタンの種類' })).toBeInTheDocument();
+    expect(screen.getByRole('combobox', { name: 'ボタンの種類' })).toBeInTheDocument();
     // Google only: the other channels can be neither ticked nor opened.
     expect(
       screen.getByText(
@@ -442,7 +442,7 @@ describe('/create-post: Google post types', () => {
     expect(screen.getByRole('textbox', { name: /特典利用のリンク/ })).toBeInTheDocument();
     expect(screen.getByRole('textbox', { name: /利用規約/ })).toBeInTheDocument();
     // Google ignores an offer's call to action: no button to choose.
-    expect(screen.queryByRole('textbox', { name: 'ボタンの種類' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('combobox', { name: 'ボタンの種類' })).not.toBeInTheDocument();
 
     await userEvent.click(screen.getByRole('radio', { name: '最新情報' }));
     await waitFor(() =>
@@ -504,7 +504,7 @@ describe('/create-post: Google post types', () => {
     signIn();
     renderAt('/create-post');
     // A button chosen for news does not ride along on the offer.
-    await userEvent.click(await screen.findByRole('textbox', { name: 'ボタンの種類' }));
+    await userEvent.click(await screen.findByRole('combobox', { name: 'ボタンの種類' }));
     await userEvent.click(await screen.findByRole('option', { name: '予約' }));
     await userEvent.click(screen.getByRole('checkbox', { name: 'Facebook' }));
     await userEvent.click(screen.getByRole('radio', { name: '特典' }));

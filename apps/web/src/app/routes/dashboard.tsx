@@ -64,7 +64,7 @@ function Dashboard({ userId }: { userId: number }) {
   return (
     <Stack gap="lg">
       <TitleAndBoxes userId={userId} />
-      <Grid gutter="md">
+      <Grid gap="md">
         <Grid.Col span={{ base: 12, md: 4 }}>
           <SearchSourceCard userId={userId} />
         </Grid.Col>

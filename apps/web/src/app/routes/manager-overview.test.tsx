@@ -126,7 +126,7 @@ describe('the manager overview (spec 3 §2)', () => {
     await fill(within(form).getByLabelText(/^会社名/), 'ACME');
     await fill(within(form).getByLabelText(/^担当者名/), '山田 太郎');
     await fill(within(form).getByLabelText(/^メールアドレス/), 'owner@acme.example');
-    await fill(within(form).getByLabelText(/^パスワード/), 'acme-pass-123');
+    await fill(within(form).getByLabelText(/^パスワード/, { selector: 'input' }), 'acme-pass-123');
     await fill(within(form).getByLabelText(/^サブドメイン/), 'demo');
     await fill(within(form).getByLabelText(/^アプリ名/), 'ACME 店舗ナビ');
     await userEvent.click(within(form).getByRole('button', { name: '保存' }));

@@ -112,7 +112,7 @@ describe('/overview/agencies/{id}: groups (manager)', () => {
     expect(groupsCall?.url.searchParams.get('agency_id')).toBe('6');
     expect(screen.getByRole('button', { name: 'グループを更新' })).toBeDisabled();
 
-    await userEvent.click(screen.getByRole('textbox', { name: 'グループ' }));
+    await userEvent.click(screen.getByRole('combobox', { name: 'グループ' }));
     await userEvent.click(await screen.findByRole('option', { name: '東京' }));
     await waitFor(() => expect(screen.queryByTestId('store-row-12')).not.toBeInTheDocument());
     expect(screen.getByTestId('store-row-8')).toBeInTheDocument();
@@ -135,7 +135,7 @@ describe('/overview/agencies/{id}: groups (manager)', () => {
     const d = await screen.findByRole('dialog');
     await userEvent.type(within(d).getByRole('textbox', { name: /グループ名/ }), '大阪');
     for (const n of ['10 店舗10', '11 店舗11']) {
-      await userEvent.click(within(d).getByRole('textbox', { name: '店舗を追加' }));
+      await userEvent.click(within(d).getByRole('combobox', { name: '店舗を追加' }));
       await userEvent.click(await screen.findByRole('option', { name: n }));
       await userEvent.click(within(d).getByRole('button', { name: '追加' }));
     }
@@ -166,7 +166,7 @@ describe('/overview/agencies/{id}: groups (manager)', () => {
     signIn(manager, false);
     renderAt('/overview/agencies/6');
     await screen.findByTestId('store-row-8');
-    await userEvent.click(screen.getByRole('textbox', { name: 'グループ' }));
+    await userEvent.click(screen.getByRole('combobox', { name: 'グループ' }));
     await userEvent.click(await screen.findByRole('option', { name: '東京' }));
     await userEvent.click(screen.getByRole('button', { name: 'グループを更新' }));
     const d = await screen.findByRole('dialog');

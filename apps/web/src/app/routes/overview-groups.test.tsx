@@ -76,7 +76,7 @@ const agencyApi = (extra: Record<string, MockReply> = {}) =>
 const modal = () => screen.findByRole('dialog');
 const pick = async (name: string) => {
   const d = await modal();
-  await userEvent.click(within(d).getByRole('textbox', { name: '店舗を追加' }));
+  await userEvent.click(within(d).getByRole('combobox', { name: '店舗を追加' }));
   await userEvent.click(await screen.findByRole('option', { name }));
 };
 const sent = (calls: MockRequest[], method: string) =>
@@ -118,7 +118,7 @@ describe('/overview: group create and edit (agency)', () => {
     }
     expect(within(d).getByRole('button', { name: '追加' })).toBeDisabled();
     // A store already chosen cannot be chosen again.
-    await userEvent.click(within(d).getByRole('textbox', { name: '店舗を追加' }));
+    await userEvent.click(within(d).getByRole('combobox', { name: '店舗を追加' }));
     const again = await screen.findByRole('option', { name: '9 店舗9' });
     expect(again).toHaveAttribute('data-combobox-disabled', 'true');
     await userEvent.keyboard('{Escape}');
@@ -160,7 +160,7 @@ describe('/overview: group create and edit (agency)', () => {
     renderAt('/overview');
     await screen.findByTestId('store-row-8');
 
-    await userEvent.click(screen.getByRole('textbox', { name: 'グループ' }));
+    await userEvent.click(screen.getByRole('combobox', { name: 'グループ' }));
     await userEvent.click(await screen.findByRole('option', { name: '東京' }));
     await userEvent.click(screen.getByRole('button', { name: 'グループを更新' }));
     const d = await modal();
@@ -217,7 +217,7 @@ describe('/overview for a group leader', () => {
     ).toBe('id,asc');
     expect(screen.queryByRole('button', { name: 'グループを作成' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'グループを更新' })).not.toBeInTheDocument();
-    await userEvent.click(screen.getByRole('textbox', { name: 'グループ' }));
+    await userEvent.click(screen.getByRole('combobox', { name: 'グループ' }));
     await userEvent.click(await screen.findByRole('option', { name: '東京' }));
     await waitFor(() => expect(screen.queryByTestId('store-row-10')).not.toBeInTheDocument());
     expect(screen.getAllByTestId(/^store-row-/)).toHaveLength(2);

@@ -77,7 +77,7 @@ const sent = (calls: MockRequest[], path = '/posts/products') =>
   calls.filter((c) => c.method === 'POST' && c.path === path);
 const choose = async (label: string, option: string) => {
   const d = screen.getByRole('dialog');
-  await userEvent.click(within(d).getByRole('textbox', { name: new RegExp(label) }));
+  await userEvent.click(within(d).getByRole('combobox', { name: new RegExp(label) }));
   await userEvent.click(await screen.findByRole('option', { name: option }));
 };
 

@@ -78,7 +78,7 @@ const section = (name: string) => screen.findByRole('region', { name });
 const posts = (calls: MockRequest[], path: string) =>
   calls.filter((c) => c.method === 'POST' && c.path === path);
 const openSelect = async (label: string) => {
-  await userEvent.click(screen.getByRole('textbox', { name: new RegExp(label) }));
+  await userEvent.click(screen.getByRole('combobox', { name: new RegExp(label) }));
 };
 const choose = async (label: string, option: string) => {
   await openSelect(label);
