@@ -184,7 +184,7 @@ if (process.argv.includes('--knobs')) {
 }
 
 // What `npm start` adds: scripts/start.mjs stays the server's parent, a second node process.
-let wrapperKb = 0;
+let wrapperKb;
 {
   const port = await freePort();
   const child = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {

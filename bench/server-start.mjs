@@ -41,7 +41,7 @@ async function once(args) {
     },
   });
   const exited = new Promise((resolve) => child.on('exit', resolve));
-  let ms = 0;
+  let ms;
   for (;;) {
     const ok = await fetch(`http://127.0.0.1:${port}/api/health`)
       .then((r) => r.status === 200)

@@ -91,10 +91,9 @@ export async function waitForMigrations(
   let logged = false;
   for (;;) {
     // A database that is not reachable yet is waited for the same way as one not yet migrated.
-    let pending: string[] | null = null;
     let reason: string;
     try {
-      pending = await pendingMigrations(handle);
+      const pending = await pendingMigrations(handle);
       if (pending.length === 0) {
         if (logged) opts.log('Migrations applied; starting.');
         return;

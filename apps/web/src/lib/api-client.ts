@@ -168,7 +168,7 @@ const send = async (
 };
 
 const failure = async (res: Response, opts: RequestOptions): Promise<ApiError> => {
-  let envelope: Partial<ErrorEnvelope> | null = null;
+  let envelope: Partial<ErrorEnvelope> | null;
   try {
     envelope = (await res.json()) as Partial<ErrorEnvelope>;
   } catch {

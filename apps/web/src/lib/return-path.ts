@@ -45,7 +45,7 @@ export const peekReturnPath = (): string | null => {
 
 /** The remembered path (once: it is forgotten as it is read), or null. */
 export const takeReturnPath = (): string | null => {
-  let p: string | null = null;
+  let p: string | null;
   try {
     p = sessionStorage.getItem(KEY);
   } catch {
