@@ -12,7 +12,19 @@ test('a 400-character post survives a reload and a new sign-in after the session
   await gotoSettled(page, '/create-post');
   const content = page.getByRole('textbox', { name: /投稿内容/ });
   await content.fill(text);
-  await page.waitForTimeout(800); // the draft is written after a pause in typing
+  // The draft is written after a pause in typing: wait until local storage holds the text.
+  await expect
+    .poll(() =>
+      page.evaluate((typed) => {
+        for (let i = 0; i < localStorage.length; i += 1) {
+          const key = localStorage.key(i) ?? '';
+          if (key.startsWith('tenpo.postDraft:') && localStorage.getItem(key)?.includes(typed))
+            return true;
+        }
+        return false;
+      }, text),
+    )
+    .toBe(true);
 
   await settled(page);
   await page.reload();

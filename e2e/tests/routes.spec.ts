@@ -13,7 +13,10 @@ async function shots(page: Page, name: string): Promise<void> {
     [1280, 800],
   ] as const) {
     await page.setViewportSize({ width: w, height: h });
-    await page.waitForTimeout(300);
+    // The new width's layout is drawn once two frames have passed.
+    await page.evaluate(
+      () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
+    );
     const dir = process.env.SHOTS_DIR;
     const file = dir
       ? `${dir}/routes-${name}-${w}.png`
