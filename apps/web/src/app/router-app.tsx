@@ -3,7 +3,7 @@ import {
   UNSAFE_createBrowserHistory as createBrowserHistory,
   UNSAFE_createRouter as createRouter,
   UNSAFE_hydrationRouteProperties as hydrationRouteProperties,
-  UNSAFE_mapRouteProperties as mapRouteProperties,
+  UNSAFE_defaultMapRouteProperties as mapRouteProperties,
   type DataRouter,
 } from 'react-router';
 import { nextTask } from '../lib/next-task';
@@ -11,7 +11,7 @@ import { followDocumentTitle } from './document-title';
 import { routes } from './routes';
 
 /**
- * What `createBrowserRouter(routes)` does (react-router 7: `createRouter({ history, routes,
+ * What `createBrowserRouter(routes)` does (react-router 8: `createRouter({ history, routes,
  * mapRouteProperties, hydrationRouteProperties }).initialize()`), in three tasks instead of one:
  * this module's evaluation (with its libraries'), the routes' matching tables, the first
  * navigation (its screen's lazy modules asked for). Together they were one task of 60–80 ms on
