@@ -5,8 +5,9 @@ import { themeBase } from './theme-base';
 // Mantine's icon-only controls have no name of their own (or an English one): every instance
 // gets its Japanese name here, so that no screen can forget it. Since Mantine 9 the password
 // toggle is no longer hidden from screen readers and says "Toggle password visibility": it gets
-// its Japanese name here too (the keyboard needs state: see components/ui/password-field.tsx). Plain theme entries rather than `Modal.extend`, so that
-// the first load does not carry the components themselves (ADR 0017).
+// its Japanese name here too (the keyboard needs state: see components/ui/password-field.tsx).
+// Plain theme entries rather than `Modal.extend`, so that the first load does not carry the
+// components themselves (ADR 0017).
 const pagingNames = {
   first: ja.a11y.firstPage,
   previous: ja.a11y.previousPage,
