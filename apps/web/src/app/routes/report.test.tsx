@@ -110,14 +110,16 @@ describe('/report', () => {
       `${slash(range.start_date)} 〜 ${slash(range.end_date)}`,
     );
     const search = await screen.findByRole('region', { name: 'ビジネスプロフィールの検索' });
-    expect(within(search).getByText('labels: 2026/10 | 2026/11')).toBeInTheDocument();
+    // The region is drawn with a loader until its chart's chunk and figures are in.
+    expect(await within(search).findByText('labels: 2026/10 | 2026/11')).toBeInTheDocument();
     expect(within(search).getByText('Google 検索（モバイル）: 400 | 4800')).toBeInTheDocument();
     expect(
       within(card('検索キーワード経由の表示')).getByText('検索キーワード経由の表示: 1000 | 12000'),
     ).toBeInTheDocument();
     expect(within(card('ユーザーのアクション')).getAllByText(/^予約: 1 \| 1$/)).toHaveLength(1);
     const maps = await screen.findByRole('region', { name: 'Google マップでの表示' });
-    expect(within(maps).getByText('labels: 1月 | 2月 | 10月')).toBeInTheDocument();
+    // The region is drawn with a loader until its chart's chunk and figures are in.
+    expect(await within(maps).findByText('labels: 1月 | 2月 | 10月')).toBeInTheDocument();
     expect(within(maps).getByText('昨年: 30 | 40 | 45')).toBeInTheDocument();
     expect(within(maps).getByText('今年: 50 | 60 | 70')).toBeInTheDocument();
     expect(adjustmentCalls(calls)).toHaveLength(1);
@@ -346,7 +348,8 @@ describe('/report-multiple', () => {
     const { router } = renderAt('/report');
     await waitFor(() => expect(router.state.location.pathname).toBe('/report-multiple'));
     const search = await screen.findByRole('region', { name: 'ビジネスプロフィールの検索' });
-    expect(within(search).getByText('labels: 店舗8 | 店舗9')).toBeInTheDocument();
+    // The region is drawn with a loader until its chart's chunk and figures are in.
+    expect(await within(search).findByText('labels: 店舗8 | 店舗9')).toBeInTheDocument();
     expect(within(search).getByText('Google マップ（パソコン）: 10 | 20')).toBeInTheDocument();
     const notice = screen.getByTestId('not-linked');
     expect(notice).toHaveTextContent('連携していない店舗があります');
