@@ -55,6 +55,11 @@ import { createPaymentsService, type PaymentsService } from './modules/payments/
 import { createSbpsClient, type SbpsClient } from './modules/payments/sbps.client';
 import { createTdsClient } from './modules/payments/tds';
 import { createPhotosRepo } from './modules/photos/photos.repo';
+import { registerReviewsJobs, type ReviewsJobs } from './modules/reviews/reviews.jobs';
+import { createReviewsRepo } from './modules/reviews/reviews.repo';
+import { registerReviewRoutes } from './modules/reviews/reviews.routes';
+import { createReviewsService } from './modules/reviews/reviews.service';
+import { createReviewsSync, type ReviewsSync } from './modules/reviews/reviews.sync';
 import { registerPhotoRoutes } from './modules/photos/photos.routes';
 import { createPhotosService } from './modules/photos/photos.service';
 import { createPostsRepo } from './modules/posts/posts.repo';
@@ -138,6 +143,8 @@ declare module 'fastify' {
     products: ProductsService;
     /** Plans, cards and billing (ADR 0050): `jobs.start()` where jobs run. */
     payments: { service: PaymentsService; jobs: PaymentJobs };
+    /** The Google reviews sync (ADR 0090): `jobs.start()` where jobs run. */
+    reviews: { jobs: ReviewsJobs; sync: ReviewsSync };
     /** GET /api/health/ready's answer; server.ts turns it unready on SIGTERM (ADR 0052). */
     readiness: Readiness;
     /** Every route as it was declared, with its `config.access` (ADR 0068). */
@@ -314,6 +321,25 @@ function createStoreServices(
     clock,
     syncHour: config.metricsSyncHour,
   });
+  const reviewsRepo = createReviewsRepo(db);
+  const reviewsSync = createReviewsSync({
+    repo: reviewsRepo,
+    registry: publishers.registry,
+    clock,
+    outbox,
+    publicUrl: config.publicUrl,
+    log: app.log,
+  });
+  const reviews = {
+    service: createReviewsService({ repo: reviewsRepo, registry: publishers.registry, audit }),
+    sync: reviewsSync,
+    jobs: registerReviewsJobs(queue, {
+      sync: reviewsSync,
+      repo: reviewsRepo,
+      clock,
+      minutes: config.reviewsSyncMinutes,
+    }),
+  };
   const storeInfo = createStoreInfoService({
     repo: createStoreInfoRepo(db),
     registry: publishers.registry,
@@ -327,7 +353,10 @@ function createStoreServices(
   const entity = createEntityService({
     publishers,
     storeInfo,
-    onGoogleConnected: (storeId) => metricsJobs.connected(storeId),
+    onGoogleConnected: async (storeId) => {
+      await metricsJobs.connected(storeId);
+      await reviews.jobs.now(storeId);
+    },
     audit,
   });
   const postsRepo = createPostsRepo(db);
@@ -379,6 +408,7 @@ function createStoreServices(
     products,
     payments,
     paymentJobs,
+    reviews,
   };
 }
 
@@ -505,6 +535,8 @@ async function registerApi(
   // The change history (issue 12, ADR 0047).
   registerAuditRoutes(api, { audit, access, authenticate });
   registerPhotoRoutes(api, { photos, access, storage, audit, authenticate });
+  // Google reviews (issue 25, ADR 0090).
+  registerReviewRoutes(api, { reviews: s.reviews.service, access, authenticate });
   registerProductRoutes(api, {
     products,
     access,
@@ -568,6 +600,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.decorate('storeInfo', storeInfo);
   app.decorate('products', products);
   app.decorate('payments', { service: payments, jobs: paymentJobs });
+  app.decorate('reviews', { jobs: stores.reviews.jobs, sync: stores.reviews.sync });
   const readiness = createReadiness({ database: deps.database, log: app.log });
   app.decorate('readiness', readiness);
 

@@ -80,6 +80,12 @@ const envSchema = z.object({
   JOB_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
   // The daily metrics sync (ADR 0035): the hour of the day, Tokyo time, it pulls Google again.
   METRICS_SYNC_HOUR: z.coerce.number().int().min(0).max(23).default(6),
+  /** Minutes between two reads of every connected store's Google reviews (divides 60). */
+  REVIEWS_SYNC_MINUTES: z.coerce
+    .number()
+    .int()
+    .refine((n) => n >= 1 && 60 % n === 0, 'a divisor of 60 (1, 5, 15, 30…)')
+    .default(15),
   // Default depends on the mode (see `productionRules`): on in development, off in production.
   TENPO_SEED_DEMO: boolish.optional(),
   TRUST_PROXY: z
@@ -262,6 +268,7 @@ export type Config = Readonly<{
   migrationWaitMs: number;
   /** The daily metrics sync's hour, Tokyo time (ADR 0035). */
   metricsSyncHour: number;
+  reviewsSyncMinutes: number;
   seedDemo: boolean;
   /**
    * Fastify's `trustProxy`: whom to believe about the client's address (X-Forwarded-For) and
@@ -666,6 +673,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }),
     migrationWaitMs: e.MIGRATION_WAIT_SECONDS * 1000,
     metricsSyncHour: e.METRICS_SYNC_HOUR,
+    reviewsSyncMinutes: e.REVIEWS_SYNC_MINUTES,
     seedDemo: e.TENPO_SEED_DEMO ?? !production,
     trustProxy: trustProxyOf(e.TRUST_PROXY),
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : null,

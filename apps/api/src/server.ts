@@ -12,6 +12,7 @@ async function main(): Promise<void> {
     // The daily metrics schedule, and the backfill of stores that have none (in the background).
     await app.metrics.jobs.start();
     await app.payments.jobs.start();
+    await app.reviews.jobs.start();
   }
   let metricsServer: http.Server | null = null;
   if (config.ops.metricsPort !== null)

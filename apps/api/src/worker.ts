@@ -56,6 +56,7 @@ async function main(): Promise<void> {
   await app.queue.start();
   await app.metrics.jobs.start();
   await app.payments.jobs.start();
+  await app.reviews.jobs.start();
   readiness = createReadiness({ database, queue: app.queue, log: app.log });
   // The queue's timer does not hold the process open (an API process has its server for that):
   // this handle does, until a signal stops the worker.

@@ -26,6 +26,8 @@ let otherTarget = 0;
 let otherPhoto = 0;
 /** A product of the other tenant's store (ADR 0046). */
 let otherProduct = 0;
+/** A Google review of the other tenant's store (issue 25). */
+let otherReview = 0;
 
 /** A second tenant: another agency with one store and one group, created beside the demo data. */
 beforeAll(async () => {
@@ -116,6 +118,22 @@ beforeAll(async () => {
         photos: '[]',
         created_at: now,
         updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  otherReview = (
+    await db
+      .insertInto('reviews')
+      .values({
+        store_id: otherStore.id,
+        name: 'accounts/1/locations/2/reviews/other',
+        reviewer_name: '他社のお客様',
+        star_rating: 2,
+        comment: '他社の口コミ',
+        created_at: now,
+        updated_at: now,
+        first_seen_at: now,
       })
       .returning('id')
       .executeTakeFirstOrThrow()
@@ -557,6 +575,78 @@ const photoCases: Case[] = [
   ],
 ];
 
+const reviewCases: Case[] = [
+  // Reviews (issue 25): list, read, check, reply and delete for another tenant's store.
+  [
+    'agency',
+    "list another agency's store's reviews",
+    () => ({ method: 'GET', url: `/api/reviews?user_id=${id('other-store@tenpo.example')}` }),
+  ],
+  [
+    'shop',
+    "list an agency store's reviews among its own",
+    () => ({
+      method: 'GET',
+      url: `/api/reviews?user_id=${id('shop@tenpo.example')},${id('store02@tenpo.example')}`,
+    }),
+  ],
+  [
+    'agency',
+    "read another agency's review",
+    () => ({
+      method: 'GET',
+      url: `/api/reviews/${otherReview}?user_id=${id('other-store@tenpo.example')}`,
+    }),
+  ],
+  [
+    'agency',
+    "read another agency's review through one of its own stores",
+    () => ({
+      method: 'GET',
+      url: `/api/reviews/${otherReview}?user_id=${id('store02@tenpo.example')}`,
+    }),
+  ],
+  [
+    'agency',
+    "check a reply for another agency's store",
+    () => ({
+      method: 'POST',
+      url: '/api/reviews/check',
+      body: {
+        payload: { user_id: id('other-store@tenpo.example'), comment: 'ありがとうございます' },
+      },
+    }),
+  ],
+  [
+    'agency',
+    "reply to another agency's review",
+    () => ({
+      method: 'POST',
+      url: `/api/reviews/${otherReview}/reply`,
+      body: {
+        payload: { user_id: id('other-store@tenpo.example'), comment: 'ありがとうございます' },
+      },
+    }),
+  ],
+  [
+    'agency',
+    "reply to another agency's review through one of its own stores",
+    () => ({
+      method: 'POST',
+      url: `/api/reviews/${otherReview}/reply`,
+      body: { payload: { user_id: id('store02@tenpo.example'), comment: 'ありがとうございます' } },
+    }),
+  ],
+  [
+    'agency',
+    "delete the reply to another agency's review through one of its own stores",
+    () => ({
+      method: 'DELETE',
+      url: `/api/reviews/${otherReview}/reply?user_id=${id('store02@tenpo.example')}`,
+    }),
+  ],
+];
+
 const reportAndGroupCases: Case[] = [
   // Dashboard and reports (issue 10): every call, for another tenant's store.
   ...(
@@ -771,6 +861,7 @@ const cases: Case[] = [
   ...productCases,
   ...storeInformationCases,
   ...photoCases,
+  ...reviewCases,
   ...reportAndGroupCases,
   ...paymentCases,
   ...channelAndLinkCases,

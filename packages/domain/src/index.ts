@@ -22,3 +22,5 @@ export * from './payments';
 export * from './ids';
 export * from './tokyo';
 export * from './numbers';
+export * from './reviews';
+export * from './compliance';

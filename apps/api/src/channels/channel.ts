@@ -455,6 +455,50 @@ export interface KeepsMediaLibrary {
   remove(handle: CredentialHandle, name: string): Promise<void>;
 }
 
+/** A review as Tenpo reads it from the provider (Google v4 Review). */
+export type ProviderReview = {
+  /** The provider's full name of the review (accounts/…/locations/…/reviews/…). */
+  name: string;
+  reviewId: string;
+  reviewerName: string;
+  reviewerPhotoUrl: string | null;
+  isAnonymous: boolean;
+  /** 1–5; a review with no rating (STAR_RATING_UNSPECIFIED) is 0. */
+  stars: number;
+  comment: string | null;
+  media: { thumbnailUrl: string; videoUrl: string | null }[];
+  createTime: string;
+  updateTime: string;
+  reply: ProviderReviewReply | null;
+  replyUrl: string | null;
+};
+
+export type ProviderReviewReply = {
+  comment: string;
+  updateTime: string;
+  /** Google's moderation of the reply: pending, live once shown, rejected with a reason. */
+  state: 'pending' | 'live' | 'rejected';
+  policyViolation: string | null;
+};
+
+/** One page of a location's reviews, newest first, with the location's totals. */
+export type ReviewPage = {
+  reviews: ProviderReview[];
+  averageRating: number | null;
+  totalReviewCount: number;
+  nextPageToken: string | null;
+};
+
+/** A listing's reviews (Google v4 reviews): read them, reply (create or replace), delete a reply. */
+export interface KeepsReviews {
+  list(handle: CredentialHandle, opts: { pageToken?: string | null }): Promise<ReviewPage>;
+  get(handle: CredentialHandle, name: string): Promise<ProviderReview>;
+  /** Creates or replaces the reply: repeatable (one reply, whatever the number of calls). */
+  reply(handle: CredentialHandle, name: string, comment: string): Promise<ProviderReviewReply>;
+  /** Removes the reply; none there counts as removed. */
+  deleteReply(handle: CredentialHandle, name: string): Promise<void>;
+}
+
 /** What a channel can do beyond OAuth; a channel fills in only what its provider offers. */
 export type Capabilities = {
   publish?: Publishes;
@@ -469,6 +513,7 @@ export type Capabilities = {
   categories?: ListsCategories;
   pages?: PicksPage;
   mediaLibrary?: KeepsMediaLibrary;
+  reviews?: KeepsReviews;
 };
 export type Capability = keyof Capabilities;
 

@@ -19,6 +19,7 @@ import { payments } from './migrations/0017-payments';
 import { listingGoogleVersion } from './migrations/0019-listing-google-version';
 import { paymentCommitDate } from './migrations/0020-payment-commit-date';
 import { accountGuards } from './migrations/0021-account-guards';
+import { reviews } from './migrations/0022-reviews';
 
 /** Migrations are listed here in order; each runs on SQLite and PostgreSQL alike. */
 const migrations = (dialect: Dialect): Record<string, Migration> => ({
@@ -41,6 +42,7 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   '0019-listing-google-version': listingGoogleVersion(),
   '0020-payment-commit-date': paymentCommitDate(),
   '0021-account-guards': accountGuards(dialect),
+  '0022-reviews': reviews(dialect),
 });
 
 const migratorOf = ({ db, dialect, schema }: DbHandle): Migrator => {

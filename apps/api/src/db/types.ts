@@ -455,6 +455,45 @@ export type AuditLogTable = {
   after: string | null;
 };
 
+/** A Google review of a store (migration 0022); times are ISO instants as Google gives them. */
+export type ReviewsTable = {
+  id: Generated<number>;
+  store_id: number;
+  /** Google's name of the review (accounts/…/locations/…/reviews/…). */
+  name: string;
+  reviewer_name: string;
+  reviewer_photo_url: string | null;
+  is_anonymous: Generated<number>;
+  star_rating: number;
+  comment: string | null;
+  /** JSON text: [{ thumbnail_url, video_url }]. */
+  media: Generated<string>;
+  created_at: string;
+  updated_at: string;
+  has_reply: Generated<number>;
+  reply_comment: string | null;
+  reply_updated_at: string | null;
+  reply_state: string | null;
+  reply_policy_violation: string | null;
+  reply_url: string | null;
+  first_seen_at: string;
+  notified_at: string | null;
+};
+
+export type ReviewSyncsTable = {
+  store_id: number;
+  location_id: string | null;
+  state: MetricSyncState;
+  error: string | null;
+  /** The newest review `updateTime` held: the next run reads pages back to it. */
+  newest_update: string | null;
+  average_rating: number | null;
+  total_review_count: number | null;
+  first_synced_at: string | null;
+  synced_at: string | null;
+  updated_at: string;
+};
+
 /** A store's payment settings and billing calendar (ADR 0050). Days are Tokyo YYYY-MM-DD. */
 export type PaymentAccountsTable = {
   user_id: number;
@@ -547,6 +586,8 @@ export type Database = {
   product_categories: ProductCategoriesTable;
   products: ProductsTable;
   audit_log: AuditLogTable;
+  reviews: ReviewsTable;
+  review_syncs: ReviewSyncsTable;
   payment_accounts: PaymentAccountsTable;
   payment_charges: PaymentChargesTable;
   payment_notifications: PaymentNotificationsTable;

@@ -89,3 +89,20 @@ export const paymentFailedMail = (r: {
   subject: '【Tenpo】お支払いを完了できませんでした',
   text: `${r.storeName} 様\n\nTenpo をご利用いただきありがとうございます。\nご登録のクレジットカードで以下のお支払いを完了できませんでした。\n\nプラン: ${r.planName}\n金額: ${yen(r.amount)}（税込）\n\nカードの有効期限・ご利用限度額をご確認のうえ、下記のページからカード情報を更新してください。更新後、あらためて決済を行います。\nお支払いが確認できるまで、一部の機能がご利用いただけません。\n\n${r.link}${footer}`,
 });
+
+/** New Google reviews of a store came in (issue 25): one mail per store and sync run. */
+export const newReviewsMail = (r: {
+  storeName: string;
+  reviews: { stars: number; reviewer: string; comment: string | null }[];
+  link: string;
+}) => {
+  const lines = r.reviews.map((x) => {
+    const text = (x.comment ?? '（コメントなし）').replace(/\s+/g, ' ');
+    const excerpt = text.length > 80 ? `${text.slice(0, 80)}…` : text;
+    return `・${'★'.repeat(x.stars)}${'☆'.repeat(Math.max(0, 5 - x.stars))} ${x.reviewer || '匿名のユーザー'}\n  ${excerpt}`;
+  });
+  return {
+    subject: `【Tenpo】${r.storeName}に新しい口コミが${r.reviews.length}件届きました`,
+    text: `${r.storeName} に Google の新しい口コミが届きました。\n\n${lines.join('\n')}\n\n返信は Tenpo の口コミ画面から行えます。\n${r.link}${footer}`,
+  };
+};

@@ -61,6 +61,7 @@ describe('afterSelect (spec 1 §2 store selector)', () => {
     ['ReportMultiple', 1, '/report'],
     ['ReportMultiple', 3, null],
     ['Posts', 3, null],
+    ['Reviews', 2, null],
     ['Dashboard', 1, null],
   ] as const)('from %s with %i store(s)', (from, n, want) => {
     expect(afterSelect(from, n)).toBe(want);

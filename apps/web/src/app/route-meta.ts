@@ -25,6 +25,7 @@ export type RouteName =
   | 'Register Payment'
   | 'Post'
   | 'Posts'
+  | 'Reviews'
   | 'Request Change Information'
   | 'Products'
   | 'Basic Information'
@@ -72,6 +73,8 @@ export const MULTI_STORE_SCREENS: ReadonlySet<RouteName> = new Set<RouteName>([
   'Request Change Information',
   'Post',
   'Posts',
+  // The reviews of several stores at once (issue 25).
+  'Reviews',
 ]);
 
 /** Account screens: no side bar for agency, manager and group-leader users. */

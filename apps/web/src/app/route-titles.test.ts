@@ -12,6 +12,7 @@ describe('route titles for the first paint', () => {
     expect(titlesFromSource(source, jaRoutes)).toEqual(fromRoutes);
     expect(fromRoutes['/dashboard']).toBe('ダッシュボード');
     expect(fromRoutes['/posts']).toBe('投稿一覧');
+    expect(fromRoutes['/reviews']).toBe('口コミ');
   });
 
   it('takes the titles from the catalog, and fails on a key the catalog lacks', () => {

@@ -180,6 +180,11 @@ export const routes: RouteObject[] = [
             handle: meta({ name: 'Posts', title: ja.routes.posts, ...guarded }),
           },
           {
+            path: '/reviews',
+            lazy: lazy(() => import('./routes/reviews'), 'ReviewsRoute'),
+            handle: meta({ name: 'Reviews', title: ja.routes.reviews, ...guarded }),
+          },
+          {
             path: '/post/:id',
             lazy: lazy(() => import('./routes/post-copy'), 'PostCopyRoute'),
             handle: meta({ name: 'Post', title: ja.routes.postCopy, ...guarded }),

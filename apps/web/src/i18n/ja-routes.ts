@@ -26,6 +26,7 @@ export const jaRoutes = {
   createPost: '投稿作成',
   posts: '投稿一覧',
   postCopy: '投稿のコピー',
+  reviews: '口コミ',
   products: '商品',
   basicInformation: '基本情報',
   knowledgeTag: 'ナレッジタグ',

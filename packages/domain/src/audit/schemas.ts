@@ -17,6 +17,7 @@ export const AUDIT_ENTITIES = [
   'connection',
   'post',
   'agency',
+  'review',
 ] as const;
 export type AuditEntityKind = (typeof AUDIT_ENTITIES)[number];
 export const AUDIT_ACTIONS = ['create', 'update', 'delete', 'connect', 'disconnect'] as const;

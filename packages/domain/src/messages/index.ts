@@ -12,3 +12,4 @@ export * from './products';
 export * from './publishers';
 export * from './store-info';
 export * from './store-lookups';
+export * from './reviews';

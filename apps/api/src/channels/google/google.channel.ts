@@ -22,6 +22,7 @@ import type {
   GoogleTokenResponse,
 } from './google.client';
 import { LIST_PAGE_SIZE, pageBack } from '../paging';
+import { reviewsOf } from './google.reviews';
 
 export type { LocationDetail };
 
@@ -435,6 +436,7 @@ export function createGoogleCapabilities(client: GoogleClient, access: GrantAcce
     fetchMetrics: metricsOf(client, access),
     editLocation: listingEditsOf(client, access),
     mediaLibrary: mediaLibraryOf(client, access, parentOf),
+    reviews: reviewsOf(client, access, parentOf),
     locations: {
       listLocations: (h) =>
         access.use(h, async (g) => {

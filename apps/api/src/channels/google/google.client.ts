@@ -310,6 +310,60 @@ function localPostCalls(cfg: GoogleConfig, http: HttpDeps) {
   };
 }
 
+/** v4 reviews (providers.md §1.6; fixtures/google-reviews): a location's reviews and replies. */
+function reviewCalls(cfg: GoogleConfig, http: HttpDeps) {
+  const v4 = `${cfg.myBusinessUrl}/v4`;
+  return {
+    /** One page, newest first (`updateTime desc`, Google's default order). Repeatable. */
+    listReviews: (
+      accessToken: string,
+      parent: string,
+      pageSize: number,
+      pageToken: string | null = null,
+    ) =>
+      requestJson<GoogleReviewPage>(
+        http,
+        withQuery(`${v4}/${parent}/reviews`, {
+          pageSize: String(pageSize),
+          pageToken: pageToken ?? undefined,
+        }),
+        { method: 'GET', headers: bearer(accessToken) },
+        classifyGoogle,
+      ),
+
+    getReview: (accessToken: string, reviewName: string) =>
+      requestJson<GoogleReview>(
+        http,
+        `${v4}/${reviewName}`,
+        { method: 'GET', headers: bearer(accessToken) },
+        classifyGoogle,
+      ),
+
+    /** updateReply: creates or replaces the reply (a PUT), so it may be sent again. */
+    updateReply: (accessToken: string, reviewName: string, comment: string) =>
+      requestJson<GoogleReviewReply>(
+        http,
+        `${v4}/${reviewName}/reply`,
+        {
+          method: 'PUT',
+          headers: { ...bearer(accessToken), 'content-type': 'application/json' },
+          body: JSON.stringify({ comment }),
+        },
+        classifyGoogle,
+        { repeatable: true },
+      ),
+
+    async deleteReply(accessToken: string, reviewName: string): Promise<void> {
+      await requestJson(
+        http,
+        `${v4}/${reviewName}/reply`,
+        { method: 'DELETE', headers: bearer(accessToken) },
+        classifyGoogle,
+      );
+    },
+  };
+}
+
 /** v4 media (§1.7): the location's photo library. */
 function mediaCalls(cfg: GoogleConfig, http: HttpDeps) {
   const v4 = `${cfg.myBusinessUrl}/v4`;
@@ -472,6 +526,7 @@ export function createGoogleClient(cfg: GoogleConfig, http: HttpDeps) {
     ...businessInformationCalls(cfg, http),
     ...localPostCalls(cfg, http),
     ...mediaCalls(cfg, http),
+    ...reviewCalls(cfg, http),
     ...performanceCalls(cfg, http),
   };
 }
@@ -512,4 +567,33 @@ export type GoogleDailySeries = {
       };
     }[];
   }[];
+};
+
+/** A v4 ReviewReply (fixtures/google-reviews), with its 2026 moderation fields. */
+export type GoogleReviewReply = {
+  comment?: string;
+  updateTime?: string;
+  reviewReplyState?: string;
+  policyViolation?: unknown;
+};
+
+/** A v4 Review (fixtures/google-reviews), the fields Tenpo reads. */
+export type GoogleReview = {
+  name?: string;
+  reviewId?: string;
+  reviewer?: { profilePhotoUrl?: string; displayName?: string; isAnonymous?: boolean };
+  starRating?: string;
+  comment?: string;
+  createTime?: string;
+  updateTime?: string;
+  reviewReply?: GoogleReviewReply;
+  reviewMediaItems?: { thumbnailUrl?: string; videoUrl?: string; googleUrl?: string }[];
+  reviewReplyUrl?: string;
+};
+
+export type GoogleReviewPage = {
+  reviews?: GoogleReview[];
+  averageRating?: number;
+  totalReviewCount?: number;
+  nextPageToken?: string;
 };

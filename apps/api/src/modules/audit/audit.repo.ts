@@ -3,7 +3,14 @@ import type { Database, UserRow } from '../../db/types';
 import { iso, type Clock } from '../../lib/clock';
 
 /** What a change is about (ADR 0047). */
-export type AuditEntity = 'store' | 'group' | 'account' | 'connection' | 'post' | 'agency';
+export type AuditEntity =
+  | 'store'
+  | 'group'
+  | 'account'
+  | 'connection'
+  | 'post'
+  | 'agency'
+  | 'review';
 /** What happened to it. */
 export type AuditAction = 'create' | 'update' | 'delete' | 'connect' | 'disconnect';
 

@@ -135,6 +135,7 @@ describe('admin shell for an agency', () => {
     expect(localStorage.getItem('userIds')).toBe('8,9');
     const nav = await screen.findByRole('navigation', { name: 'メインメニュー' });
     expect(within(nav).getByRole('link', { name: '投稿作成' })).toBeInTheDocument();
+    expect(within(nav).getByRole('link', { name: '口コミ' })).toBeInTheDocument();
     expect(within(nav).getByRole('link', { name: '変更履歴' })).toBeInTheDocument();
     expect(within(nav).queryByRole('link', { name: 'ダッシュボード' })).not.toBeInTheDocument();
   });
@@ -215,6 +216,7 @@ describe('admin shell for a shop', () => {
       'アカウント連携',
       '写真・動画',
       '投稿一覧',
+      '口コミ',
       'お支払い設定',
       '変更履歴',
     ]) {

@@ -23,6 +23,8 @@ export const menuItems = (
         label: t('layout.menu.postManagement'),
         children: [{ to: '/create-post', label: t('layout.menu.createPost') }],
       },
+      // The reviews of the selected stores together (issue 25).
+      { to: '/reviews', label: t('layout.menu.reviews') },
       { to: '/audit-log', label: t('auditLog.menu') },
     ];
   }
@@ -44,6 +46,7 @@ export const menuItems = (
         { to: '/posts', label: t('layout.menu.posts') },
       ],
     },
+    { to: '/reviews', label: t('layout.menu.reviews') },
   ];
   if (showPayment) items.push({ to: '/register-payment', label: t('layout.menu.registerPayment') });
   items.push({ to: '/audit-log', label: t('auditLog.menu') });

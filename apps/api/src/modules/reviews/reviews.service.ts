@@ -1,0 +1,195 @@
+import {
+  checkReply,
+  hasBlocking,
+  ja,
+  pageOf,
+  publisherByKey,
+  REVIEW_REPLY_MAX_BYTES,
+  reviewJa,
+  ruleSetsForCategory,
+  type ComplianceFinding,
+  type Page,
+  type ReviewListQuery,
+  type ReviewView,
+} from '@tenpo/domain';
+import { credentialHandle, type ChannelRegistry } from '../../channels/channel';
+import type { UserRow } from '../../db/types';
+import { AppError, notFound, validationError } from '../../lib/errors';
+import type { AuditEntry } from '../audit/audit.repo';
+import type { ReviewRow, ReviewsRepo } from './reviews.repo';
+
+const GOOGLE = 'google_my_business' as const;
+
+export type ReviewsServiceDeps = {
+  repo: ReviewsRepo;
+  registry: ChannelRegistry;
+  audit?: { record(entry: AuditEntry): Promise<void> };
+};
+
+export type ReviewsService = ReturnType<typeof createReviewsService>;
+
+const media = (text: string): ReviewView['media'] => {
+  try {
+    const list = JSON.parse(text) as unknown;
+    return Array.isArray(list) ? (list as ReviewView['media']) : [];
+  } catch {
+    return [];
+  }
+};
+
+/** A row as the API answers it (docs/product/reviews.md). */
+export const viewOf = (r: ReviewRow): ReviewView => ({
+  id: r.id,
+  user_id: r.store_id,
+  store_name: r.store_name ?? '',
+  reviewer_name: r.reviewer_name,
+  reviewer_photo_url: r.reviewer_photo_url,
+  is_anonymous: r.is_anonymous === 1,
+  star_rating: Math.min(5, Math.max(1, r.star_rating)),
+  comment: r.comment,
+  media: media(r.media),
+  created_at: r.created_at,
+  updated_at: r.updated_at,
+  reply:
+    r.has_reply === 1 && r.reply_comment !== null
+      ? {
+          comment: r.reply_comment,
+          updated_at: r.reply_updated_at ?? '',
+          state: (r.reply_state ?? 'live') as 'pending' | 'live' | 'rejected',
+          policy_violation: r.reply_policy_violation,
+        }
+      : null,
+  review_reply_url: r.reply_url,
+});
+
+const storeLabel = (s: Pick<UserRow, 'store_name' | 'email'>) => s.store_name ?? s.email;
+
+/**
+ * The reviews inbox (issue 25): lists what the sync holds, checks a reply against the store's
+ * rule sets and sends it to Google. A reply is a PUT at Google (one reply, however many times it
+ * is sent), so it goes out in the request, not through a job.
+ */
+export function createReviewsService(deps: ReviewsServiceDeps) {
+  const { repo, registry } = deps;
+
+  async function list(storeIds: number[], q: ReviewListQuery): Promise<Page<ReviewView>> {
+    const { rows, total } = await repo.page(storeIds, q, q.page, q.limit);
+    return pageOf(rows.map(viewOf), total, q.page, q.limit);
+  }
+
+  /** The review, when it belongs to one of the stores; else 404 (unknown and not yours alike). */
+  async function rowOf(storeIds: number[], id: number): Promise<ReviewRow> {
+    const row = await repo.byId(id);
+    if (!row || !storeIds.includes(row.store_id)) throw notFound();
+    return row;
+  }
+
+  /** The findings for the store's rule sets, and the review's reviewer when one is named. */
+  async function check(store: UserRow, comment: string, reviewId?: number) {
+    const row = reviewId === undefined ? null : await rowOf([store.id], reviewId);
+    return checkFor(store, comment, row);
+  }
+
+  async function checkFor(store: UserRow, comment: string, row: ReviewRow | null) {
+    const rule_sets = ruleSetsForCategory(await repo.categoryOf(store.id));
+    const reviewerName = row && !row.is_anonymous ? row.reviewer_name : null;
+    const findings = checkReply(comment, { ruleSets: rule_sets, reviewerName });
+    return { rule_sets, findings };
+  }
+
+  /** Empty, too long or blocked without an override: a 422 on `comment`, nothing sent. */
+  function refuse(comment: string, findings: ComplianceFinding[], override: boolean) {
+    if (comment.trim() === '') throw validationError({ comment: [reviewJa.replyRequired] });
+    if (new TextEncoder().encode(comment).length > REVIEW_REPLY_MAX_BYTES)
+      throw validationError({ comment: [reviewJa.replyTooLong] });
+    if (hasBlocking(findings) && !override)
+      throw validationError(
+        {
+          comment: [
+            reviewJa.replyBlocked,
+            ...findings
+              .filter((f) => f.severity === 'block')
+              .map((f) => reviewJa.findingLine(f.title, f.phrase)),
+          ],
+        },
+        reviewJa.replyBlocked,
+      );
+  }
+
+  async function connected(store: UserRow) {
+    if (!(await repo.googleLocation(store.id)))
+      throw new AppError(
+        409,
+        'channel_not_connected',
+        ja.channelNotConnected(publisherByKey(GOOGLE)?.label ?? GOOGLE),
+      );
+  }
+
+  async function reply(
+    actor: Pick<UserRow, 'id' | 'email' | 'role'>,
+    store: UserRow,
+    id: number,
+    input: { comment: string; override: boolean },
+  ): Promise<ReviewView> {
+    const row = await rowOf([store.id], id);
+    const comment = input.comment.trim();
+    const { findings } = await checkFor(store, comment, row);
+    refuse(comment, findings, input.override);
+    await connected(store);
+    const sent = await registry
+      .require(GOOGLE, 'reviews')
+      .reply(credentialHandle(store.id, GOOGLE), row.name, comment);
+    await repo.saveReply(row.id, sent);
+    const overridden = input.override && hasBlocking(findings);
+    await deps.audit?.record({
+      actor,
+      entity: 'review',
+      entityId: row.id,
+      action: row.has_reply ? 'update' : 'create',
+      storeId: store.id,
+      summary:
+        (row.has_reply ? reviewJa.auditReplyEdited : reviewJa.auditReplied)(storeLabel(store)) +
+        (overridden ? reviewJa.auditOverride : ''),
+      before: row.has_reply ? { comment: row.reply_comment } : null,
+      after: {
+        comment,
+        ...(overridden
+          ? { override: true, findings: findings.map((f) => `${f.rule_id}: ${f.phrase}`) }
+          : {}),
+      },
+    });
+    return viewOf((await repo.byId(row.id)) as ReviewRow);
+  }
+
+  async function deleteReply(
+    actor: Pick<UserRow, 'id' | 'email' | 'role'>,
+    store: UserRow,
+    id: number,
+  ): Promise<ReviewView> {
+    const row = await rowOf([store.id], id);
+    await connected(store);
+    await registry
+      .require(GOOGLE, 'reviews')
+      .deleteReply(credentialHandle(store.id, GOOGLE), row.name);
+    await repo.saveReply(row.id, null);
+    await deps.audit?.record({
+      actor,
+      entity: 'review',
+      entityId: row.id,
+      action: 'delete',
+      storeId: store.id,
+      summary: reviewJa.auditReplyDeleted(storeLabel(store)),
+      before: { comment: row.reply_comment },
+      after: null,
+    });
+    return viewOf((await repo.byId(row.id)) as ReviewRow);
+  }
+
+  return {
+    list,
+    one: async (storeIds: number[], id: number) => viewOf(await rowOf(storeIds, id)),
+    check,
+    reply,
+    deleteReply,
+  };
+}

@@ -1,0 +1,68 @@
+import { useEffect, useRef } from 'react';
+import { Center, Loader, Stack, Text } from '@mantine/core';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { ErrorAlert } from '@/components/ui/error-alert';
+import { TableFooter } from '@/components/ui/table-footer';
+import { errorLines } from '@/lib/api-client';
+import { reviewKeys, reviewsCall } from '../api/reviews-api';
+import { useReviewFilters } from '../hooks/use-review-filters';
+import { ReviewCard } from './review-card';
+import { ReviewFiltersBar } from './review-filters';
+
+/**
+ * /reviews (docs/product/reviews.md): the selected stores' Google reviews, newest first, with
+ * the filters kept in the URL, 10 a page (5/10/25/50), and each review's reply actions.
+ */
+export function ReviewsInbox({ storeIds }: { storeIds: number[] }) {
+  const { t } = useTranslation();
+  const { filters, update, clear } = useReviewFilters();
+  const query = { ...filters, ids: storeIds };
+  const list = useQuery({
+    queryKey: reviewKeys.list(query),
+    queryFn: ({ signal }) => reviewsCall(query, signal),
+    placeholderData: keepPreviousData,
+    enabled: storeIds.length > 0,
+  });
+
+  // Other stores chosen: their list starts on page 1, the filters kept.
+  const idsKey = storeIds.join(',');
+  const shownIds = useRef(idsKey);
+  useEffect(() => {
+    if (shownIds.current === idsKey) return;
+    shownIds.current = idsKey;
+    update({});
+  }, [idsKey, update]);
+
+  const rows = list.data?.data ?? [];
+  return (
+    <Stack>
+      <ReviewFiltersBar filters={filters} onChange={update} onClear={clear} />
+      <ErrorAlert lines={list.isError ? errorLines(list.error) : null} />
+      {list.isPending ? (
+        <Center py="xl">
+          <Loader aria-label={t('reviews.loading')} />
+        </Center>
+      ) : rows.length === 0 ? (
+        !list.isError && (
+          <Text c="dimmed" py="lg" ta="center">
+            {t('reviews.empty')}
+          </Text>
+        )
+      ) : (
+        <Stack gap="md">
+          {rows.map((r) => (
+            <ReviewCard key={r.id} review={r} />
+          ))}
+        </Stack>
+      )}
+      {list.data && (
+        <TableFooter
+          page={list.data}
+          onPage={(page) => update({ page })}
+          onPerPage={(perPage) => update({ perPage })}
+        />
+      )}
+    </Stack>
+  );
+}
