@@ -70,7 +70,7 @@ test('public screens have no serious accessibility finding', async ({ page }) =>
 });
 
 const shopScreens = [
-  ['/dashboard-chart', '/report', '/posts', '/create-post'],
+  ['/dashboard-chart', '/report', '/posts', '/create-post', '/reviews'],
   ['/connect-account', '/google-my-business', '/connect-location', '/basic-information', '/media'],
   ['/products', '/knowledge-tag', '/add-knowledge-tag', '/add-knowledge-tag/schema-markup'],
   [

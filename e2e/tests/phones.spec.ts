@@ -90,6 +90,7 @@ test('a shop: every store screen at 390 px, every control in reach', async ({ pa
     '/media',
     '/posts',
     '/create-post',
+    '/reviews',
     '/products',
     '/change-payment-method',
     '/audit-log',

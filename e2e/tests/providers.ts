@@ -235,3 +235,25 @@ export async function googleMedia(
   type Item = { name: string; googleUrl: string; dataRef?: { resourceName: string } };
   return (await ok<{ mediaItems?: Item[] }>(r, 'Google media')).mediaItems ?? [];
 }
+
+/** Google: a customer writes a review of the location (the sandbox's control endpoint). */
+export async function writeGoogleReview(
+  request: APIRequestContext,
+  at: GoogleLocation,
+  review: { star_rating: number; comment: string; reviewer: string },
+): Promise<{ name: string }> {
+  const r = await request.post(`${S}/control/google/reviews`, {
+    data: { location_id: at.location, ...review },
+  });
+  return ok<{ name: string }>(r, 'Google review');
+}
+
+/** Google: one review (v4 `reviews.get`), with the reply Google holds. */
+export async function googleReview(
+  request: APIRequestContext,
+  at: GoogleLocation,
+  name: string,
+): Promise<{ reviewReply?: { comment: string; reviewReplyState?: string } }> {
+  const r = await googleGet(request, at, `${S}/google/mybusiness/v4/${name}`);
+  return ok(r, 'Google review');
+}

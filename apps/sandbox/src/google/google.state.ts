@@ -65,6 +65,17 @@ export type GUpload = {
   uploaded: boolean;
 };
 
+/** A review of a location (v4 Review without its name), and the emulator's bookkeeping. */
+export type GReview = {
+  locationId: string;
+  id: string;
+  review: Record<string, unknown>;
+  /** When the reply's moderation ends (the first read after it settles it). */
+  replyLiveAt: number;
+  /** How many times updateReply was called on it (tests count at Google's side). */
+  replies: number;
+};
+
 export type GoogleState = {
   accounts: GAccount[];
   locations: GLocation[];
@@ -86,6 +97,8 @@ export type GoogleState = {
    * (`pendingBefore`) until released. Served by getGoogleUpdated and `metadata`.
    */
   listingReview?: GListingReview[];
+  /** Customers' reviews of the locations (v4 reviews), seeded on first use. */
+  reviews?: GReview[];
 };
 
 export type GListingReview = {

@@ -8,6 +8,7 @@ import type { GoogleState } from './google.state';
 import type { V4Ctx } from './google.v4-common';
 import { registerV4Media } from './google.v4-media';
 import { registerV4Posts } from './google.v4-posts';
+import { registerReviewsControl, registerV4Reviews } from './google.v4-reviews';
 
 export { mediaViolations, REJECT_MARKER } from './google.v4-common';
 
@@ -21,6 +22,8 @@ export function registerGoogleV4(
   const ctx: V4Ctx = { rt, store };
   registerV4Posts(router, ctx);
   registerV4Media(router, ctx);
+  registerV4Reviews(router, ctx);
+  registerReviewsControl(app, rt, store);
 
   app.register(async (scope) => router.mount(scope, (_m, p) => unknownPath(p)), {
     prefix: '/google/mybusiness',
