@@ -10,11 +10,7 @@
 // PostgreSQL from BENCH_DATABASE_URL or TEST_DATABASE_URL (default
 // postgres://postgres@127.0.0.1:5432/test); its rows are skipped when it cannot be reached.
 // Run: node_modules/.bin/node --import tsx bench/reports.ts
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
-import pg from 'pg';
 import {
   addDays,
   addMonths,
@@ -33,7 +29,8 @@ import { systemClock } from '../apps/api/src/lib/clock';
 import { RUNNING_FIELDS } from '../apps/api/src/modules/metrics/metrics.repo';
 import { createReportsRepo } from '../apps/api/src/modules/reports/reports.repo';
 import { createReportsService } from '../apps/api/src/modules/reports/reports.service';
-import { scratchSchema } from './support/pg-schema';
+import { onBothDatabases } from './support/pg-schema';
+import { addAgencyStores } from './support/stores';
 
 const REPORT_URL = '/api/report/multiple-store/adjustment-period';
 const STORES = Number(process.env.BENCH_STORES ?? 1000);
@@ -65,38 +62,7 @@ const timed = async (f: () => Promise<unknown>): Promise<number> => {
 async function fill(h: DbHandle, from: string, to: string): Promise<number[]> {
   const db = h.db;
   const now = new Date().toISOString();
-  const agency = (
-    await db
-      .selectFrom('users')
-      .select('id')
-      .where('email', '=', 'agency@tenpo.example')
-      .executeTakeFirstOrThrow()
-  ).id;
-  const ids: number[] = [];
-  for (let i = 0; i < STORES; i += 200) {
-    const rows = Array.from({ length: Math.min(200, STORES - i) }, (_, k) => ({
-      email: `bench-store-${i + k}@tenpo.example`,
-      password_hash: null,
-      name: null,
-      role: 1,
-      account_kind: 0,
-      is_leader: 0,
-      agreed_terms: 1,
-      phone: null,
-      company_name: 'ベンチ株式会社',
-      store_name: `ベンチ店 ${i + k}`,
-      logo_url: null,
-      agent_code: null,
-      trial_ends_at: null,
-      payment_fail: 0,
-      agency_id: agency,
-      status: 1,
-      created_at: now,
-      updated_at: now,
-    }));
-    const got = await db.insertInto('users').values(rows).returning('id').execute();
-    ids.push(...got.map((r) => r.id));
-  }
+  const ids = await addAgencyStores(db, STORES);
   for (let i = 0; i < ids.length; i += 200)
     await db
       .insertInto('publisher_connections')
@@ -296,26 +262,4 @@ async function measure(label: string, databaseUrl: string, dataDir: string) {
   );
 }
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tenpo-bench-reports-'));
-try {
-  await measure('SQLite', `sqlite:${path.join(dir, 'bench.sqlite')}`, dir);
-  let reachable = true;
-  try {
-    const c = new pg.Client({ connectionString: PG_URL });
-    await c.connect();
-    await c.end();
-  } catch {
-    reachable = false;
-    console.log(`PostgreSQL: skipped (${PG_URL} unreachable)`);
-  }
-  if (reachable) {
-    const s = await scratchSchema(PG_URL);
-    try {
-      await measure('PostgreSQL', s.url, dir);
-    } finally {
-      await s.drop();
-    }
-  }
-} finally {
-  fs.rmSync(dir, { recursive: true, force: true });
-}
+await onBothDatabases('reports', PG_URL, measure);

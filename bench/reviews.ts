@@ -6,11 +6,7 @@
 // PostgreSQL from BENCH_DATABASE_URL or TEST_DATABASE_URL (default
 // postgres://postgres@127.0.0.1:5432/test); its rows are skipped when it cannot be reached.
 // Run: node_modules/.bin/node --import tsx bench/reviews.ts
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
-import pg from 'pg';
 import type { ReviewListQuery } from '@tenpo/domain';
 import { loadConfig } from '../apps/api/src/config';
 import { openDatabase, type DbHandle } from '../apps/api/src/db/kysely';
@@ -18,7 +14,8 @@ import { migrateToLatest } from '../apps/api/src/db/migrate';
 import { seedDemo } from '../apps/api/src/db/seed';
 import { systemClock } from '../apps/api/src/lib/clock';
 import { createReviewsRepo } from '../apps/api/src/modules/reviews/reviews.repo';
-import { scratchSchema } from './support/pg-schema';
+import { onBothDatabases } from './support/pg-schema';
+import { addAgencyStores } from './support/stores';
 
 const STORES = Number(process.env.BENCH_STORES ?? 1000);
 const PER_STORE = Number(process.env.BENCH_REVIEWS ?? 200);
@@ -49,38 +46,7 @@ const timed = async (f: () => Promise<unknown>): Promise<number> => {
 async function fill(h: DbHandle): Promise<number[]> {
   const db = h.db;
   const now = new Date().toISOString();
-  const agency = (
-    await db
-      .selectFrom('users')
-      .select('id')
-      .where('email', '=', 'agency@tenpo.example')
-      .executeTakeFirstOrThrow()
-  ).id;
-  const ids: number[] = [];
-  for (let i = 0; i < STORES; i += 200) {
-    const rows = Array.from({ length: Math.min(200, STORES - i) }, (_, k) => ({
-      email: `bench-store-${i + k}@tenpo.example`,
-      password_hash: null,
-      name: null,
-      role: 1,
-      account_kind: 0,
-      is_leader: 0,
-      agreed_terms: 1,
-      phone: null,
-      company_name: 'ベンチ株式会社',
-      store_name: `ベンチ店 ${i + k}`,
-      logo_url: null,
-      agent_code: null,
-      trial_ends_at: null,
-      payment_fail: 0,
-      agency_id: agency,
-      status: 1,
-      created_at: now,
-      updated_at: now,
-    }));
-    const got = await db.insertInto('users').values(rows).returning('id').execute();
-    ids.push(...got.map((r) => r.id));
-  }
+  const ids = await addAgencyStores(db, STORES);
   const lo = Math.min(...ids);
   const hi = Math.max(...ids);
   // Generated in the database (200,000 rows is slow through parameters). Stars skew high (as
@@ -169,26 +135,4 @@ async function measure(label: string, databaseUrl: string, dataDir: string) {
   await database.close();
 }
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tenpo-bench-reviews-'));
-try {
-  await measure('SQLite', `sqlite:${path.join(dir, 'bench.sqlite')}`, dir);
-  let reachable = true;
-  try {
-    const c = new pg.Client({ connectionString: PG_URL });
-    await c.connect();
-    await c.end();
-  } catch {
-    reachable = false;
-    console.log(`PostgreSQL: skipped (${PG_URL} unreachable)`);
-  }
-  if (reachable) {
-    const s = await scratchSchema(PG_URL);
-    try {
-      await measure('PostgreSQL', s.url, dir);
-    } finally {
-      await s.drop();
-    }
-  }
-} finally {
-  fs.rmSync(dir, { recursive: true, force: true });
-}
+await onBothDatabases('reviews', PG_URL, measure);

@@ -10,7 +10,13 @@ import {
 import { createPublisherRepo } from '../src/modules/publisher/publisher.repo';
 import { buildTestApp, login, type TestApp } from './helpers';
 import { startMediaServer, type MediaServer } from './media-server';
-import { connectThroughConsent, startSandbox, X_USER, type RunningSandbox } from './sandbox';
+import {
+  X_USER,
+  connectThroughConsent,
+  shopGoogleToken,
+  startSandbox,
+  type RunningSandbox,
+} from './sandbox';
 
 /**
  * Each channel's publish with media, against the emulators on a free port: the providers that
@@ -169,20 +175,7 @@ describe('Google: a local post with its photo by sourceUrl', () => {
   });
 });
 
-/** A Google access token of the shop's grant, read from the sandbox with its demo refresh token. */
-async function sandboxGoogleToken(): Promise<string> {
-  const res = await fetch(`${sb.url}/google/oauth2/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      grant_type: 'refresh_token',
-      refresh_token: '1//0eSandboxDemoGrant-shop-tenpo-example-business-manage',
-      client_id: 'tenpo-sandbox',
-      client_secret: 'tenpo-sandbox-secret',
-    }),
-  });
-  return ((await res.json()) as { access_token: string }).access_token;
-}
+const sandboxGoogleToken = (): Promise<string> => shopGoogleToken(sb.url);
 
 describe('Facebook: photos by url, a video by file_url', () => {
   it('one photo: /photos with url; Facebook fetched it; the post lists back', async () => {

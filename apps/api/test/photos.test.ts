@@ -9,6 +9,7 @@ import { iso } from '../src/lib/clock';
 import { call, json, type TestApp } from './helpers';
 import { photoJpeg, postsHelpers, startPostsWorld, type PostsWorld } from './posts-harness';
 import type { RunningSandbox } from './sandbox';
+import { shopGoogleToken } from './sandbox';
 
 /**
  * The photo library (issue 11, ADR 0043) against the Google emulator on a free port. What
@@ -28,19 +29,7 @@ const PARENT = `accounts/${ACCOUNT}/locations/${LOCATION}`;
 
 type GoogleItem = { name: string; googleUrl?: string; dataRef?: { resourceName: string } };
 
-async function googleToken(): Promise<string> {
-  const res = await fetch(`${sb.url}/google/oauth2/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      grant_type: 'refresh_token',
-      refresh_token: '1//0eSandboxDemoGrant-shop-tenpo-example-business-manage',
-      client_id: 'tenpo-sandbox',
-      client_secret: 'tenpo-sandbox-secret',
-    }),
-  });
-  return ((await res.json()) as { access_token: string }).access_token;
-}
+const googleToken = (): Promise<string> => shopGoogleToken(sb.url);
 
 /** Google's side: the location's media, as the v4 list answers. */
 async function atGoogle(): Promise<GoogleItem[]> {

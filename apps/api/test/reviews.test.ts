@@ -3,6 +3,7 @@ import { reviewJa, type Page, type ReviewView } from '@tenpo/domain';
 import { call, json, login, type TestApp } from './helpers';
 import { postsHelpers, startPostsWorld, type PostsWorld } from './posts-harness';
 import type { RunningSandbox } from './sandbox';
+import { shopGoogleToken } from './sandbox';
 
 /**
  * The reviews inbox (issue 25, ADR 0090) against the Google emulator on a free port. What Google
@@ -26,19 +27,7 @@ type GoogleReview = {
   reviewReply?: { comment: string; updateTime: string };
 };
 
-async function googleToken(): Promise<string> {
-  const res = await fetch(`${sb.url}/google/oauth2/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      grant_type: 'refresh_token',
-      refresh_token: '1//0eSandboxDemoGrant-shop-tenpo-example-business-manage',
-      client_id: 'tenpo-sandbox',
-      client_secret: 'tenpo-sandbox-secret',
-    }),
-  });
-  return ((await res.json()) as { access_token: string }).access_token;
-}
+const googleToken = (): Promise<string> => shopGoogleToken(sb.url);
 
 /** Google's side: one review as the v4 get answers. */
 async function atGoogle(name: string): Promise<GoogleReview> {

@@ -18,6 +18,21 @@ export type RunningSandbox = {
   close: () => Promise<void>;
 };
 
+/** A Google access token of the demo shop's grant, from the sandbox with its demo refresh token. */
+export async function shopGoogleToken(sandboxUrl: string): Promise<string> {
+  const res = await fetch(`${sandboxUrl}/google/oauth2/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'refresh_token',
+      refresh_token: '1//0eSandboxDemoGrant-shop-tenpo-example-business-manage',
+      client_id: 'tenpo-sandbox',
+      client_secret: 'tenpo-sandbox-secret',
+    }),
+  });
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
 /** A port free right now (the sandbox must know its own URL before it starts). */
 export const freePort = (): Promise<number> =>
   new Promise((resolve, reject) => {

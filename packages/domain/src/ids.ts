@@ -39,3 +39,13 @@ export const idField = (message?: string) =>
 
 /** `{ id }` path parameters. */
 export const idParams = z.object({ id: idField() });
+
+/** Comma-separated text as its trimmed, non-empty parts (`1, 2,` → `['1', '2']`). */
+export const commaParts = (s: string): string[] =>
+  s
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+
+/** `user_id` in a query: one store id, or several comma-separated (an agency's selected stores). */
+export const storeIdList = z.string().transform(commaParts).pipe(z.array(idText()).min(1));

@@ -813,3 +813,208 @@ export const locationFixtures = (): LocationFixture[] => [
   ...sanukiyaLocations(),
   ...salonAndShopLocations(),
 ];
+
+// ---- Reviews (v4 accounts.locations.reviews; google.v4-reviews-seed.ts draws them) -----------
+
+/** What a customer writes about a kind of business, by how the visit went. */
+export type ReviewTexts = { good: string[]; mixed: string[]; bad: string[]; photoLabels: string[] };
+
+/** The kind of business a location is, from its primary category (`categories/gcid:…`). */
+export const reviewKindOf = (primaryCategory: string): keyof typeof reviewTexts => {
+  const id = primaryCategory.replace(/^categories\/gcid:/, '');
+  if (/cafe|coffee|dessert/.test(id)) return 'cafe';
+  if (/bakery|pastry/.test(id)) return 'bakery';
+  if (/ramen/.test(id)) return 'ramen';
+  if (/udon|noodle/.test(id)) return 'udon';
+  if (/hair|beauty|nail|barber/.test(id)) return 'salon';
+  if (/florist/.test(id)) return 'florist';
+  if (/chiropractor|massage|acupunct|physical_therapy/.test(id)) return 'bodycare';
+  return 'general';
+};
+
+export const reviewTexts = {
+  cafe: {
+    good: [
+      'スタッフの方の対応がとても丁寧で、居心地の良いお店でした。また伺います。',
+      'ハンドドリップのコーヒーが香り高くて美味しかったです。季節のケーキもおすすめです。',
+      'Wi-Fiと電源があるので作業にぴったり。平日の午前中は空いていて快適でした。',
+      'ランチのセットがお得で美味しかったです。パンも自家製とのこと。',
+      '窓際の席から街を眺めながらゆっくり過ごせました。ラテアートが可愛いです。',
+      '友人の誕生日に利用しました。メッセージプレートに対応していただき感謝しています。',
+      '豆の種類が多く、好みを伝えたら丁寧に選んでくださいました。',
+    ],
+    mixed: [
+      '味は美味しいのですが、週末は混んでいて30分ほど待ちました。',
+      '雰囲気は良いですが、席の間隔が狭く隣の会話が気になりました。',
+      'コーヒーは美味しいです。ただ価格はやや高めだと思います。',
+    ],
+    bad: [
+      '注文してから提供まで20分以上かかり、説明もありませんでした。',
+      '店員さんの態度が冷たく、残念な気持ちになりました。',
+      'テーブルが汚れたままで、衛生面が気になりました。',
+    ],
+    photoLabels: ['季節のケーキ', 'カフェラテ', '店内の様子'],
+  },
+  bakery: {
+    good: [
+      'クロワッサンがサクサクで絶品。朝早くから開いているのも助かります。',
+      '食パンがもちもちで家族に好評です。予約しておくと確実に買えます。',
+      '季節限定のいちごのデニッシュが美味しかったです。店内もいい香り。',
+      'イートインでコーヒーと一緒にいただきました。どれも丁寧な味です。',
+    ],
+    mixed: [
+      '美味しいけれど、夕方には人気の商品が売り切れていることが多いです。',
+      '種類が豊富で迷います。レジが一台なので少し並びました。',
+    ],
+    bad: [
+      '買ったサンドイッチのパンが乾燥していて残念でした。',
+      '予約していた商品が用意されておらず、待たされました。',
+    ],
+    photoLabels: ['クロワッサン', '食パン', 'ショーケース'],
+  },
+  ramen: {
+    good: [
+      '濃厚な豚骨スープに細麺がよく絡んで最高でした。替え玉は必須です。',
+      '深夜まで営業していて助かります。味玉に味がしっかり染みていました。',
+      '店員さんの威勢がよく、気持ちよく食事できました。チャーシューが柔らかい。',
+      '醤油ラーメンのスープがすっきりしていて、最後まで飲み干しました。',
+    ],
+    mixed: [
+      '美味しいですが、少し塩辛く感じました。お昼どきは行列です。',
+      'カウンターのみで狭いです。味は普通に美味しいです。',
+    ],
+    bad: [
+      '麺が伸びていて、スープもぬるかったです。',
+      '食券機の使い方が分かりにくく、店員さんも不親切でした。',
+    ],
+    photoLabels: ['豚骨ラーメン', '味玉ラーメン'],
+  },
+  udon: {
+    good: [
+      'コシのある麺と出汁の香りが素晴らしい。かけうどんで十分満足です。',
+      '天ぷらが揚げたてでサクサク。値段も手頃で通いたくなります。',
+      '釜玉うどんが絶品でした。回転が早いので昼休みでも安心です。',
+      '出汁まで飲み干せる優しい味。子連れでも入りやすいお店です。',
+    ],
+    mixed: [
+      '麺は美味しいですが、天ぷらが少し冷めていました。',
+      'お昼のピークは席の確保が大変です。味には満足しています。',
+    ],
+    bad: [
+      '麺が柔らかすぎてコシがありませんでした。',
+      '注文を間違えられ、作り直しにも時間がかかりました。',
+    ],
+    photoLabels: ['釜玉うどん', 'かしわ天'],
+  },
+  salon: {
+    good: [
+      'カウンセリングが丁寧で、イメージ通りの仕上がりになりました。',
+      'カラーの色味がとても綺麗で、友人にも褒められました。',
+      'スタイリストさんが話しやすく、リラックスして過ごせました。',
+      'ヘッドスパが気持ちよくて、思わず眠ってしまいました。',
+    ],
+    mixed: [
+      '仕上がりは良いのですが、予約時間から15分ほど待ちました。',
+      '技術は確かですが、料金がもう少し分かりやすいと嬉しいです。',
+    ],
+    bad: [
+      '希望より短く切られてしまい、とても残念です。',
+      '施術中のスタッフ同士の私語が気になりました。',
+    ],
+    photoLabels: ['仕上がり'],
+  },
+  florist: {
+    good: [
+      '予算を伝えただけで、素敵な花束を作っていただきました。',
+      '母の日のアレンジメントが届いて、母がとても喜んでいました。',
+      'お花が長持ちします。お手入れの方法も教えていただきました。',
+    ],
+    mixed: [
+      '素敵なお花ですが、ラッピングに時間がかかりました。',
+      '品揃えは良いですが、駐車場がないのが不便です。',
+    ],
+    bad: [
+      '配達をお願いしたお花がしおれていました。',
+      '電話で注文した内容と違うアレンジが届きました。',
+    ],
+    photoLabels: ['花束', 'アレンジメント'],
+  },
+  bodycare: {
+    good: [
+      '長年の肩こりが楽になりました。説明も丁寧で安心できます。',
+      '腰痛で通っていますが、毎回しっかり体の状態を見てくださいます。',
+      '予約が取りやすく、仕事帰りに通えるのが助かります。',
+    ],
+    mixed: [
+      '施術は良いのですが、待合室が少し狭いです。',
+      '効果は感じますが、通う回数の説明がもう少し欲しかったです。',
+    ],
+    bad: ['施術のあと、かえって痛みが出てしまいました。', '予約していたのに30分待たされました。'],
+    photoLabels: [],
+  },
+  general: {
+    good: [
+      'スタッフの皆さんが親切で、気持ちよく利用できました。',
+      '駅から近くて便利です。また利用したいと思います。',
+    ],
+    mixed: ['悪くはないですが、もう少し待ち時間が短いと嬉しいです。'],
+    bad: ['説明が不十分で、分かりにくかったです。'],
+    photoLabels: ['店内'],
+  },
+} satisfies Record<string, ReviewTexts>;
+
+/** Reviewers' names as Google shows them (real names, some romanised). */
+export const reviewerNames = [
+  '佐藤 花子',
+  '鈴木 一郎',
+  'Tanaka K',
+  '高橋 美咲',
+  '伊藤 健',
+  '渡辺 さくら',
+  '山本 大輔',
+  '中村 あゆみ',
+  '小林 翔太',
+  '加藤 由美',
+  'Yuki S',
+  '吉田 拓也',
+  '山田 恵',
+  '松本 涼',
+  '井上 真理子',
+  '木村 颯',
+  '林 千尋',
+  '清水 直樹',
+];
+
+/** The owner's replies seeded as already sent: thanks for a good visit, an apology otherwise. */
+export const ownerReplies = {
+  good: [
+    'ご来店ありがとうございました。またのお越しを心よりお待ちしております。',
+    '嬉しいお言葉をありがとうございます。スタッフ一同の励みになります。',
+  ],
+  bad: [
+    '貴重なご意見をありがとうございます。ご指摘の点はスタッフで共有し、改善に努めてまいります。',
+    'この度はご不便をおかけし申し訳ございませんでした。いただいたご意見を今後に活かしてまいります。',
+  ],
+};
+
+/**
+ * How many reviews a location starts with; a location not listed gets 3 to 12 (drawn from its
+ * id). らーめん 一歩 池袋東口店 opened lately and has none yet (reviews.list answers `{}`).
+ */
+export const reviewSeedCounts: Record<string, number> = {
+  '4821390157204861230': 24, // カフェ テンポ 渋谷店 (shop@tenpo.example's connected listing)
+  '4821390157204861231': 14,
+  '4821390157204861232': 10,
+  '6104729583316724502': 0,
+};
+
+/**
+ * A seeded reply Google rejected (its newest replied review), with the PolicyViolation value
+ * Google gave: a promotional reply on an agency client's listing, to show a rejected reply.
+ */
+export const rejectedReplySeeds: Record<string, { comment: string; policyViolation: string }> = {
+  '7215038469920417302': {
+    comment: '当店は地域No.1の人気カフェです！今なら全品10%オフ、ぜひまたお越しください。',
+    policyViolation: 'ADVERTISING_AND_SOLICITATION',
+  },
+};

@@ -65,15 +65,40 @@ export type GUpload = {
   uploaded: boolean;
 };
 
-/** A review of a location (v4 Review without its name), and the emulator's bookkeeping. */
+/** A photo or video a reviewer attached (Review.ReviewMediaItem), drawn by the sandbox. */
+export type GReviewMedia = { key: string; label?: string; video?: boolean };
+
+/** What happened to a review's reply at Google, oldest first (read by tests through a control). */
+export type GReplyEvent = {
+  op: 'updateReply' | 'deleteReply' | 'moderation';
+  at: string;
+  comment?: string;
+  state?: string;
+  policyViolation?: string;
+};
+
+/**
+ * A review of a location: the v4 Review as Google answers it, without `name`, `reviewReplyUrl`
+ * and the image URLs (drawn from `photo`/`media` against the sandbox's base URL when answered),
+ * and the emulator's bookkeeping.
+ */
 export type GReview = {
   locationId: string;
   id: string;
   review: Record<string, unknown>;
+  /** Key of the reviewer's profile photo (none for an anonymous reviewer). */
+  photo?: string;
+  media?: GReviewMedia[];
   /** When the reply's moderation ends (the first read after it settles it). */
   replyLiveAt: number;
+  /** The PolicyViolation the pending reply will be rejected with; null: it will be approved. */
+  replyVerdict?: string | null;
   /** How many times updateReply was called on it (tests count at Google's side). */
   replies: number;
+  /** updateReply / deleteReply / moderation events, newest last (at most 50). */
+  history?: GReplyEvent[];
+  /** The customer deleted the review: get answers NOT_FOUND, list leaves it out. */
+  deleted?: boolean;
 };
 
 export type GoogleState = {
@@ -99,6 +124,12 @@ export type GoogleState = {
   listingReview?: GListingReview[];
   /** Customers' reviews of the locations (v4 reviews), seeded on first use. */
   reviews?: GReview[];
+  /** Which seed the reviews are of (a state saved with an older one is seeded again). */
+  reviewsVersion?: number;
+  /** When they were seeded: new reviews arrive on later days (google.v4-reviews-seed.ts). */
+  reviewsSeededAt?: number;
+  /** The last day (since `reviewsSeededAt`) whose new reviews have arrived. */
+  reviewsDay?: number;
 };
 
 export type GListingReview = {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idText } from '../ids';
+import { storeIdList } from '../ids';
 import { PAGE_SIZE_OPTIONS, paged } from '../paging/paging';
 import { PUBLISHER_KEYS } from '../publishers/publishers';
 import { formatTokyoDateTime, parseTokyoDateTime } from '../tokyo';
@@ -140,19 +140,8 @@ export const postSchema = z.object({
 });
 export type PostView = z.infer<typeof postSchema>;
 
-/** `user_id`: one store id, or several comma-separated (an agency's selected stores). */
-const storeIds = z
-  .string()
-  .transform((s) =>
-    s
-      .split(',')
-      .map((x) => x.trim())
-      .filter(Boolean),
-  )
-  .pipe(z.array(idText()).min(1));
-
 export const postListQuery = z.object({
-  user_id: storeIds,
+  user_id: storeIdList,
   limit: z.coerce
     .number()
     .int()
@@ -171,7 +160,7 @@ export const postTopicListQuery = postListQuery.omit({ post_type: true }).extend
     .default(10),
 });
 
-export const postOneQuery = z.object({ user_id: storeIds });
+export const postOneQuery = z.object({ user_id: storeIdList });
 
 export const postListResponse = z.object({ data: paged(postSchema) });
 export const postCreatedSchema = z.object({

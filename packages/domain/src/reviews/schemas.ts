@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idField, idText } from '../ids';
+import { commaParts, idField, storeIdList } from '../ids';
 import { PAGE_SIZE_OPTIONS, paged } from '../paging/paging';
 
 /** The inbox shows 10 reviews a page unless the user picks 5, 25 or 50. */
@@ -18,32 +18,16 @@ export type ReviewRepliedFilter = (typeof REVIEW_REPLIED_FILTERS)[number];
 export const REVIEW_REPLY_STATES = ['pending', 'live', 'rejected'] as const;
 export type ReviewReplyState = (typeof REVIEW_REPLY_STATES)[number];
 
-const storeIds = z
-  .string()
-  .transform((s) =>
-    s
-      .split(',')
-      .map((x) => x.trim())
-      .filter(Boolean),
-  )
-  .pipe(z.array(idText()).min(1));
-
 const starList = z
   .string()
-  .transform((s) =>
-    s
-      .split(',')
-      .map((x) => x.trim())
-      .filter(Boolean)
-      .map(Number),
-  )
+  .transform((s) => commaParts(s).map(Number))
   .pipe(z.array(z.number().int().min(1).max(5)).max(5));
 
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 
 /** `GET /reviews`: the reviews of one store or several, newest first. */
 export const reviewListQuery = z.object({
-  user_id: storeIds,
+  user_id: storeIdList,
   limit: z.coerce
     .number()
     .int()
@@ -61,7 +45,7 @@ export const reviewListQuery = z.object({
 });
 export type ReviewListQuery = z.infer<typeof reviewListQuery>;
 
-export const reviewOneQuery = z.object({ user_id: storeIds });
+export const reviewOneQuery = z.object({ user_id: storeIdList });
 
 export const reviewMediaSchema = z.object({
   thumbnail_url: z.string(),

@@ -18,9 +18,9 @@ import {
   type ChannelRegistry,
   type MetricSeries,
 } from '../../channels/channel';
+import { syncFailureOf } from '../../channels/sync-failure';
 import type { MetricColumns, MetricDaysTable } from '../../db/types';
 import { iso, type Clock } from '../../lib/clock';
-import { AppError } from '../../lib/errors';
 import { SYNCED_STATUSES, type MetricsRepo } from './metrics.repo';
 
 const GOOGLE = 'google_my_business' as const;
@@ -143,10 +143,6 @@ export type MetricsSyncDeps = {
   afterDaysWritten?: (storeId: number, range: DayRange) => void | Promise<void>;
 };
 
-/** A wait when a provider says "too many" without saying how long. */
-const RATE_WAIT_MS = 60_000;
-const MIN_WAIT_MS = 1000;
-
 export type MetricsSync = ReturnType<typeof createMetricsSync>;
 
 /**
@@ -257,35 +253,16 @@ export function createMetricsSync(deps: MetricsSyncDeps) {
 
   /** Acts on a failure by its class; what the job engine must retry is thrown again. */
   async function failed(storeId: number, err: unknown): Promise<SyncOutcome> {
-    const at = iso(now());
-    if (err instanceof AppError && err.code === 'channel_not_connected') {
-      await repo.saveSync(storeId, { state: 'idle', error: 'not_connected' }, at);
-      return { state: 'skipped', reason: 'not_connected' };
-    }
-    if (!(err instanceof ChannelError)) {
-      await repo.saveSync(storeId, { state: 'error', error: 'internal' }, at);
-      throw err;
-    }
-    switch (err.kind) {
-      case 'reauth':
-      case 'invalid':
-        // The grant access already turned the Google row to error (reauth) with its log line.
-        deps.log.warn(
-          { store: storeId, kind: err.kind, detail: err.message },
-          'metrics sync stopped for this store',
-        );
-        await repo.saveSync(storeId, { state: 'error', error: err.kind }, at);
-        return { state: 'stopped', reason: err.kind };
-      case 'rate_limited':
-      case 'quota': {
-        const wait = Math.max(MIN_WAIT_MS, err.retryAfterMs ?? RATE_WAIT_MS);
-        await repo.saveSync(storeId, { state: 'idle', error: err.kind }, at);
-        return { state: 'wait', until: new Date(now().getTime() + wait), reason: err.kind };
-      }
-      default:
-        await repo.saveSync(storeId, { state: 'error', error: err.kind }, at);
-        throw err;
-    }
+    const f = syncFailureOf(err, now());
+    // The grant access already turned the Google row to error (reauth) with its log line.
+    if (f.warn && err instanceof ChannelError)
+      deps.log.warn(
+        { store: storeId, kind: err.kind, detail: err.message },
+        'metrics sync stopped for this store',
+      );
+    await repo.saveSync(storeId, f.record, iso(now()));
+    if (!f.outcome) throw err;
+    return f.outcome;
   }
 
   return { syncStore };

@@ -4,8 +4,8 @@ import {
   type ChannelRegistry,
   type ProviderReview,
 } from '../../channels/channel';
+import { syncFailureOf, type SyncStop } from '../../channels/sync-failure';
 import { iso, type Clock } from '../../lib/clock';
-import { AppError } from '../../lib/errors';
 import { newReviewsMail } from '../../mail/templates';
 import type { MailOutbox } from '../../mail/mail.jobs';
 import type { ReviewsRepo } from './reviews.repo';
@@ -13,13 +13,8 @@ import type { ReviewsRepo } from './reviews.repo';
 const GOOGLE = 'google_my_business' as const;
 /** A first sync reads at most this many pages (50 reviews each): the newest 5,000 reviews. */
 export const FIRST_SYNC_MAX_PAGES = 100;
-const RATE_WAIT_MS = 60_000;
 
-export type ReviewSyncOutcome =
-  | { state: 'done'; pages: number; added: number }
-  | { state: 'skipped'; reason: string }
-  | { state: 'stopped'; reason: string }
-  | { state: 'wait'; until: Date; reason: string };
+export type ReviewSyncOutcome = { state: 'done'; pages: number; added: number } | SyncStop;
 
 export type ReviewsSyncDeps = {
   repo: ReviewsRepo;
@@ -153,33 +148,14 @@ export function createReviewsSync(deps: ReviewsSyncDeps) {
     });
   }
 
-  /** Acts on a failure by its class; what the job engine must retry is thrown again. */
+  /** Acts on a failure by its class (as the metrics sync); what must retry is thrown again. */
   async function failed(storeId: number, err: unknown): Promise<ReviewSyncOutcome> {
-    const at = now();
-    if (err instanceof AppError && err.code === 'channel_not_connected') {
-      await repo.saveSync(storeId, { state: 'idle', error: 'not_connected' }, at);
-      return { state: 'skipped', reason: 'not_connected' };
-    }
-    if (!(err instanceof ChannelError)) {
-      await repo.saveSync(storeId, { state: 'error', error: 'internal' }, at);
-      throw err;
-    }
-    switch (err.kind) {
-      case 'reauth':
-      case 'invalid':
-        deps.log.warn({ store: storeId, kind: err.kind }, 'reviews sync stopped for this store');
-        await repo.saveSync(storeId, { state: 'error', error: err.kind }, at);
-        return { state: 'stopped', reason: err.kind };
-      case 'rate_limited':
-      case 'quota': {
-        const wait = Math.max(1_000, err.retryAfterMs ?? RATE_WAIT_MS);
-        await repo.saveSync(storeId, { state: 'idle', error: err.kind }, at);
-        return { state: 'wait', until: new Date(clock.now().getTime() + wait), reason: err.kind };
-      }
-      default:
-        await repo.saveSync(storeId, { state: 'error', error: err.kind }, at);
-        throw err;
-    }
+    const f = syncFailureOf(err, clock.now());
+    if (f.warn && err instanceof ChannelError)
+      deps.log.warn({ store: storeId, kind: err.kind }, 'reviews sync stopped for this store');
+    await repo.saveSync(storeId, f.record, now());
+    if (!f.outcome) throw err;
+    return f.outcome;
   }
 
   return { syncStore };
