@@ -223,13 +223,15 @@ describe.skipIf(!pgUrl)('a cold start of several processes on a new PostgreSQL d
           `select count(*)::int as n from users where email = 'shop@tenpo.example'`,
         );
         expect(users.rows[0]?.n).toBe(1);
-        // The daily metrics sync and billing run on pg-boss's cron, declared once each.
+        // The daily metrics sync, billing and the reviews round run on pg-boss's cron, declared
+        // once each.
         const schedules = await c.query<{ name: string; key: string }>(
           `select name, key from pgboss.schedule order by name`,
         );
         expect(schedules.rows).toEqual([
           { name: 'metrics.daily', key: 'metrics.daily' },
           { name: 'payments.billing', key: 'payments.billing' },
+          { name: 'reviews.round', key: 'reviews.round' },
         ]);
       } finally {
         await c.end();

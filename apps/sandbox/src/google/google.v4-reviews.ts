@@ -1,260 +1,304 @@
-// Reviews on the Business Profile v4 API (developers.google.com/my-business/reference/rest/v4/
-// accounts.locations.reviews; fixtures/google-reviews): list (newest first, pages of up to 50,
-// with the location's averageRating and totalReviewCount), get, updateReply (a PUT: creates or
-// replaces the one reply), deleteReply. Since 2026-04-01 a reply is moderated: PENDING until the
-// emulated moderation is done, then APPROVED, or REJECTED with a policy violation when the
-// reply holds REJECT_MARKER. Japanese reviews are seeded per location; the control endpoint
-// `POST {S}/control/google/reviews` adds one, as a customer writing on Google would.
-import type { FastifyInstance } from 'fastify';
-import { bodyObject, field, type Dict, type PathRouter } from '../shared/http';
+// Reviews on the Business Profile v4 API: list (newest first by default, pages of up to 50, with
+// the location's averageRating and totalReviewCount), get, updateReply (a PUT that creates or
+// replaces the one reply) and deleteReply. Field names and enum values follow Google's reference
+// (fixtures/google-reviews/README.md cites the pages and the date read):
+// https://developers.google.com/my-business/reference/rest/v4/accounts.locations.reviews and
+// https://developers.google.com/my-business/reference/rpc/google.mybusiness.v4 (ReviewReply,
+// ReviewReply.State, ReviewReply.PolicyViolation, Review.ReviewMediaItem).
+// Since 2026-04-01 Google moderates a reply: `reviewReplyState` is PENDING until the emulated
+// moderation ends (the first read after `postLiveAfterMs`), then APPROVED, or REJECTED with a
+// `policyViolation` when the reply holds REJECT_MARKER. Seeded reviews: google.v4-reviews-seed.ts.
+import type { FastifyRequest } from 'fastify';
+import { field, type Dict, type PathRouter } from '../shared/http';
 import type { Runtime } from '../shared/runtime';
 import type { JsonStore } from '../shared/store';
 import { notFound, v4ValidationError } from './google.errors';
 import { decodePage, encodePage, intParam } from './google.business';
-import type { GoogleState, GReview } from './google.state';
+import { locationFixtures } from './google.fixtures';
+import type { GoogleState, GReplyEvent, GReview } from './google.state';
 import { REJECT_MARKER, stamp, v4Parent, type V4Ctx } from './google.v4-common';
+import {
+  dayOf,
+  dueReviews,
+  REVIEWS_SEED_VERSION,
+  seedReviews,
+  STAR_RATINGS,
+} from './google.v4-reviews-seed';
+
+export { STAR_RATINGS };
+/** ReviewReply.comment: "The maximum length is 4096 bytes." */
+export const REPLY_MAX_BYTES = 4096;
+/**
+ * reviews.list `pageSize`: "The maximum page_size is 50." ListReviewsRequest names no default;
+ * BatchGetReviewsRequest's is 50, which the emulator also uses here (UNCONFIRMED).
+ */
+export const REVIEWS_MAX_PAGE = 50;
+/** ReviewReply.State, as the reference lists it. */
+export const REPLY_STATES = ['REVIEW_REPLY_STATE_UNSPECIFIED', 'PENDING', 'REJECTED', 'APPROVED'];
+/**
+ * ReviewReply.PolicyViolation, as the reference lists it ("New values may be added in the
+ * future"): the same standardized list Business Information's PolicyViolation has.
+ */
+export const POLICY_VIOLATIONS = [
+  'POLICY_VIOLATION_UNSPECIFIED',
+  'ACCOUNT_RESTRICTED_AND_SUSPENDED',
+  'ACCOUNT_RESTRICTED_AND_EDIT_REJECTED',
+  'ASSOCIATED_ACCOUNT_SUSPENDED',
+  'BUSINESS_INELIGIBLE',
+  'OWNERSHIP_REVOKED',
+  'LOCATION_SUSPENDED',
+  'LOCATION_DISABLED',
+  'LOCATION_VERIFICATION_REQUIRED',
+  'PO_BOX',
+  'GOOGLE_PAY_SUSPENSION',
+  'EDITING_RESTRICTION',
+  'ILLEGAL_BUSINESS_HOURS_EDIT',
+  'FAKE_ENGAGEMENT',
+  'ADULT_THEMED',
+  'SEXUALLY_EXPLICIT',
+  'ADVERTISING_AND_SOLICITATION',
+  'DANGEROUS',
+  'GIBBERISH_AND_REPETITIVE',
+  'REPETITIVE',
+  'UNCLEAR',
+  'ILLEGAL',
+  'OFF_TOPIC',
+  'OFFENSIVE',
+  'VIOLENCE_AND_GORE',
+  'CHILD_SAFETY',
+  'HARASSMENT',
+  'HATE_SPEECH',
+  'IMPERSONATION',
+  'MISINFORMATION',
+  'MISREPRESENTATION',
+  'OBSCENITY_AND_PROFANITY',
+  'PERSONAL_INFO',
+  'REGULATED_GOODS_AND_SERVICES',
+  'GENERIC_VANDALISM',
+  'GENERIC_FRAUD',
+  'PHOTOS_AND_VIDEOS_CRITERIA',
+  'MODERATION_ERROR',
+  'PRIVACY',
+  'GENERIC_VIOLATION',
+  'GENERIC_QUALITY',
+  'IDENTITY_CHANGE',
+  'GEOGRAPHIC_LOCATION_CHANGE',
+];
+/** The violation a reply holding the bare REJECT_MARKER is rejected with. */
+export const DEFAULT_VIOLATION = 'GENERIC_VIOLATION';
 
 const REVIEWS = /^v4\/accounts\/([^/]+)\/locations\/([^/]+)\/reviews$/;
 const REVIEW = /^v4\/accounts\/([^/]+)\/locations\/([^/]+)\/reviews\/([^/:]+)$/;
 const REPLY = /^v4\/accounts\/([^/]+)\/locations\/([^/]+)\/reviews\/([^/:]+)\/reply$/;
+const FIXTURE_LOCATIONS = new Set(locationFixtures().map((l) => l.id));
 
-export const STAR_RATINGS = ['ONE', 'TWO', 'THREE', 'FOUR', 'FIVE'] as const;
-/** Google's limit on a reply's text (updateReply): 4,096 bytes. */
-export const REPLY_MAX_BYTES = 4096;
-/** Google's largest reviews page; also its default (reviews.list `pageSize`). */
-export const REVIEWS_MAX_PAGE = 50;
-const DAY = 86_400_000;
-
-// The seeded reviews: text (or none), stars, a reviewer (or anonymous), a reply (or none).
-const TEXTS: [number, string | null][] = [
-  [5, 'スタッフの方の対応がとても丁寧で、居心地の良いお店でした。また伺います。'],
-  [5, 'ランチのセットがお得で美味しかったです。コーヒーもおすすめです。'],
-  [4, '雰囲気が良く、ゆっくり過ごせました。週末は少し混んでいます。'],
-  [5, null],
-  [3, '味は普通でした。提供まで少し時間がかかりました。'],
-  [4, '駅から近くて便利です。デザートの種類がもう少しあると嬉しいです。'],
-  [2, '予約していたのに20分待たされました。説明もなく残念です。'],
-  [1, '店員の態度が悪く、二度と行きません。'],
-  [5, '友人の誕生日に利用しました。サプライズにも対応していただき感謝しています。'],
-  [4, null],
-  [3, '席の間隔が狭く、隣の会話が気になりました。'],
-  [2, '注文と違うものが出てきました。'],
-];
-const NAMES = ['佐藤 花子', '鈴木 一郎', 'Tanaka K', '高橋 美咲', '伊藤 健', '渡辺 さくら'];
-const REPLIES = [
-  'ご来店ありがとうございました。またのお越しを心よりお待ちしております。',
-  '貴重なご意見をありがとうございます。スタッフ一同、改善に努めてまいります。',
-];
-
-/** The seeded reviews of a location: a dozen, over the last six months, deterministic. */
-export function seedReviews(
-  locationIds: readonly string[],
-  now: number,
-  baseUrl: string,
-): GReview[] {
-  return locationIds.flatMap((locationId, li) =>
-    TEXTS.map(([stars, comment], i) => {
-      const at = new Date(now - (i * 15 + (li % 7) + 1) * DAY).toISOString();
-      const anonymous = (i + li) % 5 === 4;
-      const replied = i % 3 === 0;
-      const review: Dict = {
-        reviewId: `${locationId.slice(-6)}r${String(i).padStart(3, '0')}`,
-        reviewer: anonymous
-          ? { displayName: 'Google ユーザー', isAnonymous: true }
-          : {
-              displayName: NAMES[(i + li) % NAMES.length],
-              profilePhotoUrl: `${baseUrl}/google/lh3/a/reviewer-${(i + li) % NAMES.length}`,
-              isAnonymous: false,
-            },
-        starRating: STAR_RATINGS[stars - 1],
-        ...(comment ? { comment } : {}),
-        createTime: at,
-        updateTime: at,
-        ...(replied
-          ? {
-              reviewReply: {
-                comment: REPLIES[stars >= 4 ? 0 : 1],
-                updateTime: new Date(Date.parse(at) + DAY / 2).toISOString(),
-                reviewReplyState: 'APPROVED',
-              },
-            }
-          : {}),
-        ...(i === 1 || i === 8
-          ? {
-              reviewMediaItems: [{ thumbnailUrl: `${baseUrl}/google/lh3/p/review-${i}` }],
-            }
-          : {}),
-      };
-      return { locationId, id: review.reviewId as string, review, replyLiveAt: 0, replies: 0 };
-    }),
-  );
-}
-
-/** The location's reviews, seeded on first use (a state saved before reviews existed). */
-function reviewsOf(store: JsonStore<GoogleState>, rt: Runtime): GReview[] {
-  if (!store.data.reviews) {
-    store.data.reviews = seedReviews(
-      store.data.locations.map((l) => l.id),
-      rt.now(),
-      rt.baseUrl,
-    );
+/**
+ * The reviews of every seeded location: seeded on first use (and again over a state seeded
+ * with an older seed), and joined by the reviews customers wrote on the days since.
+ */
+export function reviewsOf(store: JsonStore<GoogleState>, rt: Runtime): GReview[] {
+  const s = store.data;
+  const now = rt.now();
+  const seeded = s.locations.filter((l) => FIXTURE_LOCATIONS.has(l.id));
+  if (!s.reviews || s.reviewsVersion !== REVIEWS_SEED_VERSION) {
+    s.reviews = seedReviews(seeded, now);
+    s.reviewsVersion = REVIEWS_SEED_VERSION;
+    s.reviewsSeededAt = now;
+    s.reviewsDay = 0;
     store.save();
   }
-  return store.data.reviews;
+  const since = s.reviewsSeededAt ?? now;
+  const today = dayOf(since, now);
+  if (today > (s.reviewsDay ?? 0)) {
+    s.reviews.push(...dueReviews(seeded, since, s.reviewsDay ?? 0, today));
+    s.reviewsDay = today;
+    store.save();
+  }
+  return s.reviews;
 }
 
-/** Moderation ends at the first read after its delay: APPROVED, or REJECTED with a reason. */
-function settle(rt: Runtime, r: GReview): boolean {
+export const logEvent = (r: GReview, e: GReplyEvent): void => {
+  r.history = [...(r.history ?? []), e].slice(-50);
+};
+
+/**
+ * The violation a reply will be rejected with: `sandbox:reject` → DEFAULT_VIOLATION, and
+ * `sandbox:reject:OFF_TOPIC` (any value of POLICY_VIOLATIONS) → that one; null: approved.
+ */
+export function violationFor(comment: string): string | null {
+  const at = comment.indexOf(REJECT_MARKER);
+  if (at < 0) return null;
+  const named = /^:([A-Z_]+)/.exec(comment.slice(at + REJECT_MARKER.length))?.[1];
+  return named && POLICY_VIOLATIONS.includes(named) && named !== 'POLICY_VIOLATION_UNSPECIFIED'
+    ? named
+    : DEFAULT_VIOLATION;
+}
+
+/** Google ends the reply's moderation: APPROVED, or REJECTED with a PolicyViolation. */
+export function moderate(rt: Runtime, r: GReview, state: string, violation?: string): void {
+  const reply = r.review.reviewReply as Dict | undefined;
+  if (!reply) return;
+  reply.reviewReplyState = state;
+  if (state === 'REJECTED') reply.policyViolation = violation ?? DEFAULT_VIOLATION;
+  else delete reply.policyViolation;
+  logEvent(r, {
+    op: 'moderation',
+    at: stamp(rt),
+    state,
+    ...(state === 'REJECTED' ? { policyViolation: reply.policyViolation as string } : {}),
+  });
+}
+
+/** A pending reply whose moderation time has come is settled by the read that sees it. */
+export function settle(rt: Runtime, r: GReview): boolean {
   const reply = r.review.reviewReply as Dict | undefined;
   if (!reply || reply.reviewReplyState !== 'PENDING' || rt.now() < r.replyLiveAt) return false;
-  const rejected = typeof reply.comment === 'string' && reply.comment.includes(REJECT_MARKER);
-  reply.reviewReplyState = rejected ? 'REJECTED' : 'APPROVED';
-  if (rejected)
-    reply.policyViolation = {
-      policyViolationType: 'SPAM',
-      description: 'The reply does not follow the Google Business Profile content policy.',
-    };
+  moderate(rt, r, r.replyVerdict ? 'REJECTED' : 'APPROVED', r.replyVerdict ?? undefined);
   return true;
 }
 
-const reviewJson = (a: string, l: string, r: GReview): Dict => ({
-  name: `accounts/${a}/locations/${l}/reviews/${r.id}`,
-  ...r.review,
-  reviewReplyUrl: `https://business.google.com/reviews/reply?review=${r.id}`,
-});
+/**
+ * Why Google refuses a reply's text, or null: required, and at most 4,096 bytes of UTF-8. How
+ * Google words these refusals is not documented; ErrorCode 2 is the code of a recorded "is
+ * required" answer (fixtures/google-errors), 3 the emulator's code for an invalid value.
+ */
+export function replyViolation(comment: unknown): { code: number; message: string } | null {
+  if (typeof comment !== 'string' || comment.trim() === '')
+    return { code: 2, message: 'comment is required.' };
+  if (Buffer.byteLength(comment, 'utf8') > REPLY_MAX_BYTES)
+    return { code: 3, message: `comment exceeds the maximum length of ${REPLY_MAX_BYTES} bytes.` };
+  return null;
+}
 
+/** updateReply: the one reply is created or replaced, PENDING until Google's moderation ends. */
+export function putReply(rt: Runtime, r: GReview, comment: string): Dict {
+  const reply = { comment, updateTime: stamp(rt), reviewReplyState: 'PENDING' };
+  r.review.reviewReply = reply;
+  r.replyLiveAt = rt.now() + rt.settings().google.postLiveAfterMs;
+  r.replyVerdict = violationFor(comment);
+  r.replies += 1;
+  logEvent(r, { op: 'updateReply', at: reply.updateTime, comment });
+  return { ...reply };
+}
+
+/**
+ * reviewReplyUrl (2026-07-24): "URL for replying to the review". Its real form is not
+ * documented; the sandbox serves its own reply page there (google.v4-reviews-control.ts).
+ */
+export const replyUrlOf = (rt: Runtime, name: string): string =>
+  `${rt.baseUrl}/google/review-reply?review=${encodeURIComponent(name)}`;
+
+/** The Review as Google answers it, its fields in the reference's order. */
+export function reviewJson(rt: Runtime, accountId: string, r: GReview): Dict {
+  const name = `accounts/${accountId}/locations/${r.locationId}/reviews/${r.id}`;
+  const v = r.review;
+  const lh3 = `${rt.baseUrl}/google/lh3`;
+  const reviewer = v.reviewer as Dict;
+  return {
+    name,
+    reviewId: v.reviewId,
+    reviewer: r.photo ? { profilePhotoUrl: `${lh3}/a/${r.photo}`, ...reviewer } : { ...reviewer },
+    starRating: v.starRating,
+    ...(v.comment !== undefined ? { comment: v.comment } : {}),
+    createTime: v.createTime,
+    updateTime: v.updateTime,
+    ...(v.reviewReply ? { reviewReply: { ...(v.reviewReply as Dict) } } : {}),
+    ...(r.media?.length
+      ? {
+          reviewMediaItems: r.media.map((m) => ({
+            thumbnailUrl: `${lh3}/p/${m.key}`,
+            ...(m.label ? { thumbnailLabel: m.label } : {}),
+            ...(m.video ? { videoUrl: `${lh3}/v/${m.key}` } : {}),
+          })),
+        }
+      : {}),
+    reviewReplyUrl: replyUrlOf(rt, name),
+  };
+}
+
+const starsOf = (r: GReview) => STAR_RATINGS.indexOf(r.review.starRating as never) + 1;
 const byUpdateDesc = (x: GReview, y: GReview) =>
   String(y.review.updateTime).localeCompare(String(x.review.updateTime));
-const starsOf = (r: GReview) => STAR_RATINGS.indexOf(r.review.starRating as never) + 1;
+/** orderBy: `updateTime desc` (the default), `rating` (ascending), `rating desc`. */
+const ORDERS: Record<string, (x: GReview, y: GReview) => number> = {
+  'updateTime desc': byUpdateDesc,
+  'update_time desc': byUpdateDesc,
+  rating: (x, y) => starsOf(x) - starsOf(y) || byUpdateDesc(x, y),
+  'rating desc': (x, y) => starsOf(y) - starsOf(x) || byUpdateDesc(x, y),
+};
+
+/** A location's reviews.list page (ListReviewsResponse; proto3 JSON leaves zero values out). */
+function listReviews(ctx: V4Ctx, req: FastifyRequest, a: string, l: string): Dict {
+  const { rt, store } = ctx;
+  const pageSize =
+    intParam(req, ['pageSize', 'page_size'], 'page_size', 0, REVIEWS_MAX_PAGE, 0) ||
+    REVIEWS_MAX_PAGE;
+  const offset = decodePage(field(req, 'pageToken') ?? field(req, 'page_token'));
+  const order = (field(req, 'orderBy') ?? field(req, 'order_by') ?? 'updateTime desc')
+    .trim()
+    .replace(/\s+/g, ' ');
+  const sort = ORDERS[order];
+  if (!sort)
+    throw v4ValidationError([
+      { code: 3, field: 'order_by', message: `Invalid order_by: ${order}`, value: order },
+    ]);
+  const all = reviewsOf(store, rt)
+    .filter((r) => r.locationId === l && !r.deleted)
+    .sort(sort);
+  const page = all.slice(offset, offset + pageSize);
+  if (page.map((r) => settle(rt, r)).some(Boolean)) store.save();
+  const rated = all.map(starsOf).filter((n) => n > 0);
+  const average = rated.length ? rated.reduce((s, n) => s + n, 0) / rated.length : 0;
+  return {
+    ...(page.length ? { reviews: page.map((r) => reviewJson(rt, a, r)) } : {}),
+    // One decimal, as Maps shows it; how Google rounds averageRating is not documented.
+    ...(average ? { averageRating: Math.round(average * 10) / 10 } : {}),
+    ...(all.length ? { totalReviewCount: all.length } : {}),
+    ...(offset + pageSize < all.length ? { nextPageToken: encodePage(offset + pageSize) } : {}),
+  };
+}
 
 export function registerV4Reviews(router: PathRouter, ctx: V4Ctx): void {
   const { rt, store } = ctx;
   const find = (l: string, id: string) => {
-    const r = reviewsOf(store, rt).find((x) => x.locationId === l && x.id === id);
+    const r = reviewsOf(store, rt).find((x) => x.locationId === l && x.id === id && !x.deleted);
     if (!r) throw notFound();
     return r;
   };
 
   router.add('GET', REVIEWS, async (req, _reply, [a, l]) => {
     await v4Parent(ctx, req, a as string, l as string);
-    const pageSize = intParam(
-      req,
-      ['pageSize'],
-      'page_size',
-      1,
-      REVIEWS_MAX_PAGE,
-      REVIEWS_MAX_PAGE,
-    );
-    const offset = decodePage(field(req, 'pageToken'));
-    const order = (field(req, 'orderBy') ?? 'updateTime desc').trim();
-    const sorts: Record<string, (x: GReview, y: GReview) => number> = {
-      'updateTime desc': byUpdateDesc,
-      rating: (x, y) => starsOf(x) - starsOf(y) || byUpdateDesc(x, y),
-      'rating desc': (x, y) => starsOf(y) - starsOf(x) || byUpdateDesc(x, y),
-    };
-    const sort = sorts[order];
-    if (!sort)
-      throw v4ValidationError([
-        { code: 3, field: 'order_by', message: `Invalid order_by: ${order}` },
-      ]);
-    const all = reviewsOf(store, rt)
-      .filter((r) => r.locationId === l)
-      .sort(sort);
-    const page = all.slice(offset, offset + pageSize);
-    if (page.map((r) => settle(rt, r)).some(Boolean)) store.save();
-    const rated = all.map(starsOf).filter((n) => n > 0);
-    return {
-      ...(page.length ? { reviews: page.map((r) => reviewJson(a as string, l as string, r)) } : {}),
-      ...(rated.length
-        ? { averageRating: Math.round((rated.reduce((s, n) => s + n, 0) / rated.length) * 10) / 10 }
-        : {}),
-      totalReviewCount: all.length,
-      ...(offset + pageSize < all.length ? { nextPageToken: encodePage(offset + pageSize) } : {}),
-    };
+    return listReviews(ctx, req, a as string, l as string);
   });
 
   router.add('GET', REVIEW, async (req, _reply, [a, l, id]) => {
     await v4Parent(ctx, req, a as string, l as string);
     const r = find(l as string, id as string);
     if (settle(rt, r)) store.save();
-    return reviewJson(a as string, l as string, r);
+    return reviewJson(rt, a as string, r);
   });
 
+  // The body is a ReviewReply; only `comment` is written, the output-only fields are ignored.
   router.add('PUT', REPLY, async (req, _reply, [a, l, id]) => {
     await v4Parent(ctx, req, a as string, l as string);
     const r = find(l as string, id as string);
-    const comment = bodyObject(req).comment;
-    if (typeof comment !== 'string' || comment.trim() === '')
-      throw v4ValidationError([{ code: 2, field: 'comment', message: 'comment is required.' }]);
-    if (Buffer.byteLength(comment, 'utf8') > REPLY_MAX_BYTES)
-      throw v4ValidationError([
-        { code: 3, field: 'comment', message: `comment exceeds ${REPLY_MAX_BYTES} bytes.` },
-      ]);
-    const reply = { comment, updateTime: stamp(rt), reviewReplyState: 'PENDING' };
-    r.review.reviewReply = reply;
-    r.replyLiveAt = rt.now() + rt.settings().google.postLiveAfterMs;
-    r.replies += 1;
+    const body = req.body && typeof req.body === 'object' ? (req.body as Dict) : {};
+    const bad = replyViolation(body.comment);
+    if (bad) throw v4ValidationError([{ ...bad, field: 'comment' }]);
+    const reply = putReply(rt, r, body.comment as string);
     store.save();
     return reply;
   });
 
+  // Answers Empty (`{}`). A review without a reply answers NOT_FOUND (UNCONFIRMED).
   router.add('DELETE', REPLY, async (req, _reply, [a, l, id]) => {
     await v4Parent(ctx, req, a as string, l as string);
     const r = find(l as string, id as string);
     if (!r.review.reviewReply) throw notFound();
     delete r.review.reviewReply;
+    r.replyVerdict = null;
+    logEvent(r, { op: 'deleteReply', at: stamp(rt) });
     store.save();
     return {};
-  });
-}
-
-/**
- * `POST {S}/control/google/reviews`: a customer writes a review on Google.
- * Body: `{ location_id, star_rating: 1–5, comment?, reviewer?, anonymous? }` → the review.
- */
-export function registerReviewsControl(
-  app: FastifyInstance,
-  rt: Runtime,
-  store: JsonStore<GoogleState>,
-): void {
-  // Reviewers' photos and review photos, as Google's image host (lh3) serves them: drawn here,
-  // since the sandbox reaches no outside host.
-  app.get<{ Params: { kind: string; key: string } }>(
-    '/google/lh3/:kind/:key',
-    async (req, reply) => {
-      const { kind, key } = req.params;
-      if (kind !== 'a' && kind !== 'p') return reply.code(404).type('text/plain').send('Not Found');
-      const hue = [...key].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % 360, 7);
-      const svg =
-        kind === 'a'
-          ? `<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><circle cx="32" cy="32" r="32" fill="hsl(${hue},45%,55%)"/><circle cx="32" cy="25" r="11" fill="#fff"/><ellipse cx="32" cy="54" rx="19" ry="13" fill="#fff"/></svg>`
-          : `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300"><rect width="400" height="300" fill="hsl(${hue},40%,70%)"/><circle cx="200" cy="160" r="80" fill="hsl(${(hue + 40) % 360},50%,85%)"/></svg>`;
-      return reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(svg);
-    },
-  );
-
-  app.post('/control/google/reviews', async (req, reply) => {
-    const b = (req.body ?? {}) as Dict;
-    const loc = store.data.locations.find((l) => l.id === String(b.location_id ?? ''));
-    const stars = Number(b.star_rating);
-    if (!loc || !Number.isInteger(stars) || stars < 1 || stars > 5)
-      return reply.code(400).send({ error: 'location_id of a location and star_rating 1–5' });
-    const list = reviewsOf(store, rt);
-    const at = stamp(rt);
-    const id = `${loc.id.slice(-6)}n${String(list.length).padStart(5, '0')}`;
-    const anonymous = b.anonymous === true;
-    const review: Dict = {
-      reviewId: id,
-      reviewer: anonymous
-        ? { displayName: 'Google ユーザー', isAnonymous: true }
-        : { displayName: String(b.reviewer ?? 'Google ユーザー'), isAnonymous: false },
-      starRating: STAR_RATINGS[stars - 1],
-      ...(typeof b.comment === 'string' && b.comment ? { comment: b.comment } : {}),
-      createTime: at,
-      updateTime: at,
-    };
-    list.push({ locationId: loc.id, id, review, replyLiveAt: 0, replies: 0 });
-    store.save();
-    return reviewJson(loc.accountId, loc.id, list[list.length - 1] as GReview);
   });
 }

@@ -8,7 +8,8 @@ import type { GoogleState } from './google.state';
 import type { V4Ctx } from './google.v4-common';
 import { registerV4Media } from './google.v4-media';
 import { registerV4Posts } from './google.v4-posts';
-import { registerReviewsControl, registerV4Reviews } from './google.v4-reviews';
+import { registerV4Reviews } from './google.v4-reviews';
+import { registerReviewsControl } from './google.v4-reviews-control';
 
 export { mediaViolations, REJECT_MARKER } from './google.v4-common';
 
