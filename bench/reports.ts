@@ -31,6 +31,7 @@ import { createReportsRepo } from '../apps/api/src/modules/reports/reports.repo'
 import { createReportsService } from '../apps/api/src/modules/reports/reports.service';
 import { onBothDatabases } from './support/pg-schema';
 import { addAgencyStores } from './support/stores';
+import { median, timedMedian } from './support/timing';
 
 const REPORT_URL = '/api/report/multiple-store/adjustment-period';
 const STORES = Number(process.env.BENCH_STORES ?? 1000);
@@ -40,23 +41,10 @@ const PG_URL =
   process.env.TEST_DATABASE_URL ??
   'postgres://postgres@127.0.0.1:5432/test';
 
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] ?? NaN;
-};
 // Steady state, as a server answering reports all day: ten calls first (the JIT, PostgreSQL's
 // buffers and catalog caches), then the median of RUNS.
 const WARM = Number(process.env.BENCH_WARM ?? 10);
-const timed = async (f: () => Promise<unknown>): Promise<number> => {
-  for (let i = 0; i < WARM; i++) await f();
-  const out: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const t0 = performance.now();
-    await f();
-    out.push(performance.now() - t0);
-  }
-  return median(out);
-};
+const timed = (f: () => Promise<unknown>): Promise<number> => timedMedian(f, WARM, RUNS);
 
 /** 1,000 stores of the demo agency, each linked to Google, with 25 months of days and months. */
 async function fill(h: DbHandle, from: string, to: string): Promise<number[]> {

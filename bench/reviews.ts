@@ -16,6 +16,7 @@ import { systemClock } from '../apps/api/src/lib/clock';
 import { createReviewsRepo } from '../apps/api/src/modules/reviews/reviews.repo';
 import { onBothDatabases } from './support/pg-schema';
 import { addAgencyStores } from './support/stores';
+import { timedMedian } from './support/timing';
 
 const STORES = Number(process.env.BENCH_STORES ?? 1000);
 const PER_STORE = Number(process.env.BENCH_REVIEWS ?? 200);
@@ -27,20 +28,7 @@ const PG_URL =
   process.env.TEST_DATABASE_URL ??
   'postgres://postgres@127.0.0.1:5432/test';
 
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] ?? NaN;
-};
-const timed = async (f: () => Promise<unknown>): Promise<number> => {
-  for (let i = 0; i < WARM; i++) await f();
-  const out: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const t0 = performance.now();
-    await f();
-    out.push(performance.now() - t0);
-  }
-  return median(out);
-};
+const timed = (f: () => Promise<unknown>): Promise<number> => timedMedian(f, WARM, RUNS);
 
 /** STORES stores of the demo agency with PER_STORE reviews each over the last 400 days. */
 async function fill(h: DbHandle): Promise<number[]> {

@@ -20,7 +20,7 @@ import {
   settle,
   STAR_RATINGS,
 } from './google.v4-reviews';
-import { ANONYMOUS_NAME } from './google.v4-reviews-seed';
+import { reviewRecord } from './google.v4-reviews-seed';
 
 const invalid = (reply: FastifyReply, message: string) =>
   reply.code(400).send({ error: 'invalid', message });
@@ -61,25 +61,16 @@ function newReview(rt: Runtime, loc: GLocation, b: Dict): GReview | string {
   const comment = typeof b.comment === 'string' && b.comment !== '' ? b.comment : undefined;
   const id = randomBytes(30).toString('base64url').slice(0, 38);
   const time = new Date(at).toISOString();
-  const media = photosFrom(id, b.photos);
-  return {
+  return reviewRecord({
     locationId: loc.id,
     id,
-    review: {
-      reviewId: id,
-      reviewer: anonymous
-        ? { displayName: ANONYMOUS_NAME, isAnonymous: true }
-        : { displayName: name, isAnonymous: false },
-      starRating: STAR_RATINGS[stars - 1],
-      ...(comment ? { comment } : {}),
-      createTime: time,
-      updateTime: time,
-    },
-    ...(anonymous ? {} : { photo: `rv-${id.slice(0, 12)}` }),
-    ...(media.length ? { media } : {}),
-    replyLiveAt: 0,
-    replies: 0,
-  };
+    stars,
+    reviewer: anonymous ? null : name,
+    comment,
+    createTime: time,
+    updateTime: time,
+    media: photosFrom(id, b.photos),
+  });
 }
 
 /** The reviewers' and reviews' photos as Google's image host (lh3) serves them, drawn here. */

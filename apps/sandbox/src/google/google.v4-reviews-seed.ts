@@ -95,21 +95,48 @@ export function draftReview(
   const name = pick(reviewerNames, draw());
   const withMedia = texts.photoLabels.length > 0 && draw() < 0.16;
   const edited = draw() < 0.08 ? Math.min(now, at + (1 + draw() * 10) * DAY) : at;
-  return {
+  return reviewRecord({
     locationId,
     id,
+    stars,
+    reviewer: anonymous ? null : name,
+    comment,
+    createTime: iso(at),
+    updateTime: iso(edited),
+    media: withMedia ? mediaOf(id, texts, draw) : [],
+  });
+}
+
+/**
+ * A review as the emulator keeps it, from what its customer wrote: `reviewer` null is an
+ * anonymous one (Google's placeholder name, no photo). Seeded, due and control-written reviews.
+ */
+export function reviewRecord(p: {
+  locationId: string;
+  id: string;
+  stars: number;
+  reviewer: string | null;
+  comment: string | undefined;
+  createTime: string;
+  updateTime: string;
+  media: GReviewMedia[];
+}): GReview {
+  const anonymous = p.reviewer === null;
+  return {
+    locationId: p.locationId,
+    id: p.id,
     review: {
-      reviewId: id,
+      reviewId: p.id,
       reviewer: anonymous
         ? { displayName: ANONYMOUS_NAME, isAnonymous: true }
-        : { displayName: name, isAnonymous: false },
-      starRating: STAR_RATINGS[stars - 1],
-      ...(comment ? { comment } : {}),
-      createTime: iso(at),
-      updateTime: iso(edited),
+        : { displayName: p.reviewer, isAnonymous: false },
+      starRating: STAR_RATINGS[p.stars - 1],
+      ...(p.comment ? { comment: p.comment } : {}),
+      createTime: p.createTime,
+      updateTime: p.updateTime,
     },
-    ...(anonymous ? {} : { photo: `rv-${id.slice(0, 12)}` }),
-    ...(withMedia ? { media: mediaOf(id, texts, draw) } : {}),
+    ...(anonymous ? {} : { photo: `rv-${p.id.slice(0, 12)}` }),
+    ...(p.media.length ? { media: p.media } : {}),
     replyLiveAt: 0,
     replies: 0,
   };

@@ -574,7 +574,8 @@ export type GoogleReviewReply = {
   comment?: string;
   updateTime?: string;
   reviewReplyState?: string;
-  policyViolation?: unknown;
+  /** A ReviewReply.PolicyViolation value (ADVERTISING_AND_SOLICITATION…), when rejected. */
+  policyViolation?: string;
 };
 
 /** A v4 Review (fixtures/google-reviews), the fields Tenpo reads. */

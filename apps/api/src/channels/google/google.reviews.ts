@@ -28,27 +28,14 @@ export const replyStateOf = (state: string | undefined): ProviderReviewReply['st
   }
 };
 
-/** Google's PolicyViolation as one line of text (its type and, when given, its description). */
-export const policyViolationOf = (v: unknown): string | null => {
-  if (v === undefined || v === null || v === '') return null;
-  if (typeof v === 'string') return v;
-  if (Array.isArray(v)) return v.map(policyViolationOf).filter(Boolean).join(' / ') || null;
-  if (typeof v === 'object') {
-    const parts = Object.values(v as Record<string, unknown>).filter(
-      (x): x is string => typeof x === 'string' && x !== '',
-    );
-    return parts.length ? parts.join(': ') : null;
-  }
-  return null;
-};
-
 export const replyOf = (r: GoogleReviewReply | undefined): ProviderReviewReply | null =>
   r?.comment
     ? {
         comment: r.comment,
         updateTime: r.updateTime ?? '',
         state: replyStateOf(r.reviewReplyState),
-        policyViolation: policyViolationOf(r.policyViolation),
+        // ReviewReply.PolicyViolation: a string enum, set only when the reply was rejected.
+        policyViolation: r.policyViolation || null,
       }
     : null;
 
