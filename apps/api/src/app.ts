@@ -56,6 +56,12 @@ import { createSbpsClient, type SbpsClient } from './modules/payments/sbps.clien
 import { createTdsClient } from './modules/payments/tds';
 import { createPhotosRepo } from './modules/photos/photos.repo';
 import { registerReviewsJobs, type ReviewsJobs } from './modules/reviews/reviews.jobs';
+import { createApprovalsRepo } from './modules/reviews/approvals.repo';
+import { registerApprovalRoutes } from './modules/reviews/approvals.routes';
+import {
+  createApprovalsService,
+  type ApprovalsService,
+} from './modules/reviews/approvals.service';
 import { createReviewsRepo } from './modules/reviews/reviews.repo';
 import { registerReviewRoutes } from './modules/reviews/reviews.routes';
 import { createReviewsService } from './modules/reviews/reviews.service';
@@ -144,7 +150,7 @@ declare module 'fastify' {
     /** Plans, cards and billing (ADR 0050): `jobs.start()` where jobs run. */
     payments: { service: PaymentsService; jobs: PaymentJobs };
     /** The Google reviews sync (ADR 0090): `jobs.start()` where jobs run. */
-    reviews: { jobs: ReviewsJobs; sync: ReviewsSync };
+    reviews: { jobs: ReviewsJobs; sync: ReviewsSync; approvals: ApprovalsService };
     /** GET /api/health/ready's answer; server.ts turns it unready on SIGTERM (ADR 0052). */
     readiness: Readiness;
     /** Every route as it was declared, with its `config.access` (ADR 0068). */
@@ -330,14 +336,34 @@ function createStoreServices(
     publicUrl: config.publicUrl,
     log: app.log,
   });
+  const approvalsRepo = createApprovalsRepo(db);
+  const reviewsService = createReviewsService({
+    repo: reviewsRepo,
+    registry: publishers.registry,
+    audit,
+    approvals: approvalsRepo,
+  });
+  // Approval of replies (issue 25 item 6, ADR 0093): swept each reviews round.
+  const approvals = createApprovalsService({
+    repo: approvalsRepo,
+    reviews: reviewsService,
+    storeById: createUsersRepo(db).findById,
+    outbox,
+    clock,
+    publicUrl: config.publicUrl,
+    audit,
+    log: app.log,
+  });
   const reviews = {
-    service: createReviewsService({ repo: reviewsRepo, registry: publishers.registry, audit }),
+    service: reviewsService,
+    approvals,
     sync: reviewsSync,
     jobs: registerReviewsJobs(queue, {
       sync: reviewsSync,
       repo: reviewsRepo,
       clock,
       minutes: config.reviewsSyncMinutes,
+      sweep: approvals.sweep,
     }),
   };
   const storeInfo = createStoreInfoService({
@@ -537,6 +563,7 @@ async function registerApi(
   registerPhotoRoutes(api, { photos, access, storage, audit, authenticate });
   // Google reviews (issue 25, ADR 0090).
   registerReviewRoutes(api, { reviews: s.reviews.service, access, authenticate });
+  registerApprovalRoutes(api, { approvals: s.reviews.approvals, access, authenticate });
   registerProductRoutes(api, {
     products,
     access,
@@ -600,7 +627,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.decorate('storeInfo', storeInfo);
   app.decorate('products', products);
   app.decorate('payments', { service: payments, jobs: paymentJobs });
-  app.decorate('reviews', { jobs: stores.reviews.jobs, sync: stores.reviews.sync });
+  app.decorate('reviews', {
+    jobs: stores.reviews.jobs,
+    sync: stores.reviews.sync,
+    approvals: stores.reviews.approvals,
+  });
   const readiness = createReadiness({ database: deps.database, log: app.log });
   app.decorate('readiness', readiness);
 

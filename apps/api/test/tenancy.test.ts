@@ -28,6 +28,7 @@ let otherPhoto = 0;
 let otherProduct = 0;
 /** A Google review of the other tenant's store (issue 25). */
 let otherReview = 0;
+let otherApproval = 0;
 
 /** A second tenant: another agency with one store and one group, created beside the demo data. */
 beforeAll(async () => {
@@ -134,6 +135,24 @@ beforeAll(async () => {
         created_at: now,
         updated_at: now,
         first_seen_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  otherApproval = (
+    await db
+      .insertInto('reply_approvals')
+      .values({
+        review_id: otherReview,
+        store_id: otherStore.id,
+        state: 'pending',
+        comment: '他社の返信',
+        override: 0,
+        author_id: otherStore.id,
+        author_email: 'other-store@tenpo.example',
+        created_at: now,
+        updated_at: now,
+        expires_at: now,
       })
       .returning('id')
       .executeTakeFirstOrThrow()
@@ -647,6 +666,88 @@ const reviewCases: Case[] = [
   ],
 ];
 
+const approvalCases: Case[] = [
+  // Approval of replies (issue 25 item 6): settings, requests and decisions of another tenant.
+  [
+    'agency',
+    "read another agency's approval rule",
+    () => ({
+      method: 'GET',
+      url: `/api/reviews/approval-settings?user_id=${id('other-store@tenpo.example')}`,
+    }),
+  ],
+  [
+    'shop',
+    "set its agency's approval rule",
+    () => ({
+      method: 'PUT',
+      url: '/api/reviews/approval-settings',
+      body: { payload: { user_id: id('agency@tenpo.example'), replies_need_approval: false } },
+    }),
+  ],
+  [
+    'agency',
+    "set another store's approval rule as if it were an agency",
+    () => ({
+      method: 'PUT',
+      url: '/api/reviews/approval-settings',
+      body: { payload: { user_id: id('store02@tenpo.example'), replies_need_approval: true } },
+    }),
+  ],
+  [
+    'agency',
+    "list another agency's store's requests",
+    () => ({
+      method: 'GET',
+      url: `/api/reviews/approvals?user_id=${id('other-store@tenpo.example')}`,
+    }),
+  ],
+  [
+    'agency',
+    "ask for approval of a reply to another agency's review through one of its own stores",
+    () => ({
+      method: 'POST',
+      url: `/api/reviews/${otherReview}/approvals`,
+      body: { payload: { user_id: id('store02@tenpo.example'), comment: 'ありがとうございます' } },
+    }),
+  ],
+  [
+    'agency',
+    "approve another agency's request",
+    () => ({
+      method: 'POST',
+      url: `/api/reviews/approvals/${otherApproval}/approve`,
+      body: { payload: { user_id: id('other-store@tenpo.example') } },
+    }),
+  ],
+  [
+    'agency',
+    "approve another agency's request through one of its own stores",
+    () => ({
+      method: 'POST',
+      url: `/api/reviews/approvals/${otherApproval}/approve`,
+      body: { payload: { user_id: id('store02@tenpo.example') } },
+    }),
+  ],
+  [
+    'agency',
+    "send back another agency's request through one of its own stores",
+    () => ({
+      method: 'POST',
+      url: `/api/reviews/approvals/${otherApproval}/reject`,
+      body: { payload: { user_id: id('store02@tenpo.example'), note: '' } },
+    }),
+  ],
+  [
+    'agency',
+    "withdraw another agency's request through one of its own stores",
+    () => ({
+      method: 'DELETE',
+      url: `/api/reviews/approvals/${otherApproval}?user_id=${id('store02@tenpo.example')}`,
+    }),
+  ],
+];
+
 const reportAndGroupCases: Case[] = [
   // Dashboard and reports (issue 10): every call, for another tenant's store.
   ...(
@@ -862,6 +963,7 @@ const cases: Case[] = [
   ...storeInformationCases,
   ...photoCases,
   ...reviewCases,
+  ...approvalCases,
   ...reportAndGroupCases,
   ...paymentCases,
   ...channelAndLinkCases,

@@ -20,6 +20,7 @@ import { listingGoogleVersion } from './migrations/0019-listing-google-version';
 import { paymentCommitDate } from './migrations/0020-payment-commit-date';
 import { accountGuards } from './migrations/0021-account-guards';
 import { reviews } from './migrations/0022-reviews';
+import { replyApprovals } from './migrations/0025-reply-approvals';
 
 /** Migrations are listed here in order; each runs on SQLite and PostgreSQL alike. */
 const migrations = (dialect: Dialect): Record<string, Migration> => ({
@@ -43,6 +44,7 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   '0020-payment-commit-date': paymentCommitDate(),
   '0021-account-guards': accountGuards(dialect),
   '0022-reviews': reviews(dialect),
+  '0025-reply-approvals': replyApprovals(dialect),
 });
 
 const migratorOf = ({ db, dialect, schema }: DbHandle): Migrator => {

@@ -480,6 +480,33 @@ export type ReviewsTable = {
   notified_at: string | null;
 };
 
+/** An agency's approval rule (migration 0025, ADR 0093). */
+export type ApprovalSettingsTable = {
+  agency_id: number;
+  replies: number;
+  updated_at: string;
+};
+
+/** A request for approval of a reply (migration 0025, ADR 0093). */
+export type ReplyApprovalsTable = {
+  id: Generated<number>;
+  review_id: number;
+  store_id: number;
+  state: string;
+  comment: string;
+  override: number;
+  author_id: number | null;
+  author_email: string;
+  decided_by: number | null;
+  decided_by_email: string | null;
+  decided_at: string | null;
+  note: string | null;
+  created_at: string;
+  updated_at: string;
+  expires_at: string;
+  sent_at: string | null;
+};
+
 export type ReviewSyncsTable = {
   store_id: number;
   location_id: string | null;
@@ -588,6 +615,8 @@ export type Database = {
   audit_log: AuditLogTable;
   reviews: ReviewsTable;
   review_syncs: ReviewSyncsTable;
+  approval_settings: ApprovalSettingsTable;
+  reply_approvals: ReplyApprovalsTable;
   payment_accounts: PaymentAccountsTable;
   payment_charges: PaymentChargesTable;
   payment_notifications: PaymentNotificationsTable;

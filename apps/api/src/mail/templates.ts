@@ -106,3 +106,48 @@ export const newReviewsMail = (r: {
     text: `${r.storeName} に Google の新しい口コミが届きました。\n\n${lines.join('\n')}\n\n返信は Tenpo の口コミ画面から行えます。\n${r.link}${footer}`,
   };
 };
+
+// ---- Approval of replies (issue 25 item 6, ADR 0093) ----
+
+const excerptOf = (text: string, max = 200) => {
+  const one = text.replace(/\s+/g, ' ');
+  return one.length > max ? `${one.slice(0, max)}…` : one;
+};
+
+/** A reply waits for the approver's decision. */
+export const approvalRequestedMail = (r: {
+  storeName: string;
+  author: string;
+  comment: string;
+  expiresOn: string;
+  link: string;
+}) => ({
+  subject: `【Tenpo】${r.storeName}の口コミへの返信の承認依頼が届きました`,
+  text: `${r.author} さんから、${r.storeName} の口コミへの返信について承認の依頼が届きました。\n\n返信の内容:\n${excerptOf(r.comment)}\n\n内容を確認し、Tenpo の口コミ画面から承認または差し戻しを行ってください。承認すると Google に送信されます。\n${r.expiresOn}までに承認されない場合、依頼は期限切れになります。\n${r.link}${footer}`,
+});
+
+/** The author learns what became of their request. */
+export const approvalDecidedMail = (r: {
+  storeName: string;
+  outcome: 'sent' | 'rejected' | 'expired';
+  by: string | null;
+  note: string | null;
+  comment: string;
+  link: string;
+}) => {
+  const head = {
+    sent: `${r.storeName} の口コミへの返信が ${r.by ?? ''} さんに承認され、Google に送信されました。Google の確認後に口コミに表示されます。`,
+    rejected: `${r.storeName} の口コミへの返信が ${r.by ?? ''} さんにより差し戻されました。`,
+    expired: `${r.storeName} の口コミへの返信の承認依頼は、期限までに承認されなかったため期限切れになりました。必要な場合は、あらためて依頼してください。`,
+  }[r.outcome];
+  const subject = {
+    sent: `【Tenpo】${r.storeName}の口コミへの返信が承認されました`,
+    rejected: `【Tenpo】${r.storeName}の口コミへの返信が差し戻されました`,
+    expired: `【Tenpo】${r.storeName}の口コミへの返信の承認依頼が期限切れになりました`,
+  }[r.outcome];
+  const note = r.note ? `\n\n差し戻しの理由:\n${r.note}` : '';
+  return {
+    subject,
+    text: `${head}${note}\n\n返信の内容:\n${excerptOf(r.comment)}\n\n${r.link}${footer}`,
+  };
+};

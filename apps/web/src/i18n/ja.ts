@@ -1,4 +1,4 @@
-import { adminLabels, ja as domainJa, reviewJa } from '@tenpo/domain';
+import { adminLabels, approvalJa, ja as domainJa, reviewJa } from '@tenpo/domain';
 import { jaRoutes } from './ja-routes';
 
 /** The one `ja` resource (DESIGN §5). Keys follow the spec (`actions.errors.500`, …). */
@@ -921,6 +921,46 @@ export const ja = {
       title: '返信の削除',
       body: 'この口コミへの返信を削除しますか？Google の口コミからも削除されます。',
       confirm: '削除する',
+    },
+    /** Approval of replies (ADR 0093). */
+    approval: {
+      title: '返信の承認',
+      states: {
+        pending: '承認待ち',
+        approved: '送信中',
+        sent: '承認・送信済み',
+        failed: '送信できませんでした',
+        rejected: '差し戻し',
+        withdrawn: '取り下げ',
+        expired: '期限切れ',
+      },
+      by: '{{email}} さんが依頼（{{at}}）',
+      decidedBy: '{{email}} さんが対応（{{at}}）',
+      expires: '{{at}} までに承認されない場合は期限切れになります',
+      note: '差し戻しの理由: {{note}}',
+      failedNote: '送信できなかった理由: {{note}}',
+      overridden: '依頼者は指摘された表現を確認のうえ依頼しています',
+      request: '承認を依頼',
+      requiredHint: 'この店舗の返信は、店舗または代理店の承認後に Google に送信されます。',
+      approve: '承認して送信',
+      editApprove: '編集して承認',
+      reject: '差し戻す',
+      withdraw: '依頼を取り下げ',
+      rejectTitle: '返信の差し戻し',
+      rejectNote: '差し戻しの理由（任意）',
+      rejectNoteHint: '依頼した方にメールでお知らせします。',
+      requested: approvalJa.requested,
+      approvedSent: approvalJa.approvedSent,
+      rejected: approvalJa.rejected,
+      withdrawn: approvalJa.withdrawn,
+      queueTitle: '承認待ちの返信（{{n}}件）',
+      queueEmpty: '承認待ちの返信はありません。',
+      showAll: 'すべて表示（{{n}}件）',
+      showFewer: '一部のみ表示',
+      setting: '店舗の返信に承認を必須にする',
+      settingHint:
+        'オンにすると、返信は依頼者以外（店舗または代理店）が承認してから Google に送信されます。',
+      settingSaved: approvalJa.settingsSaved,
     },
   },
   /** /products (the rest of its texts are @tenpo/domain's productJa). */

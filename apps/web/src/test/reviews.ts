@@ -15,6 +15,8 @@ export const review = (id: number, over: Partial<ReviewView> = {}): ReviewView =
   updated_at: '2026-04-01T00:00:00Z',
   reply: null,
   review_reply_url: null,
+  approval_required: false,
+  approval: null,
   ...over,
 });
 
@@ -35,3 +37,8 @@ export const reviewPage = (
     to: rows.length ? (page - 1) * per + rows.length : null,
   },
 });
+
+/** `GET /reviews/approvals` with no request waiting (the inbox's approval panel reads it). */
+export const noApprovals = {
+  'GET /reviews/approvals': { body: { status_code: 200, data: { data: reviewPage([]).data } } },
+};

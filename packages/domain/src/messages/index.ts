@@ -13,3 +13,4 @@ export * from './publishers';
 export * from './store-info';
 export * from './store-lookups';
 export * from './reviews';
+export * from './approvals';

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { commaParts, idField, storeIdList } from '../ids';
 import { PAGE_SIZE_OPTIONS, paged } from '../paging/paging';
+import { reviewApprovalSchema } from './approvals';
+import { REVIEW_REPLY_STATES } from './reply-states';
 
 /** The inbox shows 10 reviews a page unless the user picks 5, 25 or 50. */
 export const REVIEWS_DEFAULT_PER_PAGE = 10;
@@ -11,12 +13,7 @@ export const REVIEW_SEARCH_MAX = 200;
 export const REVIEW_REPLIED_FILTERS = ['all', 'unreplied', 'replied'] as const;
 export type ReviewRepliedFilter = (typeof REVIEW_REPLIED_FILTERS)[number];
 
-/**
- * A reply's state as Tenpo shows it: `pending` while Google moderates it (ReviewReplyState),
- * `live` once Google shows it, `rejected` with Google's policy reason.
- */
-export const REVIEW_REPLY_STATES = ['pending', 'live', 'rejected'] as const;
-export type ReviewReplyState = (typeof REVIEW_REPLY_STATES)[number];
+export { REVIEW_REPLY_STATES, type ReviewReplyState } from './reply-states';
 
 const starList = z
   .string()
@@ -77,6 +74,10 @@ export const reviewSchema = z.object({
   reply: reviewReplySchema.nullable(),
   /** Google's own page to reply on (reviewReplyUrl), when it gives one. */
   review_reply_url: z.string().nullable(),
+  /** Replies to this store's reviews go out only once approved (its agency's rule, ADR 0093). */
+  approval_required: z.boolean(),
+  /** The latest request for approval of a reply to this review, while it matters, else null. */
+  approval: reviewApprovalSchema.nullable(),
 });
 export type ReviewView = z.infer<typeof reviewSchema>;
 

@@ -32,7 +32,14 @@ export const roundKeyOf = (storeId: number, at: Date, minutes: number) =>
  */
 export function registerReviewsJobs(
   queue: Queue,
-  deps: { sync: ReviewsSync; repo: ReviewsRepo; clock: Clock; minutes: number },
+  deps: {
+    sync: ReviewsSync;
+    repo: ReviewsRepo;
+    clock: Clock;
+    minutes: number;
+    /** Each round also expires stale approval requests and resends stuck ones (ADR 0093). */
+    sweep?: () => Promise<unknown>;
+  },
 ) {
   const { sync, repo, clock, minutes } = deps;
   const run: JobHandler<ReviewsJob> = async (p, ctx) => {
@@ -49,6 +56,7 @@ export function registerReviewsJobs(
       await queue.enqueue(REVIEWS_SYNC_QUEUE, { storeId } satisfies ReviewsJob, {
         key: roundKeyOf(storeId, at, minutes),
       });
+    await deps.sweep?.();
   });
 
   return {

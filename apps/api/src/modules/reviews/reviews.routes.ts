@@ -42,8 +42,7 @@ export function registerReviewRoutes(
       },
     },
     async (req) => {
-      const ids = storesOf(req).map((s) => s.id);
-      return okData({ data: await reviews.list(ids, req.query) });
+      return okData({ data: await reviews.list(actorOf(req).user, storesOf(req), req.query) });
     },
   );
 
@@ -60,12 +59,7 @@ export function registerReviewRoutes(
       },
     },
     async (req) =>
-      okData(
-        await reviews.one(
-          storesOf(req).map((s) => s.id),
-          Number(req.params.id),
-        ),
-      ),
+      okData(await reviews.one(actorOf(req).user, storesOf(req), Number(req.params.id))),
   );
 
   r.post(
@@ -103,7 +97,7 @@ export function registerReviewRoutes(
       schema: {
         tags: ['reviews'],
         summary:
-          "Send the store's reply to the review on Google (creates it, or replaces the one there: Google keeps one reply). The text is checked first: empty, over 4,096 bytes, or with a blocking finding and no override is a 422 on `comment` and nothing is sent. An override is kept in the audit log with the findings. The answer is the review, its reply pending until Google has moderated it.",
+          "Send the store's reply to the review on Google (creates it, or replaces the one there: Google keeps one reply). The text is checked first: empty, over 4,096 bytes, or with a blocking finding and no override is a 422 on `comment` and nothing is sent. An override is kept in the audit log with the findings. The answer is the review, its reply pending until Google has moderated it. When the store's agency requires approval of replies, a 409 (approval_required): ask for approval instead (POST /reviews/{id}/approvals).",
         params: idParams,
         body: reviewReplyBody,
         response: { 200: ok(reviewSchema) },

@@ -1,4 +1,5 @@
 import {
+  approvalJa,
   checkReply,
   hasBlocking,
   ja,
@@ -16,6 +17,8 @@ import { credentialHandle, type ChannelRegistry } from '../../channels/channel';
 import type { UserRow } from '../../db/types';
 import { AppError, notFound, validationError } from '../../lib/errors';
 import type { AuditEntry } from '../audit/audit.repo';
+import type { ApprovalsRepo } from './approvals.repo';
+import { agencyOf, approvalView } from './approvals.view';
 import type { ReviewRow, ReviewsRepo } from './reviews.repo';
 
 const GOOGLE = 'google_my_business' as const;
@@ -24,7 +27,12 @@ export type ReviewsServiceDeps = {
   repo: ReviewsRepo;
   registry: ChannelRegistry;
   audit?: { record(entry: AuditEntry): Promise<void> };
+  /** Agencies' approval rules and requests (ADR 0093); without it no reply needs approval. */
+  approvals?: ApprovalsRepo;
 };
+
+type Who = Pick<UserRow, 'id' | 'email' | 'role'>;
+type Viewer = Pick<UserRow, 'id' | 'role'>;
 
 export type ReviewsService = ReturnType<typeof createReviewsService>;
 
@@ -37,8 +45,14 @@ const media = (text: string): ReviewView['media'] => {
   }
 };
 
-/** A row as the API answers it (docs/product/reviews.md). */
-export const viewOf = (r: ReviewRow): ReviewView => ({
+/** A row as the API answers it (docs/product/reviews.md), with its approval when there is one. */
+export const viewOf = (
+  r: ReviewRow,
+  approval: Pick<ReviewView, 'approval_required' | 'approval'> = {
+    approval_required: false,
+    approval: null,
+  },
+): ReviewView => ({
   id: r.id,
   user_id: r.store_id,
   store_name: r.store_name ?? '',
@@ -60,6 +74,7 @@ export const viewOf = (r: ReviewRow): ReviewView => ({
         }
       : null,
   review_reply_url: r.reply_url,
+  ...approval,
 });
 
 const storeLabel = (s: Pick<UserRow, 'store_name' | 'email'>) => s.store_name ?? s.email;
@@ -70,11 +85,48 @@ const storeLabel = (s: Pick<UserRow, 'store_name' | 'email'>) => s.store_name ??
  * is sent), so it goes out in the request, not through a job.
  */
 export function createReviewsService(deps: ReviewsServiceDeps) {
-  const { repo, registry } = deps;
+  const { repo, registry, approvals } = deps;
 
-  async function list(storeIds: number[], q: ReviewListQuery): Promise<Page<ReviewView>> {
-    const { rows, total } = await repo.page(storeIds, q, q.page, q.limit);
-    return pageOf(rows.map(viewOf), total, q.page, q.limit);
+  /** Does this store's agency require approval of its replies? */
+  async function approvalRequired(store: Pick<UserRow, 'id' | 'role' | 'agency_id'>) {
+    const agency = agencyOf(store);
+    return !!approvals && agency !== null && (await approvals.requiring([agency])).has(agency);
+  }
+
+  /** The rows as the API answers them, each with its store's rule and its latest request. */
+  async function viewsOf(viewer: Viewer, stores: UserRow[], rows: ReviewRow[]) {
+    if (!approvals) return rows.map((r) => viewOf(r));
+    const agencyByStore = new Map(stores.map((s) => [s.id, agencyOf(s)]));
+    const [requiring, latest] = await Promise.all([
+      approvals.requiring([...agencyByStore.values()].filter((a): a is number => a !== null)),
+      approvals.latestFor(rows.map((r) => r.id)),
+    ]);
+    return rows.map((r) => {
+      const a = latest.get(r.id);
+      const agency = agencyByStore.get(r.store_id) ?? null;
+      return viewOf(r, {
+        approval_required: agency !== null && requiring.has(agency),
+        approval: a && a.state !== 'withdrawn' ? approvalView(a, viewer, r.reply_state) : null,
+      });
+    });
+  }
+
+  async function list(
+    viewer: Viewer,
+    stores: UserRow[],
+    q: ReviewListQuery,
+  ): Promise<Page<ReviewView>> {
+    const ids = stores.map((s) => s.id);
+    const { rows, total } = await repo.page(ids, q, q.page, q.limit);
+    return pageOf(await viewsOf(viewer, stores, rows), total, q.page, q.limit);
+  }
+
+  async function one(viewer: Viewer, stores: UserRow[], id: number): Promise<ReviewView> {
+    const row = await rowOf(
+      stores.map((s) => s.id),
+      id,
+    );
+    return (await viewsOf(viewer, stores, [row]))[0] as ReviewView;
   }
 
   /** The review, when it belongs to one of the stores; else 404 (unknown and not yours alike). */
@@ -126,21 +178,40 @@ export function createReviewsService(deps: ReviewsServiceDeps) {
   }
 
   async function reply(
-    actor: Pick<UserRow, 'id' | 'email' | 'role'>,
+    actor: Who,
     store: UserRow,
     id: number,
     input: { comment: string; override: boolean },
   ): Promise<ReviewView> {
     const row = await rowOf([store.id], id);
-    const comment = input.comment.trim();
+    if (await approvalRequired(store))
+      throw new AppError(409, 'approval_required', approvalJa.required);
+    await send(actor, store, row, input.comment, input.override);
+    return one(actor, [store], row.id);
+  }
+
+  /**
+   * Checks the text and sends it to Google as the store's reply (the reply route, and an
+   * approved request): refused (422) or not connected (409) sends nothing. `summary` replaces
+   * the audit line (an approval says who approved).
+   */
+  async function send(
+    actor: Who,
+    store: UserRow,
+    row: ReviewRow,
+    text: string,
+    override: boolean,
+    summary?: string,
+  ): Promise<void> {
+    const comment = text.trim();
     const { findings } = await checkFor(store, comment, row);
-    refuse(comment, findings, input.override);
+    refuse(comment, findings, override);
     await connected(store);
     const sent = await registry
       .require(GOOGLE, 'reviews')
       .reply(credentialHandle(store.id, GOOGLE), row.name, comment);
     await repo.saveReply(row.id, sent);
-    const overridden = input.override && hasBlocking(findings);
+    const overridden = override && hasBlocking(findings);
     await deps.audit?.record({
       actor,
       entity: 'review',
@@ -148,7 +219,8 @@ export function createReviewsService(deps: ReviewsServiceDeps) {
       action: row.has_reply ? 'update' : 'create',
       storeId: store.id,
       summary:
-        (row.has_reply ? reviewJa.auditReplyEdited : reviewJa.auditReplied)(storeLabel(store)) +
+        (summary ??
+          (row.has_reply ? reviewJa.auditReplyEdited : reviewJa.auditReplied)(storeLabel(store))) +
         (overridden ? reviewJa.auditOverride : ''),
       before: row.has_reply ? { comment: row.reply_comment } : null,
       after: {
@@ -158,11 +230,18 @@ export function createReviewsService(deps: ReviewsServiceDeps) {
           : {}),
       },
     });
-    return viewOf((await repo.byId(row.id)) as ReviewRow);
+  }
+
+  /** What a request for approval is checked against before it is kept (as a send is). */
+  async function precheck(store: UserRow, row: ReviewRow, text: string, override: boolean) {
+    const comment = text.trim();
+    const { findings } = await checkFor(store, comment, row);
+    refuse(comment, findings, override);
+    return { comment, overridden: override && hasBlocking(findings) };
   }
 
   async function deleteReply(
-    actor: Pick<UserRow, 'id' | 'email' | 'role'>,
+    actor: Who,
     store: UserRow,
     id: number,
   ): Promise<ReviewView> {
@@ -182,14 +261,18 @@ export function createReviewsService(deps: ReviewsServiceDeps) {
       before: { comment: row.reply_comment },
       after: null,
     });
-    return viewOf((await repo.byId(row.id)) as ReviewRow);
+    return one(actor, [store], row.id);
   }
 
   return {
     list,
-    one: async (storeIds: number[], id: number) => viewOf(await rowOf(storeIds, id)),
+    one,
+    rowOf,
     check,
     reply,
+    send,
+    precheck,
+    approvalRequired,
     deleteReply,
   };
 }

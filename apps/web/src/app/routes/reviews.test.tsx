@@ -10,7 +10,7 @@ import {
   signIn,
   type MockRequest,
 } from '../../test/render';
-import { review, reviewPage } from '../../test/reviews';
+import { noApprovals, review, reviewPage } from '../../test/reviews';
 
 const listCalls = (calls: MockRequest[]) =>
   calls.filter((c) => c.method === 'GET' && c.path === '/reviews').map((c) => c.url.searchParams);
@@ -57,7 +57,7 @@ describe('/reviews: the list and its filters', () => {
         },
       }),
     ];
-    const { calls } = mockApi({ 'GET /reviews': ok(reviewPage(rows, 1, 10, 14)) });
+    const { calls } = mockApi({ ...noApprovals, 'GET /reviews': ok(reviewPage(rows, 1, 10, 14)) });
     signIn();
     renderAt('/reviews');
     expect(await screen.findByRole('heading', { level: 1, name: '口コミ' })).toBeInTheDocument();
@@ -103,7 +103,10 @@ describe('/reviews: the list and its filters', () => {
   });
 
   it("reads the filters from the URL (a reload, a shared link) and sends them in the list's query", async () => {
-    const { calls } = mockApi({ 'GET /reviews': ok(reviewPage([review(1)], 2, 25, 30)) });
+    const { calls } = mockApi({
+      ...noApprovals,
+      'GET /reviews': ok(reviewPage([review(1)], 2, 25, 30)),
+    });
     signIn();
     renderAt(
       '/reviews?stars=2,1&replied=unreplied&date_from=2026-04-01&date_to=2026-04-30&q=駐車場&page=2&limit=25',
@@ -130,6 +133,7 @@ describe('/reviews: the list and its filters', () => {
 
   it('stars, replied, dates, search and per page change the query and the URL, back on page 1', async () => {
     const { calls } = mockApi({
+      ...noApprovals,
       'GET /reviews': (req) => {
         const p = Number(req.url.searchParams.get('page'));
         const per = Number(req.url.searchParams.get('limit'));
@@ -183,6 +187,7 @@ describe('/reviews: the list and its filters', () => {
   it('says so when no review matches, and shows why the list could not be read', async () => {
     let broken = false;
     mockApi({
+      ...noApprovals,
       'GET /reviews': () =>
         broken ? fail(500, { server: ['サーバーエラーです。'] }) : ok(reviewPage([])),
     });
@@ -212,6 +217,7 @@ describe('/reviews: a reply deleted, the menu', () => {
           : null,
       });
     const { calls } = mockApi({
+      ...noApprovals,
       'GET /reviews': () => ok(reviewPage([row()])),
       'DELETE /reviews/5/reply': () => {
         replied = false;
@@ -244,7 +250,7 @@ describe('/reviews: a reply deleted, the menu', () => {
   });
 
   it('is in the side bar next to the posts', async () => {
-    mockApi({ 'GET /reviews': ok(reviewPage([])) });
+    mockApi({ ...noApprovals, 'GET /reviews': ok(reviewPage([])) });
     signIn();
     renderAt('/reviews');
     const nav = await screen.findByRole('navigation', { name: 'メインメニュー' });

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { fail, mockApi, ok, renderAt, resetState, signIn, type MockRequest } from '@/test/render';
-import { review, reviewPage } from '@/test/reviews';
+import { noApprovals, review, reviewPage } from '@/test/reviews';
 import type { ReviewFinding } from '../api/reviews-api';
 import { reviewDraftKey } from '../hooks/use-reply-draft';
 
@@ -42,6 +42,7 @@ const check = (req: MockRequest) => {
 const setup = (reply: (req: MockRequest) => { status?: number; body: unknown }) => {
   let sent = false;
   const api = mockApi({
+    ...noApprovals,
     'GET /reviews': () =>
       ok(
         reviewPage([

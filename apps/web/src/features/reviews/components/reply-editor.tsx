@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '@/components/ui/error-alert';
 import { ApiError, errorLines } from '@/lib/api-client';
 import { TOAST_MS } from '@/lib/timing';
+import { approvalKeys, approveCall, requestApprovalCall } from '../api/approvals-api';
 import { replyCall, reviewKeys } from '../api/reviews-api';
 import { useReplyCheck } from '../hooks/use-reply-check';
 import { useReplyDraft } from '../hooks/use-reply-draft';
@@ -44,15 +45,21 @@ const Lines = ({ lines }: { lines: string[] }) =>
 export function ReplyEditor({
   review,
   autoFocus = false,
+  approving = false,
   onClose,
 }: {
   review: ReviewView;
   autoFocus?: boolean;
+  /** Deciding on the review's request for approval: its text, edited, is approved and sent. */
+  approving?: boolean;
   onClose: () => void;
 }) {
   const { t } = useTranslation();
   const qc = useQueryClient();
-  const start = review.reply?.comment ?? '';
+  const approval = approving ? review.approval : null;
+  // With the agency's rule on, writing a reply asks for approval (ADR 0093).
+  const requesting = !approval && review.approval_required;
+  const start = approval?.comment ?? review.reply?.comment ?? '';
   const draft = useReplyDraft(review.id, start);
   const check = useReplyCheck(review, draft.text);
   const [override, setOverride] = useState(false);
@@ -62,7 +69,12 @@ export function ReplyEditor({
   const tooLong = bytes > REVIEW_REPLY_MAX_BYTES;
 
   const send = useMutation({
-    mutationFn: () => replyCall(review, draft.text, blocked && override),
+    mutationFn: () =>
+      approval
+        ? approveCall(approval, draft.text, blocked && override)
+        : requesting
+          ? requestApprovalCall(review, draft.text, blocked && override)
+          : replyCall(review, draft.text, blocked && override),
     onSuccess: (r) => {
       draft.finish();
       notifications.show({
@@ -71,6 +83,7 @@ export function ReplyEditor({
         autoClose: TOAST_MS,
       });
       void qc.invalidateQueries({ queryKey: reviewKeys.lists });
+      void qc.invalidateQueries({ queryKey: approvalKeys.all });
       onClose();
     },
     onError: (e) => setRefusal(refusalOf(e)),
@@ -137,9 +150,18 @@ export function ReplyEditor({
           {t('reviews.reply.close')}
         </Button>
         <Button type="submit" disabled={!canSend} loading={send.isPending}>
-          {t('reviews.reply.send')}
+          {approval
+            ? t('reviews.approval.approve')
+            : requesting
+              ? t('reviews.approval.request')
+              : t('reviews.reply.send')}
         </Button>
       </Group>
+      {requesting && (
+        <Text size="xs" c="dimmed">
+          {t('reviews.approval.requiredHint')}
+        </Text>
+      )}
       <Text size="xs" c="dimmed">
         {t('reviews.reply.draftNote')}
       </Text>

@@ -4,6 +4,7 @@ import type { ReviewReplyState, ReviewView } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
 import { tokyoDateTime } from '@/lib/format';
 import { readReviewDraft } from '../hooks/use-reply-draft';
+import { ApprovalBox } from './approval-box';
 import { DeleteReplyDialog } from './delete-reply';
 import { ReplyEditor } from './reply-editor';
 
@@ -127,6 +128,8 @@ function ReplyBox({ reply }: { reply: NonNullable<ReviewView['reply']> }) {
 export function ReviewCard({ review }: { review: ReviewView }) {
   const { t } = useTranslation();
   const [editing, setEditing] = useState(() => readReviewDraft(review.id) !== null);
+  // Editing the request for approval before approving it (ADR 0093), not a reply of one's own.
+  const [approving, setApproving] = useState(false);
   const [focusEditor, setFocusEditor] = useState(false);
   const [removing, setRemoving] = useState(false);
   const replyButton = useRef<HTMLButtonElement>(null);
@@ -150,12 +153,24 @@ export function ReviewCard({ review }: { review: ReviewView }) {
         </Text>
         <ReviewMedia media={review.media} />
         {review.reply && <ReplyBox reply={review.reply} />}
+        {review.approval && !(editing && approving) && (
+          <ApprovalBox
+            approval={review.approval}
+            onEdit={() => {
+              setApproving(true);
+              setFocusEditor(true);
+              setEditing(true);
+            }}
+          />
+        )}
         {editing ? (
           <ReplyEditor
             review={review}
             autoFocus={focusEditor}
+            approving={approving && !!review.approval?.can_decide}
             onClose={() => {
               setEditing(false);
+              setApproving(false);
               setRefocus(true);
             }}
           />
@@ -166,6 +181,7 @@ export function ReviewCard({ review }: { review: ReviewView }) {
               size="compact-sm"
               variant="light"
               onClick={() => {
+                setApproving(false);
                 setFocusEditor(true);
                 setEditing(true);
               }}

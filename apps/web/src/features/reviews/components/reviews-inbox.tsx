@@ -7,6 +7,7 @@ import { TableFooter } from '@/components/ui/table-footer';
 import { errorLines } from '@/lib/api-client';
 import { reviewKeys, reviewsCall } from '../api/reviews-api';
 import { useReviewFilters } from '../hooks/use-review-filters';
+import { ApprovalPanel } from './approval-panel';
 import { ReviewCard } from './review-card';
 import { ReviewFiltersBar } from './review-filters';
 
@@ -37,6 +38,7 @@ export function ReviewsInbox({ storeIds }: { storeIds: number[] }) {
   const rows = list.data?.data ?? [];
   return (
     <Stack>
+      <ApprovalPanel storeIds={storeIds} />
       <ReviewFiltersBar filters={filters} onChange={update} onClear={clear} />
       <ErrorAlert lines={list.isError ? errorLines(list.error) : null} />
       {list.isPending ? (

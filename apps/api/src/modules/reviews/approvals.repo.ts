@@ -1,0 +1,180 @@
+import type { Selectable, Transaction } from 'kysely';
+import { OPEN_APPROVAL_STATES, type ApprovalListQuery, type ApprovalState } from '@tenpo/domain';
+import type { Db } from '../../db/kysely';
+import type { Database, ReplyApprovalsTable } from '../../db/types';
+
+export type ApprovalRow = Selectable<ReplyApprovalsTable>;
+export type ApprovalListRow = ApprovalRow & {
+  store_name: string | null;
+  star_rating: number;
+  review_comment: string | null;
+  reviewer_name: string;
+  reply_state: string | null;
+};
+export type ApprovalsRepo = ReturnType<typeof createApprovalsRepo>;
+export type ApprovalsQueries = ReturnType<typeof queries>;
+
+const OPEN = [...OPEN_APPROVAL_STATES];
+
+const queries = (db: Db) => ({
+  /** The agencies among `agencyIds` whose stores' replies need approval. */
+  async requiring(agencyIds: readonly number[]): Promise<Set<number>> {
+    if (agencyIds.length === 0) return new Set();
+    const rows = await db
+      .selectFrom('approval_settings')
+      .select('agency_id')
+      .where('agency_id', 'in', [...new Set(agencyIds)])
+      .where('replies', '=', 1)
+      .execute();
+    return new Set(rows.map((r) => r.agency_id));
+  },
+
+  async setReplies(agencyId: number, on: boolean, now: string): Promise<void> {
+    await db
+      .insertInto('approval_settings')
+      .values({ agency_id: agencyId, replies: on ? 1 : 0, updated_at: now })
+      .onConflict((oc) =>
+        oc.column('agency_id').doUpdateSet({ replies: on ? 1 : 0, updated_at: now }),
+      )
+      .execute();
+  },
+
+  byId: (id: number) =>
+    db.selectFrom('reply_approvals').selectAll().where('id', '=', id).executeTakeFirst(),
+
+  /** The latest request per review (any state), for the inbox's cards. */
+  async latestFor(reviewIds: readonly number[]): Promise<Map<number, ApprovalRow>> {
+    if (reviewIds.length === 0) return new Map();
+    const rows = await db
+      .selectFrom('reply_approvals')
+      .selectAll()
+      .where('review_id', 'in', [...reviewIds])
+      .orderBy('id', 'desc')
+      .execute();
+    const out = new Map<number, ApprovalRow>();
+    for (const r of rows) if (!out.has(r.review_id)) out.set(r.review_id, r);
+    return out;
+  },
+
+  openFor: (reviewId: number) =>
+    db
+      .selectFrom('reply_approvals')
+      .selectAll()
+      .where('review_id', '=', reviewId)
+      .where('state', 'in', OPEN)
+      .executeTakeFirst(),
+
+  async insert(row: Omit<ApprovalRow, 'id'>): Promise<number> {
+    const r = await db
+      .insertInto('reply_approvals')
+      .values(row)
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return r.id;
+  },
+
+  /**
+   * Moves a request from one of `from` to `to` with the patch; true when this call moved it.
+   * The one claim of a decision: two approvers at once, one wins (the other gets false).
+   */
+  async move(
+    id: number,
+    from: readonly ApprovalState[],
+    to: ApprovalState,
+    patch: Partial<Omit<ApprovalRow, 'id' | 'state'>>,
+  ): Promise<boolean> {
+    const r = await db
+      .updateTable('reply_approvals')
+      .set({ ...patch, state: to })
+      .where('id', '=', id)
+      .where('state', 'in', [...from])
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  },
+
+  /** Requests still pending past their expiry, oldest first (a round's worth). */
+  stale: (now: string, limit = 200) =>
+    db
+      .selectFrom('reply_approvals')
+      .selectAll()
+      .where('state', '=', 'pending')
+      .where('expires_at', '<=', now)
+      .orderBy('expires_at')
+      .limit(limit)
+      .execute(),
+
+  /** Requests claimed for sending (`approved`) whose claim is older than `before`. */
+  stuckApproved: (before: string, limit = 50) =>
+    db
+      .selectFrom('reply_approvals')
+      .selectAll()
+      .where('state', '=', 'approved')
+      .where('updated_at', '<', before)
+      .orderBy('updated_at')
+      .limit(limit)
+      .execute(),
+
+  /** Takes over a stuck `approved` request: true for the one caller that moved its claim. */
+  async reclaim(id: number, claimedAt: string, now: string): Promise<boolean> {
+    const r = await db
+      .updateTable('reply_approvals')
+      .set({ updated_at: now })
+      .where('id', '=', id)
+      .where('state', '=', 'approved')
+      .where('updated_at', '=', claimedAt)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  },
+
+  /** The requests of the stores in a state (`open`: pending or failed), newest first. */
+  async page(storeIds: readonly number[], q: ApprovalListQuery) {
+    const states: string[] = q.state === 'open' ? OPEN : [q.state];
+    const where = db
+      .selectFrom('reply_approvals as a')
+      .where('a.store_id', 'in', [...storeIds])
+      .where('a.state', 'in', states);
+    const [rows, count] = await Promise.all([
+      where
+        .innerJoin('reviews as r', 'r.id', 'a.review_id')
+        .innerJoin('users as u', 'u.id', 'a.store_id')
+        .selectAll('a')
+        .select([
+          'u.store_name',
+          'r.star_rating',
+          'r.comment as review_comment',
+          'r.reviewer_name',
+          'r.reply_state',
+        ])
+        .orderBy('a.created_at', 'desc')
+        .orderBy('a.id', 'desc')
+        .limit(q.limit)
+        .offset((q.page - 1) * q.limit)
+        .execute(),
+      where.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows: rows as ApprovalListRow[], total: Number(count.n) };
+  },
+
+  /** The store's and its agency's addresses, for the approval mails. */
+  async peopleOf(storeId: number) {
+    return db
+      .selectFrom('users as s')
+      .leftJoin('users as a', 'a.id', 's.agency_id')
+      .select([
+        's.id as store_id',
+        's.email as store_email',
+        's.agency_id',
+        'a.email as agency_email',
+      ])
+      .where('s.id', '=', storeId)
+      .executeTakeFirst();
+  },
+});
+
+export function createApprovalsRepo(db: Db) {
+  return {
+    ...queries(db),
+    transaction: <T>(fn: (repo: ApprovalsQueries, trx: Transaction<Database>) => Promise<T>) =>
+      db.transaction().execute((trx) => fn(queries(trx), trx)),
+  };
+}
