@@ -58,10 +58,7 @@ import { createPhotosRepo } from './modules/photos/photos.repo';
 import { registerReviewsJobs, type ReviewsJobs } from './modules/reviews/reviews.jobs';
 import { createApprovalsRepo } from './modules/reviews/approvals.repo';
 import { registerApprovalRoutes } from './modules/reviews/approvals.routes';
-import {
-  createApprovalsService,
-  type ApprovalsService,
-} from './modules/reviews/approvals.service';
+import { createApprovalsService, type ApprovalsService } from './modules/reviews/approvals.service';
 import { createReviewsRepo } from './modules/reviews/reviews.repo';
 import { registerReviewRoutes } from './modules/reviews/reviews.routes';
 import { createReviewsService } from './modules/reviews/reviews.service';

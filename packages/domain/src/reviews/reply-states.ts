@@ -4,4 +4,3 @@
  */
 export const REVIEW_REPLY_STATES = ['pending', 'live', 'rejected'] as const;
 export type ReviewReplyState = (typeof REVIEW_REPLY_STATES)[number];
-

@@ -240,11 +240,7 @@ export function createReviewsService(deps: ReviewsServiceDeps) {
     return { comment, overridden: override && hasBlocking(findings) };
   }
 
-  async function deleteReply(
-    actor: Who,
-    store: UserRow,
-    id: number,
-  ): Promise<ReviewView> {
+  async function deleteReply(actor: Who, store: UserRow, id: number): Promise<ReviewView> {
     const row = await rowOf([store.id], id);
     await connected(store);
     await registry
