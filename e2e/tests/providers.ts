@@ -42,6 +42,12 @@ export const GOOGLE = {
     location: '7215038469920417303',
     refreshToken: minato,
   },
+  // The agency's 整体院 ほぐし庵 横浜 (store10): a chiropractor, checked under the medical rules.
+  hogushian: {
+    account: '116209384756140725604',
+    location: '7569314708253301101',
+    refreshToken: '1//0eSandboxDemoGrant-contact-hogushian-example-business-manage',
+  },
 } satisfies Record<string, GoogleLocation>;
 
 /** The shop's Facebook Page, its linked Instagram account (one page token for both), its X user. */
@@ -246,6 +252,13 @@ export async function writeGoogleReview(
     data: { location_id: at.location, ...review },
   });
   return ok<{ name: string }>(r, 'Google review');
+}
+
+/** The sandbox's record of a review: how many times its reply was written (updateReply). */
+export async function googleReplyCalls(request: APIRequestContext, name: string): Promise<number> {
+  const id = name.split('/').pop() ?? '';
+  const r = await request.get(`${S}/control/google/reviews/${id}`);
+  return (await ok<{ data: { reply_calls: number } }>(r, 'Google review record')).data.reply_calls;
 }
 
 /** Google: one review (v4 `reviews.get`), with the reply Google holds. */

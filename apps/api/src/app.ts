@@ -59,9 +59,19 @@ import { registerReviewsJobs, type ReviewsJobs } from './modules/reviews/reviews
 import { createApprovalsRepo } from './modules/reviews/approvals.repo';
 import { registerApprovalRoutes } from './modules/reviews/approvals.routes';
 import { createApprovalsService, type ApprovalsService } from './modules/reviews/approvals.service';
+import { createNoticesRepo } from './modules/notices/notices.repo';
+import { registerNoticeRoutes } from './modules/notices/notices.routes';
+import { createNoticesService, type NoticesService } from './modules/notices/notices.service';
 import { createReviewsRepo } from './modules/reviews/reviews.repo';
+import { createReviewKit, registerReviewKitRoute } from './modules/reviews/reviews.kit';
+import { createSpikeCheck } from './modules/reviews/reviews.spikes';
+import { createSpikesRepo } from './modules/reviews/spikes.repo';
 import { registerReviewRoutes } from './modules/reviews/reviews.routes';
 import { createReviewsService } from './modules/reviews/reviews.service';
+import { createDraftsRepo } from './modules/reviews/reviews.drafts.repo';
+import { createDraftsService } from './modules/reviews/reviews.drafts';
+import { registerReplyDraftRoutes } from './modules/reviews/reviews.drafts.routes';
+import { createLlmClient, type LlmClient } from './llm/llm.client';
 import { createReviewsSync, type ReviewsSync } from './modules/reviews/reviews.sync';
 import { registerPhotoRoutes } from './modules/photos/photos.routes';
 import { createPhotosService } from './modules/photos/photos.service';
@@ -126,6 +136,8 @@ export type AppDeps = {
   storage?: MediaStorage;
   /** The SBPS client; built from config.payments.sbps when not given. */
   sbps?: SbpsClient;
+  /** The language model's client (ADR 0091); built from config.llm when not given. */
+  llm?: LlmClient | null;
   /** Mounted after the API by the composition root: the sandbox and the web app. */
   mount?: (app: FastifyInstance) => Promise<void>;
   logger?: FastifyServerOptions['logger'];
@@ -147,7 +159,12 @@ declare module 'fastify' {
     /** Plans, cards and billing (ADR 0050): `jobs.start()` where jobs run. */
     payments: { service: PaymentsService; jobs: PaymentJobs };
     /** The Google reviews sync (ADR 0090): `jobs.start()` where jobs run. */
-    reviews: { jobs: ReviewsJobs; sync: ReviewsSync; approvals: ApprovalsService };
+    reviews: {
+      jobs: ReviewsJobs;
+      sync: ReviewsSync;
+      approvals: ApprovalsService;
+      notices: NoticesService;
+    };
     /** GET /api/health/ready's answer; server.ts turns it unready on SIGTERM (ADR 0052). */
     readiness: Readiness;
     /** Every route as it was declared, with its `config.access` (ADR 0068). */
@@ -325,11 +342,24 @@ function createStoreServices(
     syncHour: config.metricsSyncHour,
   });
   const reviewsRepo = createReviewsRepo(db);
+  // In-app notices and each user's review mail choice (issue 25 item 2, ADR 0094).
+  const notices = createNoticesService({
+    repo: createNoticesRepo(db),
+    outbox,
+    clock,
+    publicUrl: config.publicUrl,
+  });
   const reviewsSync = createReviewsSync({
     repo: reviewsRepo,
     registry: publishers.registry,
     clock,
-    outbox,
+    notices,
+    spikes: createSpikeCheck({
+      repo: createSpikesRepo(db),
+      clock,
+      notices,
+      publicUrl: config.publicUrl,
+    }),
     publicUrl: config.publicUrl,
     log: app.log,
   });
@@ -339,13 +369,15 @@ function createStoreServices(
     registry: publishers.registry,
     audit,
     approvals: approvalsRepo,
+    // A store's category picks the rule sets: its listing is read once if Tenpo has no copy.
+    readListing: (store) => storeInfo.information(store),
   });
   // Approval of replies (issue 25 item 6, ADR 0093): swept each reviews round.
   const approvals = createApprovalsService({
     repo: approvalsRepo,
     reviews: reviewsService,
     storeById: createUsersRepo(db).findById,
-    outbox,
+    notices,
     clock,
     publicUrl: config.publicUrl,
     audit,
@@ -354,6 +386,17 @@ function createStoreServices(
   const reviews = {
     service: reviewsService,
     approvals,
+    // Reply templates and drafts (issue 25 item 4, ADR 0091): never sent by themselves.
+    drafts: createDraftsService({
+      repo: createDraftsRepo(db),
+      reviewsRepo,
+      reviews: reviewsService,
+      llm:
+        deps.llm !== undefined
+          ? deps.llm
+          : config.llm && createLlmClient(config.llm, { log: app.log }),
+      clock,
+    }),
     sync: reviewsSync,
     jobs: registerReviewsJobs(queue, {
       sync: reviewsSync,
@@ -361,7 +404,10 @@ function createStoreServices(
       clock,
       minutes: config.reviewsSyncMinutes,
       sweep: approvals.sweep,
+      digest: notices.digest,
     }),
+    notices,
+    kit: createReviewKit({ repo: reviewsRepo, registry: publishers.registry }),
   };
   const storeInfo = createStoreInfoService({
     repo: createStoreInfoRepo(db),
@@ -561,6 +607,9 @@ async function registerApi(
   // Google reviews (issue 25, ADR 0090).
   registerReviewRoutes(api, { reviews: s.reviews.service, access, authenticate });
   registerApprovalRoutes(api, { approvals: s.reviews.approvals, access, authenticate });
+  registerReplyDraftRoutes(api, { drafts: s.reviews.drafts, access, authenticate });
+  registerNoticeRoutes(api, { notices: s.reviews.notices, authenticate });
+  registerReviewKitRoute(api, { kit: s.reviews.kit, access, authenticate });
   registerProductRoutes(api, {
     products,
     access,
@@ -628,6 +677,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     jobs: stores.reviews.jobs,
     sync: stores.reviews.sync,
     approvals: stores.reviews.approvals,
+    notices: stores.reviews.notices,
   });
   const readiness = createReadiness({ database: deps.database, log: app.log });
   app.decorate('readiness', readiness);

@@ -15,6 +15,7 @@ import { systemClock } from './lib/clock';
 import { createChannels } from './channels';
 import { createSbpsClient } from './modules/payments/sbps.client';
 import { fetchWithSandboxKey, registerSandboxGate, sandboxCookie } from './plugins/sandbox-gate';
+import { createLlmClient } from './llm/llm.client';
 
 /**
  * SMTP when SMTP_URL is set (a sandbox in its own process listens for it too); otherwise mail
@@ -160,6 +161,7 @@ const sandboxClientDeps = (config: Config) => {
   return {
     channels: createChannels(config, systemClock, { fetch }),
     sbps: createSbpsClient(config.payments.sbps, systemClock, fetch),
+    llm: config.llm && createLlmClient(config.llm, { fetch }),
   };
 };
 

@@ -86,6 +86,16 @@ const envSchema = z.object({
     .int()
     .refine((n) => n >= 1 && 60 % n === 0, 'a divisor of 60 (1, 5, 15, 30…)')
     .default(15),
+  // Language-model drafts of review replies (ADR 0091): an OpenAI-compatible Chat Completions
+  // server. Off unless LLM_BASE_URL is set; with TENPO_PROVIDERS=sandbox, the sandbox's model.
+  LLM_BASE_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+    .optional(),
+  LLM_API_KEY: z.string().min(1).optional(),
+  LLM_MODEL: z.string().trim().min(1).max(200).optional(),
+  LLM_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(120).default(20),
+  // false turns the drafts off even where they default to on (the sandbox).
+  LLM_DRAFTS: boolish.optional(),
   // Default depends on the mode (see `productionRules`): on in development, off in production.
   TENPO_SEED_DEMO: boolish.optional(),
   TRUST_PROXY: z
@@ -269,6 +279,8 @@ export type Config = Readonly<{
   /** The daily metrics sync's hour, Tokyo time (ADR 0035). */
   metricsSyncHour: number;
   reviewsSyncMinutes: number;
+  /** Language-model drafts of replies (ADR 0091); null: off (only templates). */
+  llm: LlmConfig | null;
   seedDemo: boolean;
   /**
    * Fastify's `trustProxy`: whom to believe about the client's address (X-Forwarded-For) and
@@ -287,6 +299,16 @@ export type Config = Readonly<{
   payments: PaymentsConfig;
   /** Probes, drain and metrics (ADR 0052). */
   ops: OpsConfig;
+}>;
+
+/** An OpenAI-compatible Chat Completions server (ADR 0091). */
+export type LlmConfig = Readonly<{
+  /** Up to `/v1`: the client POSTs `{baseUrl}/chat/completions`. */
+  baseUrl: string;
+  /** Sent as `Authorization: Bearer …`; null: no header (a local server). */
+  apiKey: string | null;
+  model: string;
+  timeoutMs: number;
 }>;
 
 export type OpsConfig = Readonly<{
@@ -537,6 +559,50 @@ const paymentsOf = (e: Env, publicUrl: string): PaymentsConfig => {
   };
 };
 
+/** The sandbox's model (apps/sandbox/src/llm): its name and the key it asks for. */
+export const SANDBOX_LLM = { model: 'tenpo-sandbox-chat', apiKey: SANDBOX_CLIENT.secret } as const;
+
+/**
+ * Language-model drafts (ADR 0091): the server LLM_BASE_URL names (LLM_MODEL required); else, in
+ * sandbox mode, the sandbox's own model, as every provider's URL defaults there; else off.
+ * LLM_DRAFTS=false turns them off in any mode.
+ */
+const llmOf = (e: Env, publicUrl: string): LlmConfig | null => {
+  if (e.LLM_DRAFTS === false) return null;
+  const timeoutMs = e.LLM_TIMEOUT_SECONDS * 1000;
+  if (e.LLM_BASE_URL)
+    return {
+      baseUrl: e.LLM_BASE_URL.replace(/\/+$/, ''),
+      apiKey: e.LLM_API_KEY ?? null,
+      model: e.LLM_MODEL as string,
+      timeoutMs,
+    };
+  if (e.TENPO_PROVIDERS !== 'sandbox') return null;
+  const s = (e.SANDBOX_URL ?? `${publicUrl}/sandbox`).replace(/\/+$/, '');
+  return {
+    baseUrl: `${s}/llm/v1`,
+    apiKey: e.LLM_API_KEY ?? SANDBOX_LLM.apiKey,
+    model: e.LLM_MODEL ?? SANDBOX_LLM.model,
+    timeoutMs,
+  };
+};
+
+const llmProblems = (e: Env, production: boolean): string[] => {
+  const problems: string[] = [];
+  if (e.LLM_BASE_URL && !e.LLM_MODEL && e.LLM_DRAFTS !== false)
+    problems.push('LLM_MODEL: required when LLM_BASE_URL is set (the model the server runs)');
+  if (e.LLM_DRAFTS === true && !e.LLM_BASE_URL && e.TENPO_PROVIDERS === 'live')
+    problems.push('LLM_DRAFTS: needs LLM_BASE_URL and LLM_MODEL when TENPO_PROVIDERS=live');
+  if (production && e.LLM_BASE_URL && e.LLM_API_KEY) {
+    const url = new URL(e.LLM_BASE_URL);
+    if (url.protocol !== 'https:' && !isLoopback(url.hostname))
+      problems.push(
+        'LLM_BASE_URL: must be an https:// URL when LLM_API_KEY is set in production (the key would travel in clear)',
+      );
+  }
+  return problems;
+};
+
 /** Where media are kept (ADR 0021); the drivers are in `storage/`. */
 export type StorageConfig = Readonly<
   { private: boolean; urlTtlSeconds: number } & (
@@ -625,7 +691,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rules.push(
       'MAP_ATTRIBUTION: required when MAP_TILE_URL is set (tile servers require their attribution on the map)',
     );
-  rules.push(...liveProblems(e), ...storageProblems(e));
+  rules.push(...liveProblems(e), ...storageProblems(e), ...llmProblems(e, production));
   const invalid = new Set(issues.map((i) => i.name));
   const problems = [
     ...issues.map((i) => i.line),
@@ -638,6 +704,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const payments = paymentsOf(e, publicUrl);
   const dataDir = path.resolve(e.DATA_DIR);
   const storage = storageOf(e, dataDir);
+  const llm = llmOf(e, publicUrl);
   fs.mkdirSync(dataDir, { recursive: true });
   return Object.freeze({
     env: e.NODE_ENV,
@@ -674,6 +741,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     migrationWaitMs: e.MIGRATION_WAIT_SECONDS * 1000,
     metricsSyncHour: e.METRICS_SYNC_HOUR,
     reviewsSyncMinutes: e.REVIEWS_SYNC_MINUTES,
+    llm: llm ? Object.freeze(llm) : null,
     seedDemo: e.TENPO_SEED_DEMO ?? !production,
     trustProxy: trustProxyOf(e.TRUST_PROXY),
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : null,

@@ -223,7 +223,7 @@ describe.skipIf(!pgUrl)('a cold start of several processes on a new PostgreSQL d
           `select count(*)::int as n from users where email = 'shop@tenpo.example'`,
         );
         expect(users.rows[0]?.n).toBe(1);
-        // The daily metrics sync, billing and the reviews round run on pg-boss's cron, declared
+        // The daily metrics sync, billing, the reviews round and digest run on pg-boss's cron, declared
         // once each.
         const schedules = await c.query<{ name: string; key: string }>(
           `select name, key from pgboss.schedule order by name`,
@@ -231,6 +231,7 @@ describe.skipIf(!pgUrl)('a cold start of several processes on a new PostgreSQL d
         expect(schedules.rows).toEqual([
           { name: 'metrics.daily', key: 'metrics.daily' },
           { name: 'payments.billing', key: 'payments.billing' },
+          { name: 'reviews.digest', key: 'reviews.digest' },
           { name: 'reviews.round', key: 'reviews.round' },
         ]);
       } finally {

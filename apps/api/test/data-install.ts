@@ -185,16 +185,27 @@ export async function seedInstall(dataDir: string): Promise<DbHandle> {
   return handle;
 }
 
-/** Tenpo's tables of a SQLite file (not SQLite's nor the migrator's). */
+/**
+ * Tenpo's tables of a SQLite file (not SQLite's nor the migrator's, nor a virtual table's: the
+ * reviews' FTS5 search index and its shadow tables, ADR 0092).
+ */
 export function tablesOf(file: string): string[] {
   const db = new Sqlite(file, { readonly: true });
   try {
-    return db
+    const virtual = db
       .prepare(
-        "select name from sqlite_master where type = 'table' and name not like 'sqlite%' and name not like 'kysely%' order by name",
+        "select name from sqlite_master where type = 'table' and sql like 'create virtual table%'",
       )
       .pluck()
       .all() as string[];
+    return (
+      db
+        .prepare(
+          "select name from sqlite_master where type = 'table' and name not like 'sqlite%' and name not like 'kysely%' order by name",
+        )
+        .pluck()
+        .all() as string[]
+    ).filter((n) => !virtual.some((v) => n === v || n.startsWith(`${v}_`)));
   } finally {
     db.close();
   }

@@ -77,7 +77,9 @@ describe.skipIf(!pgUrl)('migrate-to-postgres', () => {
   it('copies every table, row for row', async () => {
     const tables = tablesOf(file);
     expect(tables.length).toBeGreaterThan(25);
-    expect(report.map((r) => r.table).sort()).toEqual(tables);
+    // review_counts is not copied: the target's triggers count the reviews as they arrive
+    // (ADR 0092), and its rows are compared below all the same.
+    expect(report.map((r) => r.table).sort()).toEqual(tables.filter((t) => t !== 'review_counts'));
     const source = sqliteRows(file);
     for (const t of tables) {
       const order = keyOf(file, t)
@@ -91,7 +93,8 @@ describe.skipIf(!pgUrl)('migrate-to-postgres', () => {
       });
       // Every column is text, integer or bigint on both (ADR 0003); bigint comes back a number.
       expect(rows, t).toEqual(source[t]);
-      expect(report.find((r) => r.table === t)?.rows, t).toBe(source[t]?.length);
+      if (t !== 'review_counts')
+        expect(report.find((r) => r.table === t)?.rows, t).toBe(source[t]?.length);
     }
     expect(source.posts).toHaveLength(2);
     expect(source.users?.length).toBeGreaterThan(15);

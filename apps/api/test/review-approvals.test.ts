@@ -265,7 +265,7 @@ describe('the sweep', () => {
       ?.id as number;
     await t.database.db
       .updateTable('reply_approvals')
-      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .set({ expires_at: new Date(t.clock.now().getTime() - 1000).toISOString() })
       .where('id', '=', staleId)
       .execute();
 
@@ -279,7 +279,7 @@ describe('the sweep', () => {
         state: 'approved',
         decided_by: shop,
         decided_by_email: 'shop@tenpo.example',
-        updated_at: new Date(Date.now() - 3_600_000).toISOString(),
+        updated_at: new Date(t.clock.now().getTime() - 3_600_000).toISOString(),
       })
       .where('id', '=', stuckId)
       .execute();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { reviewJa, type Page, type ReviewView } from '@tenpo/domain';
+import { reviewJa, ruleSetsForCategory, type Page, type ReviewView } from '@tenpo/domain';
 import { call, json, login, type TestApp } from './helpers';
 import { postsHelpers, startPostsWorld, type PostsWorld } from './posts-harness';
 import type { RunningSandbox } from './sandbox';
@@ -176,6 +176,28 @@ describe('POST /api/reviews/{id}/reply', () => {
     expect(await countOf('PUT', /\/reply$/)).toBe(2);
     // One reply at Google however many times it was sent (updateReply is a PUT).
     expect((await allAtGoogle()).filter((r) => r.reviewReply?.comment === text)).toHaveLength(1);
+  });
+
+  it("checks by the store's Google category, reading its listing once when Tenpo has none", async () => {
+    await t.database.db.deleteFrom('store_profiles').where('store_id', '=', shop).execute();
+    const res = await call(t.app, {
+      method: 'POST',
+      url: '/api/reviews/check',
+      token,
+      payload: { user_id: shop, comment: 'ありがとうございます。' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const held = await t.database.db
+      .selectFrom('store_profiles')
+      .select('core')
+      .where('store_id', '=', shop)
+      .executeTakeFirstOrThrow();
+    const category = (JSON.parse(held.core) as { primary_category: { name: string } })
+      .primary_category;
+    expect(category.name).toBe('categories/gcid:cafe');
+    expect(json<{ data: { rule_sets: string[] } }>(res).data.rule_sets).toEqual(
+      ruleSetsForCategory({ id: 'gcid:cafe', name: '' }),
+    );
   });
 
   it('refuses an empty reply and sends nothing', async () => {

@@ -29,6 +29,8 @@ let otherProduct = 0;
 /** A Google review of the other tenant's store (issue 25). */
 let otherReview = 0;
 let otherApproval = 0;
+/** A reply template of the other tenant's store (ADR 0091). */
+let otherTemplate = 0;
 
 /** A second tenant: another agency with one store and one group, created beside the demo data. */
 beforeAll(async () => {
@@ -157,6 +159,19 @@ beforeAll(async () => {
       .returning('id')
       .executeTakeFirstOrThrow()
   ).id;
+  otherTemplate = (
+    await db
+      .insertInto('reply_templates')
+      .values({
+        owner_id: otherStore.id,
+        star_band: 'low',
+        body: '他社のテンプレート',
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
   tokyoGroup = (
     await db
       .selectFrom('store_groups')
@@ -180,7 +195,7 @@ const id = (email: string): number => {
 };
 
 type Attempt = {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   url: string;
   body?: ReturnType<typeof multipart> | { payload: Record<string, unknown> };
 };
@@ -666,6 +681,65 @@ const reviewCases: Case[] = [
   ],
 ];
 
+const draftCases: Case[] = [
+  // Reply templates and drafts (issue 25 item 4, ADR 0091).
+  [
+    'agency',
+    "list another agency's store's reply templates",
+    () => ({
+      method: 'GET',
+      url: `/api/reviews/templates?user_id=${id('other-store@tenpo.example')}`,
+    }),
+  ],
+  [
+    'shop',
+    "list an agency store's reply templates",
+    () => ({ method: 'GET', url: `/api/reviews/templates?user_id=${id('store02@tenpo.example')}` }),
+  ],
+  [
+    'agency',
+    "add a reply template to another agency's store",
+    () => ({
+      method: 'POST',
+      url: '/api/reviews/templates',
+      body: {
+        payload: {
+          user_id: id('other-store@tenpo.example'),
+          star_band: 'low',
+          body: 'テンプレート',
+          scope: 'store',
+        },
+      },
+    }),
+  ],
+  [
+    'agency',
+    "change another agency's reply template through one of its own stores",
+    () => ({
+      method: 'PATCH',
+      url: `/api/reviews/templates/${otherTemplate}`,
+      body: { payload: { user_id: id('store02@tenpo.example'), body: '乗っ取り' } },
+    }),
+  ],
+  [
+    'agency',
+    "delete another agency's reply template through one of its own stores",
+    () => ({
+      method: 'DELETE',
+      url: `/api/reviews/templates/${otherTemplate}?user_id=${id('store02@tenpo.example')}`,
+    }),
+  ],
+  [
+    'agency',
+    "draft a reply to another agency's review through one of its own stores",
+    () => ({
+      method: 'POST',
+      url: `/api/reviews/${otherReview}/draft`,
+      body: { payload: { user_id: id('store02@tenpo.example'), source: 'template' } },
+    }),
+  ],
+];
+
 const approvalCases: Case[] = [
   // Approval of replies (issue 25 item 6): settings, requests and decisions of another tenant.
   [
@@ -692,6 +766,14 @@ const approvalCases: Case[] = [
       method: 'PUT',
       url: '/api/reviews/approval-settings',
       body: { payload: { user_id: id('store02@tenpo.example'), replies_need_approval: true } },
+    }),
+  ],
+  [
+    'agency',
+    "read another agency's store's review-request kit",
+    () => ({
+      method: 'GET',
+      url: `/api/reviews/request-kit?user_id=${id('other-store@tenpo.example')}`,
     }),
   ],
   [
@@ -963,6 +1045,7 @@ const cases: Case[] = [
   ...storeInformationCases,
   ...photoCases,
   ...reviewCases,
+  ...draftCases,
   ...approvalCases,
   ...reportAndGroupCases,
   ...paymentCases,

@@ -8,6 +8,8 @@ import { lockDataDir } from './shared/lock';
 import { commitStores, flushStores } from './shared/store';
 
 export { SandboxLockedError } from './shared/lock';
+/** Google's ReviewReply.PolicyViolation values the emulator answers (the API labels each). */
+export { POLICY_VIOLATIONS } from './google/google.v4-reviews';
 export { listenSmtp, type SmtpListener } from './mail/smtp';
 export { createMailbox, type Mailbox, type SandboxMail, type OutgoingMail } from './mail/mailbox';
 export {

@@ -10,6 +10,7 @@ import { ProviderError } from './shared/http';
 import { multipartBody, parseMultipart } from './shared/multipart';
 import { createRuntime } from './shared/runtime';
 import { registerSbps } from './sbps/sbps.routes';
+import { openAiError, registerLlm } from './llm/llm.routes';
 import { registerX } from './x/x.routes';
 
 const MAX_UPLOAD = 200 * 1024 * 1024;
@@ -34,6 +35,13 @@ function unexpected(req: FastifyRequest, err: FastifyError): ProviderError {
     );
   if (where.includes('/x/'))
     return problem(status, status >= 500 ? 'Internal Server Error' : 'Invalid Request', message);
+  if (where.includes('/llm/'))
+    return openAiError(
+      status,
+      message,
+      status >= 500 ? 'server_error' : 'invalid_request_error',
+      null,
+    );
   return new ProviderError(status, { error: message });
 }
 
@@ -96,6 +104,7 @@ export async function registerProviders(app: FastifyInstance, opts: SandboxOptio
     registerFacebook(scope, rt);
     registerX(scope, rt);
     registerSbps(scope, rt);
+    registerLlm(scope, rt);
     registerFaults(scope, rt);
   });
 }

@@ -23,4 +23,5 @@ export * from './ids';
 export * from './tokyo';
 export * from './numbers';
 export * from './reviews';
+export * from './notices';
 export * from './compliance';

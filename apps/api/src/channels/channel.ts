@@ -497,6 +497,10 @@ export interface KeepsReviews {
   reply(handle: CredentialHandle, name: string, comment: string): Promise<ProviderReviewReply>;
   /** Removes the reply; none there counts as removed. */
   deleteReply(handle: CredentialHandle, name: string): Promise<void>;
+  /** The listing's link for customers to write a review (Location.metadata.newReviewUri). */
+  reviewLink(
+    handle: CredentialHandle,
+  ): Promise<{ newReviewUri: string | null; placeId: string | null }>;
 }
 
 /** What a channel can do beyond OAuth; a channel fills in only what its provider offers. */

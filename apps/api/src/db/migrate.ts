@@ -20,7 +20,10 @@ import { listingGoogleVersion } from './migrations/0019-listing-google-version';
 import { paymentCommitDate } from './migrations/0020-payment-commit-date';
 import { accountGuards } from './migrations/0021-account-guards';
 import { reviews } from './migrations/0022-reviews';
+import { replyTemplates } from './migrations/0023-reply-templates';
+import { reviewSearch } from './migrations/0024-review-search';
 import { replyApprovals } from './migrations/0025-reply-approvals';
+import { notices } from './migrations/0026-notices';
 
 /** Migrations are listed here in order; each runs on SQLite and PostgreSQL alike. */
 const migrations = (dialect: Dialect): Record<string, Migration> => ({
@@ -44,7 +47,10 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   '0020-payment-commit-date': paymentCommitDate(),
   '0021-account-guards': accountGuards(dialect),
   '0022-reviews': reviews(dialect),
+  '0023-reply-templates': replyTemplates(dialect),
+  '0024-review-search': reviewSearch(dialect),
   '0025-reply-approvals': replyApprovals(dialect),
+  '0026-notices': notices(dialect),
 });
 
 const migratorOf = ({ db, dialect, schema }: DbHandle): Migrator => {

@@ -487,6 +487,24 @@ export type ApprovalSettingsTable = {
   updated_at: string;
 };
 
+/** A reply template of a store or an agency, by star band (migration 0023, ADR 0091). */
+export type ReplyTemplatesTable = {
+  id: Generated<number>;
+  owner_id: number;
+  star_band: string;
+  body: string;
+  created_at: string;
+  updated_at: string;
+};
+
+/** The template a store drew last for a star band (migration 0023). */
+export type ReplyTemplateUsesTable = {
+  store_id: number;
+  star_band: string;
+  template_key: string;
+  used_at: string;
+};
+
 /** A request for approval of a reply (migration 0025, ADR 0093). */
 export type ReplyApprovalsTable = {
   id: Generated<number>;
@@ -505,6 +523,34 @@ export type ReplyApprovalsTable = {
   updated_at: string;
   expires_at: string;
   sent_at: string | null;
+};
+
+/** An in-app notice of one user (migration 0026, ADR 0094). */
+export type NoticesTable = {
+  id: Generated<number>;
+  user_id: number;
+  kind: string;
+  store_id: number | null;
+  title: string;
+  body: string;
+  link: string;
+  key: string;
+  created_at: string;
+  read_at: string | null;
+};
+
+/** How a user hears of new reviews (migration 0026). */
+export type NoticeSettingsTable = {
+  user_id: number;
+  review_mail: string;
+  digest_until: string | null;
+  updated_at: string;
+};
+
+/** How many reviews Tenpo holds per store, kept by triggers on `reviews` (migration 0024). */
+export type ReviewCountsTable = {
+  store_id: number;
+  n: number;
 };
 
 export type ReviewSyncsTable = {
@@ -615,8 +661,13 @@ export type Database = {
   audit_log: AuditLogTable;
   reviews: ReviewsTable;
   review_syncs: ReviewSyncsTable;
+  review_counts: ReviewCountsTable;
   approval_settings: ApprovalSettingsTable;
   reply_approvals: ReplyApprovalsTable;
+  reply_templates: ReplyTemplatesTable;
+  reply_template_uses: ReplyTemplateUsesTable;
+  notices: NoticesTable;
+  notice_settings: NoticeSettingsTable;
   payment_accounts: PaymentAccountsTable;
   payment_charges: PaymentChargesTable;
   payment_notifications: PaymentNotificationsTable;

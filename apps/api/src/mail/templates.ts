@@ -151,3 +151,45 @@ export const approvalDecidedMail = (r: {
     text: `${head}${note}\n\n返信の内容:\n${excerptOf(r.comment)}\n\n${r.link}${footer}`,
   };
 };
+
+// ---- In-app notices and the review digest (issue 25 item 2, ADR 0094) ----
+
+/** The day's new reviews of a user's stores, once a day for those who chose it. */
+export const reviewDigestMail = (r: {
+  reviews: { store: string; stars: number; reviewer: string; comment: string | null }[];
+  more: number;
+  link: string;
+}) => {
+  const lines = r.reviews.map((x) => {
+    const text = excerptOf(x.comment ?? '（コメントなし）', 80);
+    return `・${x.store} ${'★'.repeat(x.stars)}${'☆'.repeat(Math.max(0, 5 - x.stars))} ${x.reviewer || '匿名のユーザー'}\n  ${text}`;
+  });
+  const total = r.reviews.length + r.more;
+  const more = r.more > 0 ? `\nほか${r.more}件` : '';
+  return {
+    subject: `【Tenpo】新しい口コミが${total}件届きました（1日のまとめ）`,
+    text: `この1日に Google の新しい口コミが${total}件届きました。\n\n${lines.join('\n')}${more}\n\n返信は Tenpo の口コミ画面から行えます。\n${r.link}\n\n通知メールの受け取り方は、口コミ画面の「通知の設定」で変更できます。${footer}`,
+  };
+};
+
+/** A burst of low ratings at a store (issue 25 item 9): the reviews, and how to report them. */
+export const reviewSpikeMail = (r: {
+  storeName: string;
+  count: number;
+  usual: number;
+  reviews: { stars: number; reviewer: string; comment: string | null; at: string }[];
+  more: number;
+  link: string;
+  reportUrl: string;
+}) => {
+  const lines = r.reviews.map((x) => {
+    const when = new Date(x.at).toLocaleString('ja-JP', { timeZone: 'Asia/Tokyo' });
+    return `・${'★'.repeat(x.stars)}${'☆'.repeat(Math.max(0, 5 - x.stars))} ${x.reviewer || '匿名のユーザー'}（${when}）\n  ${excerptOf(x.comment ?? '（コメントなし）', 120)}`;
+  });
+  const more = r.more > 0 ? `\nほか${r.more}件` : '';
+  const usual = r.usual.toLocaleString('ja-JP', { maximumFractionDigits: 1 });
+  return {
+    subject: `【Tenpo】${r.storeName}で低評価の口コミが急に増えています`,
+    text: `${r.storeName} に、この24時間で★1〜2の口コミが${r.count}件届きました（通常は1日あたり${usual}件）。\n\n${lines.join('\n')}${more}\n\n内容を確認のうえ、事実に基づくご意見には丁寧に返信してください。\n嫌がらせ・なりすまし・無関係な内容など Google のポリシーに違反する口コミは、Google に報告して削除を依頼できます（報告の方法: ${r.reportUrl}）。\n報酬を約束して高評価を依頼したり、口コミの削除を条件に返金したりすることは、Google のポリシーや景品表示法（ステルスマーケティング規制）に反するおそれがあります。\n\n口コミの一覧: ${r.link}${footer}`,
+  };
+};

@@ -31,6 +31,7 @@ const ANSWERS: Record<Provider, string> = {
   instagram:
     '400 code 190/463 · 400 code 4 + X-Business-Use-Case-Usage (type instagram) · 500 code 1 / 503 code 2 · 400 code 368 · 400 code 190/460 · 400 code 190/458',
   x: '401 Unauthorized · 429 Too Many Requests + x-rate-limit-limit/remaining/reset · 500 / 503 problem · 403 problems/user-suspended',
+  llm: 'Chat Completions (path /llm): 401 invalid_api_key · 429 rate_limit_exceeded + Retry-After · 500 / 502 / 503 server_error',
   sbps: 'XML API (path /sbps/api): 401 · 503 + Retry-After (rate limit) · 500 / 502 / 503 HTML; pagecon sends (path /sbps/pagecon): not sent → refund, error_url 99990000 · slow delays the send',
 };
 

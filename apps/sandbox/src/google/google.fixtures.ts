@@ -772,8 +772,9 @@ const salonAndShopLocations = (): LocationFixture[] => [
     locality: '横浜市西区',
     lines: ['南幸2-8-20', 'SMビル 4F'],
     website: 'https://hogushian.example',
-    primary: 'massage_therapist',
-    additional: ['chiropractor', 'acupuncturist'],
+    // 整体 and 鍼灸 by licensed practitioners: advertised under the medical rules (ADR 0089).
+    primary: 'chiropractor',
+    additional: ['massage_therapist', 'acupuncturist'],
     regularHours: hours([10, 0], [21, 0], ['THURSDAY'], { open: [10, 0], close: [19, 0] }),
     description:
       '横浜駅西口から徒歩5分。国家資格者による整体と鍼灸で、肩こり・腰痛・産後の骨盤矯正に対応します。完全予約制。',

@@ -4,7 +4,7 @@ import { blobStore, jsonStore, type BlobStore, type JsonStore } from './store';
 import { defaultSettings, mergeSettings, type Settings } from './settings';
 import type { FetchLogEntry } from './media';
 
-export const providers = ['google', 'facebook', 'instagram', 'x', 'sbps'] as const;
+export const providers = ['google', 'facebook', 'instagram', 'x', 'sbps', 'llm'] as const;
 export type Provider = (typeof providers)[number];
 /**
  * `flaky`: each affected call answers either the rate limit or a 5xx (chosen by the seed).

@@ -1,4 +1,4 @@
-import { adminLabels, approvalJa, ja as domainJa, reviewJa } from '@tenpo/domain';
+import { adminLabels, approvalJa, ja as domainJa, noticeJa, reviewJa } from '@tenpo/domain';
 import { jaRoutes } from './ja-routes';
 
 /** The one `ja` resource (DESIGN §5). Keys follow the spec (`actions.errors.500`, …). */
@@ -124,7 +124,11 @@ export const ja = {
         google_status: 'Google',
         status: 'ステータス',
         actions: '操作',
+        // Beyond the spec (issue 25 item 7): the store's reviews as Tenpo's copy holds them.
+        average_rating: '平均評価',
+        unreplied: '未返信',
       },
+      reviewsNone: '口コミの指標なし（{{reason}}）',
       googleConnected: '連携済み',
       googleNotConnected: '未連携',
       active: '有効',
@@ -231,6 +235,36 @@ export const ja = {
       impressions: '表示された場所の推移',
       calls: '通話の推移',
       openCharts: '推移グラフを見る',
+    },
+    // Review metrics on /dashboard, /report and its PDF (issue 25 item 7): beyond the spec.
+    reviewMetrics: {
+      title: '口コミ',
+      reportTitle: '口コミ（{{start}} 〜 {{end}}）',
+      average: '平均評価',
+      averageHint: '期間の終わりまでの全口コミの平均',
+      trendUp: '期間のはじめから +{{delta}}',
+      trendDown: '期間のはじめから {{delta}}',
+      trendFlat: '期間のはじめから変化なし',
+      count: '新しい口コミ',
+      countValue: '{{n}}件',
+      totalHint: '累計 {{n}}件',
+      replyRate: '返信率',
+      repliedHint: '{{total}}件中 {{replied}}件に返信',
+      replyTime: '返信までの時間（中央値）',
+      replyTimeHint: '返信の最終更新時刻から計算',
+      minutes: '{{n}}分',
+      hours: '{{n}}時間',
+      days: '{{n}}日',
+      notConnected: 'Google ビジネスプロフィールと連携していないため、口コミの指標はありません。',
+      notSynced: '口コミをまだ Google から取得していません。取得が済むと表示されます。',
+      syncedAt: '{{at}} 時点の口コミ',
+      trend: '口コミ数と平均評価の推移',
+      countChart: '口コミ数の推移',
+      averageChart: '平均評価の推移（累計）',
+      countSeries: '新しい口コミ',
+      averageSeries: '平均評価',
+      note: '返信までの時間は、返信の最終更新時刻と口コミの投稿時刻の差です。返信を編集すると長くなります。',
+      reasons: { not_connected: 'Google 未連携', not_synced: '未取得' },
     },
     report: {
       title: 'レポート',
@@ -916,11 +950,65 @@ export const ja = {
       draftNote: '入力中の内容はこのブラウザに下書きとして保存されます。',
       sent: reviewJa.replySent,
       deleted: reviewJa.replyDeleted,
+      /** Drafts from a template or the language model (ADR 0091). */
+      draft: {
+        label: '下書きの作成',
+        fromTemplate: 'テンプレートから',
+        ai: 'AIで下書き',
+        replaceTitle: '入力中の返信を置き換えますか？',
+        replace: '置き換える',
+        cancel: 'キャンセル',
+        madeTemplate:
+          'テンプレートから下書きを作成しました。内容を確認・編集してから送信してください。',
+        madeAi: 'AI（{{model}}）が下書きを作成しました。内容を確認・編集してから送信してください。',
+      },
     },
     remove: {
       title: '返信の削除',
       body: 'この口コミへの返信を削除しますか？Google の口コミからも削除されます。',
       confirm: '削除する',
+    },
+    /** Reply templates of a store or an agency (ADR 0091). */
+    templates: {
+      open: '返信テンプレート',
+      title: '返信テンプレート',
+      store: '店舗',
+      intro:
+        '口コミの評価に合わせて、返信の下書きに使う文面です。{reviewer_name}（お客様名）と {store_name}（店舗名）を差し込めます。',
+      nameHint: 'お客様名を差し込むと、送信前の確認で個人情報の「注意」が表示されます。',
+      sources: { store: 'この店舗', agency: '代理店（全店舗）', builtin: '標準' },
+      builtinNote: '登録されたテンプレートがないため、標準の文面を使います。',
+      empty: 'この評価のテンプレートはありません。',
+      add: 'テンプレートを追加',
+      addTo: '{{band}}のテンプレートを追加',
+      edit: '編集',
+      editOne: 'テンプレート {{n}} を編集',
+      delete: '削除',
+      deleteOne: 'テンプレート {{n}} を削除',
+      deleteConfirm: 'このテンプレートを削除しますか？',
+      deleteYes: '削除する',
+      body: '本文',
+      band: '評価',
+      scope: '対象',
+      scopes: { store: 'この店舗のみ', agency: '代理店のすべての店舗' },
+      save: '保存',
+      cancel: 'キャンセル',
+      close: '閉じる',
+      loading: 'テンプレートを読み込み中…',
+    },
+    /** The review-request kit (issue 25 item 8). */
+    kit: {
+      open: '口コミ依頼キット',
+      title: '口コミ依頼キット',
+      loading: '口コミのリンクを読み込み中…',
+      lead: 'お客様に Google の口コミを書いていただくためのリンクと QR コードです。レシートやカード、店頭のポップにお使いください。',
+      url: '口コミを書くページの URL',
+      copy: 'コピー',
+      copied: 'コピーしました',
+      qrAlt: '{{store}}の口コミを書くページの QR コード',
+      print: '印刷用カードを開く',
+      save: 'QR コードを保存（SVG）',
+      rulesTitle: '口コミを依頼するときの注意',
     },
     /** Approval of replies (ADR 0093). */
     approval: {
@@ -962,6 +1050,16 @@ export const ja = {
         'オンにすると、返信は依頼者以外（店舗または代理店）が承認してから Google に送信されます。',
       settingSaved: approvalJa.settingsSaved,
     },
+  },
+  /** The header's notices (ADR 0094). */
+  notices: {
+    title: 'お知らせ',
+    open: 'お知らせ（未読 {{n}} 件）',
+    empty: 'お知らせはありません。',
+    readAll: 'すべて既読にする',
+    mailLabel: '新しい口コミのメール通知',
+    mail: { immediate: '届いたらすぐ', daily: '1日1回まとめて（8時）', off: '受け取らない' },
+    saved: noticeJa.settingsSaved,
   },
   /** /products (the rest of its texts are @tenpo/domain's productJa). */
   products: {

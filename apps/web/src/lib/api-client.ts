@@ -33,7 +33,7 @@ export const errorLines = (e: unknown): string[] =>
 export type Envelope<T> = { status_code: number; message?: string; data: T };
 
 export type RequestOptions = {
-  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** A plain object is sent as JSON; FormData as multipart. */
   body?: unknown;
   query?: Record<string, string | number | undefined | null>;

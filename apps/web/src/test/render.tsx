@@ -71,6 +71,23 @@ const quietReports = (method: string, path: string): MockReply | undefined => {
   return ok({ data: QUIET[key] ?? {} });
 };
 
+/** The header's bell reads the user's notices on every screen: none, unless a table answers. */
+const quietNotices = (method: string, path: string): MockReply | undefined =>
+  method === 'GET' && path === '/notices'
+    ? ok({
+        data: {
+          data: [],
+          current_page: 1,
+          last_page: 1,
+          total: 0,
+          per_page: 10,
+          from: null,
+          to: null,
+        },
+        unread: 0,
+      })
+    : undefined;
+
 /**
  * Replaces fetch with a table of answers keyed "METHOD /path" (the path after /api, without
  * the query). An unexpected call fails the test loudly.
@@ -85,7 +102,8 @@ export const mockApi = (table: Record<string, MockReply>) => {
     if (typeof body === 'string') body = JSON.parse(body);
     const req: MockRequest = { method, path, url, headers: new Headers(init?.headers), body };
     calls.push(req);
-    const reply = table[`${method} ${path}`] ?? quietReports(method, path);
+    const reply =
+      table[`${method} ${path}`] ?? quietReports(method, path) ?? quietNotices(method, path);
     if (!reply) {
       unexpectedCalls.push(`${method} ${path}`);
       throw new Error(`unexpected call ${method} ${path}`);

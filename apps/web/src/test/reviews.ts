@@ -41,4 +41,11 @@ export const reviewPage = (
 /** `GET /reviews/approvals` with no request waiting (the inbox's approval panel reads it). */
 export const noApprovals = {
   'GET /reviews/approvals': { body: { status_code: 200, data: { data: reviewPage([]).data } } },
+  // The reply editor's draft buttons read whether the model's drafts are on (ADR 0091).
+  'GET /reviews/templates': {
+    body: {
+      status_code: 200,
+      data: { templates: [], llm_enabled: false, can_edit: true, can_edit_agency: false },
+    },
+  },
 };

@@ -14,3 +14,6 @@ export * from './store-info';
 export * from './store-lookups';
 export * from './reviews';
 export * from './approvals';
+export * from './notices';
+export * from './review-kit';
+export * from './policy-violations';

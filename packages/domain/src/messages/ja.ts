@@ -281,4 +281,12 @@ export const ja = {
     call_clicks: '通話数',
     website_clicks: 'ウェブサイトのクリック数',
   },
+  /** The single-store CSV's trailing review columns (issue 25 item 7), after the spec's. */
+  reportReviewLabels: {
+    review_count: '口コミ数（新規）',
+    average_rating: '平均評価（累計）',
+    period_average_rating: '平均評価（期間内の口コミ）',
+    reply_rate: '返信率（%）',
+    median_reply_hours: '返信までの時間（中央値・時間）',
+  },
 } as const;

@@ -16,6 +16,7 @@ import {
   monthsIn,
 } from '../tokyo';
 import { formatThousands } from '../numbers';
+import type { ReviewMetrics } from './review-metrics';
 
 export const IMPRESSION_FIELDS = [
   'business_impressions_desktop_maps',
@@ -169,6 +170,8 @@ export type BoxData = {
   percent_action_driving_direction: number | null;
   action_phone: number;
   percent_action_phone: number | null;
+  /** Beyond the spec (issue 25 item 7): reviews over the same period, a day a point. */
+  reviews: ReviewMetrics;
 };
 
 /** Day label → count, in day order; labels are `YYYY/MM/DD` (spec 3 §9's date format). */
@@ -210,6 +213,8 @@ export type AdjustmentReport = {
   end_date: string;
   months: Record<string, MonthFigures>;
   total: MonthFigures;
+  /** Beyond the spec (issue 25 item 7): reviews over the range, a month a point. */
+  reviews: ReviewMetrics;
 };
 
 /** Month label (`MM`) → count, for one year. */

@@ -1,2 +1,3 @@
 export * from './contract';
 export * from './schemas';
+export * from './review-metrics';

@@ -9,6 +9,7 @@ import {
   REACTION_FIELDS,
   type MetricField,
 } from './contract';
+import { reviewMetricsSchema } from './review-metrics';
 
 /**
  * Request and response schemas of the dashboard and report calls (spec 3 §7, issue 10). The
@@ -97,6 +98,8 @@ export const boxDataSchema = z.object({
   percent_action_driving_direction: figure,
   action_phone: count,
   percent_action_phone: figure,
+  /** Added beyond the spec (issue 25 item 7): the store's reviews over the boxes' period, a day a point. */
+  reviews: reviewMetricsSchema,
 });
 
 const fieldsOf = <K extends string, T extends z.ZodTypeAny>(keys: readonly K[], t: T) =>
@@ -134,6 +137,8 @@ export const adjustmentReportSchema = z.object({
   end_date: z.string(),
   months: z.record(z.string(), monthFiguresSchema),
   total: monthFiguresSchema,
+  /** Added beyond the spec (issue 25 item 7): the store's reviews over the range, a month a point. */
+  reviews: reviewMetricsSchema,
 });
 
 const yearPair = z.object({ current_year: series, latest_year: series });

@@ -1,2 +1,3 @@
 export * from './schemas';
 export * from './approvals';
+export * from './templates';

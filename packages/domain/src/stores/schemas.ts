@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idField } from '../ids';
 import { fieldLabels, ja } from '../messages/ja';
+import { storeReviewSummarySchema } from '../reports/review-metrics';
 
 /** A store the selector can offer (spec 1 §3 store option). */
 export const storeOptionSchema = z.object({
@@ -20,6 +21,11 @@ export const storeRowSchema = storeOptionSchema.extend({
   email: z.string(),
   google_status: z.number().int(),
   payment_fail: z.boolean(),
+  /**
+   * Beyond the spec (issue 25 item 7): the store's Google reviews as Tenpo's copy holds them
+   * now, in the agency and group-leader lists (absent from the manager's lists).
+   */
+  reviews: storeReviewSummarySchema.optional(),
 });
 export type StoreRow = z.infer<typeof storeRowSchema>;
 

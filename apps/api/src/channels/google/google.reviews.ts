@@ -93,6 +93,15 @@ export function reviewsOf(
         if (!r) throw new ChannelError('transient', 'google: the reply came back empty');
         return r;
       }),
+    reviewLink: (h) =>
+      access.use(h, async (g) => {
+        const location = (await parentOf(g)).split('/').pop() ?? '';
+        const l = await client.getLocation(g.accessToken, location, 'metadata');
+        return {
+          newReviewUri: l.metadata?.newReviewUri ?? null,
+          placeId: l.metadata?.placeId ?? null,
+        };
+      }),
     deleteReply: (h, name) =>
       access.use(h, async (g) => {
         try {

@@ -31,8 +31,22 @@ export type CopyReport = { table: string; rows: number }[];
  */
 const PENDING_JOBS = ['queued', 'running'];
 
+/** Tables kept by triggers on PostgreSQL from the rows copied (migration 0024): not copied. */
+const DERIVED = ['review_counts'];
+
 /** Source tables in an order where every table comes after the tables it references. */
 function tablesOf(src: Sqlite.Database): Table[] {
+  // Not copied: SQLite's virtual tables (the reviews' FTS5 search index) with their shadow
+  // tables, and what the target's triggers rebuild as the rows arrive (ADR 0092).
+  const derived = [
+    ...(src
+      .prepare(
+        "select name from sqlite_master where type = 'table' and sql like 'create virtual table%'",
+      )
+      .pluck()
+      .all() as string[]),
+    ...DERIVED,
+  ];
   const names = (
     src
       .prepare(
@@ -40,7 +54,7 @@ function tablesOf(src: Sqlite.Database): Table[] {
       )
       .pluck()
       .all() as string[]
-  ).slice();
+  ).filter((n) => !derived.some((d) => n === d || n.startsWith(`${d}_`)));
   const parents = new Map<string, Set<string>>();
   const tables = new Map<string, Table>();
   for (const name of names) {

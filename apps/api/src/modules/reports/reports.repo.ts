@@ -8,6 +8,7 @@ import {
   type MetricField,
 } from '@tenpo/domain';
 import type { DbHandle } from '../../db/kysely';
+import { createReviewMetricsRepo } from '../reviews/review-metrics.repo';
 import { GOOGLE_KEY } from '../users/users.repo';
 
 export type Figures = Record<MetricField, number> & { search_keywords: number };
@@ -281,6 +282,9 @@ export function createReportsRepo(handle: Pick<DbHandle, 'db' | 'dialect'>) {
     new Map<number, Figures>(ids.map((id) => [id, zeroFigures()]));
 
   return {
+    /** The reviews copy's reads for the review metrics that ride on these calls (issue 25 item 7). */
+    reviews: createReviewMetricsRepo(db),
+
     /**
      * Each store's totals over the days start..end (both included): the whole months from
      * metric_months, the partial edge months from metric_days, and `search_keywords` of every

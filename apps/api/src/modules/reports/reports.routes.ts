@@ -71,7 +71,7 @@ function registerDashboardRoutes(app: FastifyInstance, deps: ReportRouteDeps): v
       schema: {
         tags,
         summary:
-          "The six boxes over `range` ('7' days, '1' month, '3' months; default '1'), each with its percent change against the previous period of equal length (null: nothing before).",
+          "The six boxes over `range` ('7' days, '1' month, '3' months; default '1'), each with its percent change against the previous period of equal length (null: nothing before). Beyond the spec, `reviews`: the store's Google reviews over the same period, a day a point (issue 25 item 7).",
         body: boxDataBody,
         response: { 200: ok(z.object({ data: boxDataSchema })) },
       },
@@ -201,7 +201,7 @@ function registerPeriodReportRoutes(app: FastifyInstance, deps: ReportRouteDeps)
       schema: {
         tags,
         summary:
-          'Per month and in total over start_date..end_date (YYYY-MM-DD or YYYY/MM/DD, within the last 25 months).',
+          "Per month and in total over start_date..end_date (YYYY-MM-DD or YYYY/MM/DD, within the last 25 months). Beyond the spec, `reviews`: the store's Google reviews over the range, a month a point (issue 25 item 7).",
         body: singleReportBody,
         response: { 200: ok(z.object({ data: adjustmentReportSchema })) },
       },
@@ -266,7 +266,7 @@ function registerCsvRoutes(app: FastifyInstance, deps: ReportRouteDeps): void {
       ...storeRoute(deps.authenticate, deps.access, 'read', 'body'),
       schema: {
         tags,
-        summary: `A CSV of the single-store report (one row a month, then a total). csv_url works for ${CSV_URL_TTL_SECONDS / 60} minutes, with the Authorization header of a session that may act for the store.`,
+        summary: `A CSV of the single-store report (one row a month, then a total; the review figures as trailing columns after the spec's). csv_url works for ${CSV_URL_TTL_SECONDS / 60} minutes, with the Authorization header of a session that may act for the store.`,
         body: singleReportBody,
         response: { 200: csvExportSchema },
       },
@@ -336,7 +336,7 @@ function registerCsvRoutes(app: FastifyInstance, deps: ReportRouteDeps): void {
         if (!store || stores.length !== 1)
           throw validationError({ user_id: [ja.reportStoreInvalid] });
         const report = await reports.adjustment(store.id, range);
-        csv = reportCsv(ja.reportCsvMonth, Object.entries(report.months));
+        csv = reportCsv(ja.reportCsvMonth, Object.entries(report.months), report.reviews);
       } else {
         const list = stores.map((s) => ({ id: s.id, name: nameOf(s) }));
         const report = await reports.multiple(list, range);

@@ -12,11 +12,14 @@ import {
   lastDayOf,
   monthOfDay,
   monthsIn,
+  noReviewMetrics,
   percentChange,
   REACTION_FIELDS,
   REPORT_COLUMNS,
   reportWindowStart,
+  reviewMetricsOf,
   tokyoDay,
+  tokyoInstant,
   type AdjustmentReport,
   type BoxData,
   type CustomerCall,
@@ -31,6 +34,8 @@ import {
   type MonthFigures,
   type MultiStoreReport,
   type ReactionsGraph,
+  type ReviewFigures,
+  type ReviewMetrics,
   type SearchKeywords,
   type YearSeries,
 } from '@tenpo/domain';
@@ -98,14 +103,41 @@ const monthFigures = (f: Figures): MonthFigures => {
 
 type Today = () => string;
 
+/** The instant a Tokyo day starts, as the ISO text the reviews copy holds. */
+const dayStartIso = (day: string): string => new Date(tokyoInstant(day)).toISOString();
+
+/**
+ * A store's review metrics over the Tokyo days start..end, a day or a month a point (issue 25
+ * item 7): from the reviews copy, once the store is connected to Google and read once.
+ */
+async function reviewMetrics(
+  repo: ReportsRepo,
+  storeId: number,
+  period: { start: string; end: string; unit: 'day' | 'month' },
+): Promise<ReviewMetrics> {
+  const state = await repo.reviews.state(storeId);
+  if (state.status !== 'ready') return noReviewMetrics(state.status, state.synced_at);
+  const from = dayStartIso(period.start);
+  const [before, rows] = await Promise.all([
+    repo.reviews.before(storeId, from),
+    repo.reviews.written(storeId, from, dayStartIso(addDays(period.end, 1))),
+  ]);
+  return {
+    status: 'ready',
+    synced_at: state.synced_at,
+    ...reviewMetricsOf({ before, rows, ...period }),
+  };
+}
+
 /** The dashboard's figures over a period ending yesterday (Tokyo), for one store. */
 function createDashboardReads(repo: ReportsRepo, today: Today) {
   return {
     async boxData(storeId: number, range: DashboardRange): Promise<BoxData> {
       const p = dashboardPeriod(range, today());
-      const [cur, prev] = await Promise.all([
+      const [cur, prev, reviews] = await Promise.all([
         repo.totals([storeId], p.start, p.end),
         repo.totals([storeId], p.previous.start, p.previous.end),
+        reviewMetrics(repo, storeId, { start: p.start, end: p.end, unit: 'day' }),
       ]);
       const c = cur.get(storeId) ?? zeroFigures();
       const q = prev.get(storeId) ?? zeroFigures();
@@ -140,6 +172,7 @@ function createDashboardReads(repo: ReportsRepo, today: Today) {
         percent_action_driving_direction: pDir,
         action_phone: phone,
         percent_action_phone: pPhone,
+        reviews,
       };
     },
 
@@ -291,7 +324,14 @@ function createPeriodReports(repo: ReportsRepo, today: Today) {
 
     /** Per month (`YYYY/MM`, edge months cut at the range's days) and the range's totals. */
     async adjustment(storeId: number, range: ReportRange): Promise<AdjustmentReport> {
-      const map = await repo.monthly(storeId, range.start_date, range.end_date, today());
+      const [map, reviews] = await Promise.all([
+        repo.monthly(storeId, range.start_date, range.end_date, today()),
+        reviewMetrics(repo, storeId, {
+          start: range.start_date,
+          end: range.end_date,
+          unit: 'month',
+        }),
+      ]);
       const months: Record<string, MonthFigures> = {};
       let total = zeroFigures();
       for (const m of monthsIn(monthOfDay(range.start_date), monthOfDay(range.end_date))) {
@@ -299,7 +339,7 @@ function createPeriodReports(repo: ReportsRepo, today: Today) {
         months[slashed(m)] = monthFigures(f);
         total = addFigures(total, f);
       }
-      return { ...range, months, total: monthFigures(total) };
+      return { ...range, months, total: monthFigures(total), reviews };
     },
 
     /**
@@ -344,18 +384,46 @@ export function createReportsService(deps: { repo: ReportsRepo; clock: Clock }) 
 const CRLF = '\r\n';
 const BOM = '\uFEFF';
 
+/** The single-store CSV's review columns, after the spec's (issue 25 item 7). */
+const REVIEW_CSV_COLUMNS = [
+  'review_count',
+  'average_rating',
+  'period_average_rating',
+  'reply_rate',
+  'median_reply_hours',
+] as const satisfies readonly (keyof ReviewFigures)[];
+
+/** A row's review cells; empty when the store has no figures (not connected, not read yet). */
+const reviewCells = (f: ReviewFigures | null | undefined): (string | number)[] =>
+  REVIEW_CSV_COLUMNS.map((c) => (f ? (f[c] ?? '') : ''));
+
 /**
  * A CSV Excel opens in Japanese: UTF-8 with a BOM, CRLF line ends, a Japanese header row (the
  * first column's name, then the metric names), one row per month or store, and a total row.
+ * With `reviews` (the single-store report), the review figures of each month and of the period
+ * follow as trailing columns: the spec's columns keep their places.
  */
-export function reportCsv(first: string, rows: [string, MonthFigures][]): string {
-  const header = [first, ...REPORT_COLUMNS.map((c) => ja.reportMetricLabels[c])];
+export function reportCsv(
+  first: string,
+  rows: [string, MonthFigures][],
+  reviews?: ReviewMetrics,
+): string {
+  const extra = (f: ReviewFigures | null | undefined) => (reviews ? reviewCells(f) : []);
+  const header = [
+    first,
+    ...REPORT_COLUMNS.map((c) => ja.reportMetricLabels[c]),
+    ...(reviews ? REVIEW_CSV_COLUMNS.map((c) => ja.reportReviewLabels[c]) : []),
+  ];
   const total = zeroFigures();
   const lines = [csvLine(header)];
   for (const [label, f] of rows) {
-    lines.push(csvLine([label, ...REPORT_COLUMNS.map((c) => f[c])]));
+    lines.push(
+      csvLine([label, ...REPORT_COLUMNS.map((c) => f[c]), ...extra(reviews?.series[label])]),
+    );
     for (const c of REPORT_COLUMNS) total[c] += f[c];
   }
-  lines.push(csvLine([ja.reportCsvTotal, ...REPORT_COLUMNS.map((c) => total[c])]));
+  lines.push(
+    csvLine([ja.reportCsvTotal, ...REPORT_COLUMNS.map((c) => total[c]), ...extra(reviews?.period)]),
+  );
   return BOM + lines.join(CRLF) + CRLF;
 }

@@ -1,6 +1,7 @@
 import {
   APPROVAL_EXPIRY_DAYS,
   approvalJa,
+  noticeJa,
   OPEN_APPROVAL_STATES,
   pageOf,
   ROLE,
@@ -14,7 +15,7 @@ import type { Clock } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
 import { approvalDecidedMail, approvalRequestedMail } from '../../mail/templates';
 import type { JobTx } from '../../jobs/engine';
-import type { MailOutbox } from '../../mail/mail.jobs';
+import type { NoticesService } from '../notices/notices.service';
 import type { AuditEntry } from '../audit/audit.repo';
 import type { ApprovalRow, ApprovalsRepo } from './approvals.repo';
 import { agencyOf, approvalView, mayDecide } from './approvals.view';
@@ -28,7 +29,7 @@ export type ApprovalsServiceDeps = {
   reviews: ReviewsService;
   /** The store's row by id, for a request decided away from its route (the sweep). */
   storeById: (id: number) => Promise<UserRow | undefined>;
-  outbox: MailOutbox;
+  notices: Pick<NoticesService, 'tell'>;
   clock: Clock;
   publicUrl: string;
   audit?: { record(entry: AuditEntry): Promise<void> };
@@ -58,10 +59,21 @@ function authorMails(deps: ApprovalsServiceDeps) {
     trx?: JobTx,
   ) {
     if (row.author_id === null) return;
-    await deps.outbox.send(
+    const title = {
+      sent: noticeJa.approvalSent,
+      rejected: noticeJa.approvalRejected,
+      expired: noticeJa.approvalExpired,
+    }[outcome](storeLabel(store));
+    await deps.notices.tell(
+      [{ id: row.author_id, email: row.author_email }],
       {
-        to: row.author_email,
-        ...approvalDecidedMail({
+        kind: 'approval_decided',
+        storeId: store.id,
+        title,
+        body: (note ?? comment).slice(0, 120),
+        link: `/reviews?user_id=${store.id}`,
+        key: `approval-${outcome}:${row.id}`,
+        mail: approvalDecidedMail({
           storeName: storeLabel(store),
           outcome,
           by,
@@ -70,7 +82,7 @@ function authorMails(deps: ApprovalsServiceDeps) {
           link: link(store.id),
         }),
       },
-      { key: `mail:approval-${outcome}:${row.id}`, ...(trx ? { trx } : {}) },
+      trx,
     );
   }
 
@@ -138,6 +150,28 @@ async function approversOf(repo: ApprovalsRepo, storeId: number, authorId: numbe
     { id: p.store_id, email: p.store_email },
     ...(p.agency_id !== null && p.agency_email ? [{ id: p.agency_id, email: p.agency_email }] : []),
   ].filter((x) => x.id !== authorId);
+}
+
+/** The requests of the stores, as the viewer sees them. */
+async function listOf(
+  repo: ApprovalsRepo,
+  viewer: Who,
+  storeIds: number[],
+  q: ApprovalListQuery,
+): Promise<Page<ApprovalItemView>> {
+  const { rows, total } = await repo.page(storeIds, q);
+  return pageOf(
+    rows.map((r) => ({
+      ...approvalView(r, viewer, r.reply_state),
+      store_name: r.store_name ?? '',
+      review_star_rating: r.star_rating,
+      review_comment: r.review_comment,
+      reviewer_name: r.reviewer_name,
+    })),
+    total,
+    q.page,
+    q.limit,
+  );
 }
 
 /** An agency's rule: read by its stores, set by the agency itself or a manager. */
@@ -237,11 +271,19 @@ export function createApprovalsService(deps: ApprovalsServiceDeps) {
           expiresOn: tokyoDate(expires),
           link: link(store.id),
         });
-        for (const a of approvers)
-          await deps.outbox.send(
-            { to: a.email, ...mail },
-            { key: `mail:approval-request:${id}:${a.email}`, trx },
-          );
+        await deps.notices.tell(
+          approvers,
+          {
+            kind: 'approval_requested',
+            storeId: store.id,
+            title: noticeJa.approvalRequested(storeLabel(store)),
+            body: comment.slice(0, 120),
+            link: `/reviews?user_id=${store.id}`,
+            key: `approval-request:${id}`,
+            mail,
+          },
+          trx,
+        );
         return id;
       })
       .catch((e: unknown) => {
@@ -375,27 +417,10 @@ export function createApprovalsService(deps: ApprovalsServiceDeps) {
     return reviews.one(actor, [store], row.review_id);
   }
 
-  async function list(
-    viewer: Who,
-    storeIds: number[],
-    q: ApprovalListQuery,
-  ): Promise<Page<ApprovalItemView>> {
-    const { rows, total } = await repo.page(storeIds, q);
-    return pageOf(
-      rows.map((r) => ({
-        ...approvalView(r, viewer, r.reply_state),
-        store_name: r.store_name ?? '',
-        review_star_rating: r.star_rating,
-        review_comment: r.review_comment,
-        reviewer_name: r.reviewer_name,
-      })),
-      total,
-      q.page,
-      q.limit,
-    );
-  }
-
   const sweep = createSweep(deps, sendApproved, tellAuthor);
+
+  const list = (viewer: Who, storeIds: number[], q: ApprovalListQuery) =>
+    listOf(repo, viewer, storeIds, q);
 
   return { ...createSettings(deps), request, approve, reject, withdraw, list, sweep };
 }

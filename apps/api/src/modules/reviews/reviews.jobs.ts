@@ -1,5 +1,6 @@
 import type { JobHandler, Queue } from '../../jobs/engine';
-import { everyMinutes } from '../../jobs/recurrence';
+import { REVIEW_DIGEST_HOUR } from '@tenpo/domain';
+import { dailyAt, everyMinutes } from '../../jobs/recurrence';
 import type { Clock } from '../../lib/clock';
 import type { ReviewsRepo } from './reviews.repo';
 import type { ReviewsSync } from './reviews.sync';
@@ -9,6 +10,8 @@ export const REVIEWS_SYNC_QUEUE = 'reviews.sync';
 /** The fan-out every REVIEWS_SYNC_MINUTES: one sync per connected store. */
 export const REVIEWS_ROUND_QUEUE = 'reviews.round';
 export const REVIEWS_SCHEDULE = 'reviews.round';
+/** The daily digest of new reviews, for those who chose it (ADR 0094). */
+export const REVIEWS_DIGEST_QUEUE = 'reviews.digest';
 
 /**
  * Google's v4 calls share the project's quota of 300 a minute with posts and media
@@ -39,6 +42,8 @@ export function registerReviewsJobs(
     minutes: number;
     /** Each round also expires stale approval requests and resends stuck ones (ADR 0093). */
     sweep?: () => Promise<unknown>;
+    /** The daily digest mail (ADR 0094), at REVIEW_DIGEST_HOUR Tokyo. */
+    digest?: () => Promise<unknown>;
   },
 ) {
   const { sync, repo, clock, minutes } = deps;
@@ -58,6 +63,9 @@ export function registerReviewsJobs(
       });
     await deps.sweep?.();
   });
+  queue.work(REVIEWS_DIGEST_QUEUE, async () => {
+    await deps.digest?.();
+  });
 
   return {
     /** Reads one store now (after a Google location is chosen); a fresh key each time. */
@@ -72,6 +80,11 @@ export function registerReviewsJobs(
         name: REVIEWS_SCHEDULE,
         cron: everyMinutes(minutes),
         queue: REVIEWS_ROUND_QUEUE,
+      });
+      await queue.schedule({
+        name: REVIEWS_DIGEST_QUEUE,
+        cron: dailyAt(REVIEW_DIGEST_HOUR),
+        queue: REVIEWS_DIGEST_QUEUE,
       });
       await queue.enqueue(
         REVIEWS_ROUND_QUEUE,

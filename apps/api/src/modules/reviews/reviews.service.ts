@@ -27,6 +27,8 @@ export type ReviewsServiceDeps = {
   repo: ReviewsRepo;
   registry: ChannelRegistry;
   audit?: { record(entry: AuditEntry): Promise<void> };
+  /** Reads the store's listing into Tenpo's copy (store information), for its category. */
+  readListing?: (store: UserRow) => Promise<unknown>;
   /** Agencies' approval rules and requests (ADR 0093); without it no reply needs approval. */
   approvals?: ApprovalsRepo;
 };
@@ -87,6 +89,22 @@ const storeLabel = (s: Pick<UserRow, 'store_name' | 'email'>) => s.store_name ??
 export function createReviewsService(deps: ReviewsServiceDeps) {
   const { repo, registry, approvals } = deps;
 
+  /**
+   * The store's Google category, from Tenpo's copy of its listing; a store whose listing was
+   * never read has it read once (a clinic checked as a clinic from its first reply). Google
+   * unreachable: no category, the general sets.
+   */
+  async function categoryOf(store: UserRow) {
+    const held = await repo.categoryOf(store.id);
+    if (held || !deps.readListing) return held;
+    try {
+      await deps.readListing(store);
+    } catch {
+      return null;
+    }
+    return repo.categoryOf(store.id);
+  }
+
   /** Does this store's agency require approval of its replies? */
   async function approvalRequired(store: Pick<UserRow, 'id' | 'role' | 'agency_id'>) {
     const agency = agencyOf(store);
@@ -143,7 +161,7 @@ export function createReviewsService(deps: ReviewsServiceDeps) {
   }
 
   async function checkFor(store: UserRow, comment: string, row: ReviewRow | null) {
-    const rule_sets = ruleSetsForCategory(await repo.categoryOf(store.id));
+    const rule_sets = ruleSetsForCategory(await categoryOf(store));
     const reviewerName = row && !row.is_anonymous ? row.reviewer_name : null;
     const findings = checkReply(comment, { ruleSets: rule_sets, reviewerName });
     return { rule_sets, findings };

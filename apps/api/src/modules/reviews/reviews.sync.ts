@@ -1,3 +1,4 @@
+import { noticeJa } from '@tenpo/domain';
 import {
   ChannelError,
   credentialHandle,
@@ -7,7 +8,8 @@ import {
 import { syncFailureOf, type SyncStop } from '../../channels/sync-failure';
 import { iso, type Clock } from '../../lib/clock';
 import { newReviewsMail } from '../../mail/templates';
-import type { MailOutbox } from '../../mail/mail.jobs';
+import type { NoticesService } from '../notices/notices.service';
+import type { SpikeCheck } from './reviews.spikes';
 import type { ReviewsRepo } from './reviews.repo';
 
 const GOOGLE = 'google_my_business' as const;
@@ -20,9 +22,11 @@ export type ReviewsSyncDeps = {
   repo: ReviewsRepo;
   registry: ChannelRegistry;
   clock: Clock;
-  outbox: MailOutbox;
   publicUrl: string;
   log: { warn: (obj: object, msg: string) => void };
+  /** In-app notices and each user's mail choice (ADR 0094). */
+  notices: Pick<NoticesService, 'tell' | 'peopleOfStore'>;
+  spikes?: SpikeCheck;
 };
 
 export type ReviewsSync = ReturnType<typeof createReviewsSync>;
@@ -103,8 +107,11 @@ export function createReviewsSync(deps: ReviewsSyncDeps) {
       },
       now(),
     );
-    if (!firstRun) await mailNew(storeId, added);
-    else await repo.markNotified(added, now());
+    if (!firstRun) {
+      await mailNew(storeId, added);
+      // A burst of low ratings among them (issue 25 item 9): told once a day per store.
+      if (added.length > 0) await deps.spikes?.(storeId);
+    } else await repo.markNotified(added, now());
     return { state: 'done', pages, added: added.length };
   }
 
@@ -123,7 +130,6 @@ export function createReviewsSync(deps: ReviewsSyncDeps) {
   async function mailNew(storeId: number, ids: readonly number[]) {
     const rows = await repo.unnotified(ids);
     if (rows.length === 0) return;
-    const recipients = await repo.recipientsOf(storeId);
     const storeName = rows[0]?.store_name ?? '';
     const mail = newReviewsMail({
       storeName,
@@ -135,12 +141,24 @@ export function createReviewsSync(deps: ReviewsSyncDeps) {
       link: `${deps.publicUrl}/reviews?replied=unreplied`,
     });
     const first = Math.min(...rows.map((r) => r.id));
+    const people = await deps.notices.peopleOfStore(storeId);
+    const newest = rows.reduce((a, b) => (b.created_at > a.created_at ? b : a));
     await repo.transaction(async (r, trx) => {
-      for (const to of recipients)
-        await deps.outbox.send(
-          { to, ...mail },
-          { key: `mail:reviews-new:${storeId}:${first}:${to}`, trx },
-        );
+      // A notice to each, a mail to those who chose it at once (ADR 0094).
+      await deps.notices.tell(
+        people,
+        {
+          kind: 'reviews_new',
+          storeId,
+          title: noticeJa.reviewsNew(storeName, rows.length),
+          body: `${'★'.repeat(newest.star_rating)} ${(newest.comment ?? noticeJa.noComment).slice(0, 80)}`,
+          link: `/reviews?user_id=${storeId}&replied=unreplied`,
+          key: `reviews-new:${storeId}:${first}`,
+          mail,
+          mailOnly: 'immediate',
+        },
+        trx,
+      );
       await r.markNotified(
         rows.map((x) => x.id),
         now(),

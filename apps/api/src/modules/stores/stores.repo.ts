@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { pageOf, ROLE, type Group, type Page, type StoreRow } from '@tenpo/domain';
 import type { Db } from '../../db/kysely';
+import { createReviewMetricsRepo } from '../reviews/review-metrics.repo';
 import { GOOGLE_KEY, googleStatusOf } from '../users/users.repo';
 
 export type StoreFilter = {
@@ -17,6 +18,7 @@ export type StoreFilter = {
 export type StoresRepo = ReturnType<typeof createStoresRepo>;
 
 export function createStoresRepo(db: Db) {
+  const reviewMetrics = createReviewMetricsRepo(db);
   const stores = () =>
     db.selectFrom('users as u').where('u.role', 'in', [ROLE.freeTrial, ROLE.shop]);
   const filtered = (f: StoreFilter) => {
@@ -95,6 +97,8 @@ export function createStoresRepo(db: Db) {
         .offset((page - 1) * perPage)
         .execute();
       const nowIso = now.toISOString();
+      // The page's reviews (issue 25 item 7): the overview's 平均評価 and 未返信 columns.
+      const reviews = await reviewMetrics.summaries(rows.map((r) => r.id));
       const data: StoreRow[] = rows.map((r) => ({
         id: r.id,
         name: r.store_name ?? r.company_name ?? r.email,
@@ -108,6 +112,7 @@ export function createStoresRepo(db: Db) {
         email: r.email,
         google_status: googleStatusOf(r.google_connection),
         payment_fail: r.payment_fail === 1,
+        reviews: reviews.get(r.id),
       }));
       return pageOf(data, Number(total.n), page, perPage);
     },

@@ -21,6 +21,7 @@ import {
   uploadAgencyLogoCall,
 } from '../../features/account/api/account-api';
 import { AccountMenu } from '../../features/account/components/account-menu';
+import { NoticeBell } from '../../features/notices/components/notice-bell';
 import { LogoUploadDialog } from '../../features/account/components/logo-upload-dialog';
 import { LoginErrorDialog } from '../../components/ui/login-error-dialog';
 import { TermsDialog } from '../../features/auth/components/terms-dialog';
@@ -274,6 +275,7 @@ function Shell({ user, connectGMB }: { user: User; connectGMB: boolean }) {
                 onSelect={onSelect}
               />
             )}
+            <NoticeBell />
             <AccountMenu user={user} canSwitch={multiUser} />
           </Group>
         </Group>

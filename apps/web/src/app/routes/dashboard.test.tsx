@@ -4,6 +4,8 @@ import type {
   BoxData,
   CustomerSearch,
   ReactionsGraph,
+  ReviewFigures,
+  ReviewMetrics,
   SearchKeywords,
   StoreRow,
 } from '@tenpo/domain';
@@ -20,6 +22,37 @@ import {
   type MockRequest,
 } from '../../test/render';
 
+const dayFigures = (review_count: number, average_rating: number | null): ReviewFigures => ({
+  review_count,
+  total_review_count: 40 + review_count,
+  average_rating,
+  period_average_rating: null,
+  replied_count: 0,
+  reply_rate: null,
+  median_reply_hours: null,
+});
+
+/** The 口コミ card's figures (issue 25 item 7): 12 new, ★4.24 held, up from ★4.10. */
+const reviewMetrics: ReviewMetrics = {
+  status: 'ready',
+  synced_at: '2026-11-24T00:15:00.000Z',
+  starting_average_rating: 4.1,
+  period: {
+    review_count: 12,
+    total_review_count: 52,
+    average_rating: 4.24,
+    period_average_rating: 4.5,
+    replied_count: 9,
+    reply_rate: 75,
+    median_reply_hours: 10.5,
+  },
+  series: {
+    '2026/11/21': dayFigures(2, 4.12),
+    '2026/11/22': dayFigures(0, 4.12),
+    '2026/11/23': dayFigures(10, 4.24),
+  },
+};
+
 const boxes: BoxData = {
   view_total: 12345,
   percent_view_total: 12.5,
@@ -33,6 +66,7 @@ const boxes: BoxData = {
   percent_action_driving_direction: 7,
   action_phone: 40,
   percent_action_phone: -50,
+  reviews: reviewMetrics,
 };
 
 const search: CustomerSearch = {
@@ -214,6 +248,80 @@ describe('/dashboard', () => {
         '選択した期間のデータがまだ十分ではありません。',
       ),
     ).toBeInTheDocument();
+  });
+
+  it('the 口コミ card: average ★ and its move, new reviews, reply rate and time, a trend', async () => {
+    const { calls } = mockApi(
+      answers({
+        'POST /dashboard/box-data': (req: MockRequest) =>
+          (req.body as { range: string }).range === '7'
+            ? ok({
+                data: {
+                  ...boxes,
+                  reviews: {
+                    ...reviewMetrics,
+                    period: { ...reviewMetrics.period, review_count: 3 },
+                  },
+                },
+              })
+            : ok({ data: boxes }),
+      }),
+    );
+    signIn();
+    renderAt('/dashboard');
+    const reviews = await screen.findByRole('region', { name: '口コミ' });
+    await waitFor(() =>
+      expect(within(reviews).getByTestId('reviews-average-value')).toHaveTextContent('★ 4.2'),
+    );
+    const trend = within(reviews).getByTestId('reviews-trend');
+    expect(trend).toHaveTextContent('+0.14');
+    expect(trend).toHaveAccessibleName('期間のはじめから +0.14');
+    expect(within(reviews).getByTestId('reviews-count-value')).toHaveTextContent('12件');
+    expect(within(reviews).getByText('累計 52件')).toBeInTheDocument();
+    expect(within(reviews).getByTestId('reviews-reply-rate-value')).toHaveTextContent('75%');
+    expect(within(reviews).getByText('12件中 9件に返信')).toBeInTheDocument();
+    expect(within(reviews).getByTestId('reviews-reply-time-value')).toHaveTextContent('10.5時間');
+    expect(
+      within(reviews).getByRole('img', {
+        name: '口コミ数と平均評価の推移: 11/21 2, 11/22 0, 11/23 10',
+      }),
+    ).toBeInTheDocument();
+    // Its own period: box-data again for a week; the boxes keep theirs.
+    await userEvent.click(within(reviews).getByRole('radio', { name: '一週間' }));
+    await waitFor(() =>
+      expect(within(reviews).getByTestId('reviews-count-value')).toHaveTextContent('3件'),
+    );
+    const ranges = calls
+      .filter((c) => c.path === '/dashboard/box-data')
+      .map((c) => (c.body as { range: string }).range);
+    // The boxes and the card share the one-month call.
+    expect(ranges.filter((r) => r === '1')).toHaveLength(1);
+    expect(ranges).toContain('7');
+  });
+
+  it.each([
+    [
+      'not_connected',
+      'Google ビジネスプロフィールと連携していないため、口コミの指標はありません。',
+    ],
+    ['not_synced', '口コミをまだ Google から取得していません。取得が済むと表示されます。'],
+  ] as const)('the 口コミ card of a store %s says so, with no zeros', async (status, text) => {
+    mockApi(
+      answers({
+        'POST /dashboard/box-data': ok({
+          data: {
+            ...boxes,
+            reviews: { ...reviewMetrics, status, synced_at: null, period: null, series: {} },
+          },
+        }),
+      }),
+    );
+    signIn();
+    renderAt('/dashboard');
+    const reviews = await screen.findByRole('region', { name: '口コミ' });
+    expect(await within(reviews).findByTestId('reviews-status')).toHaveTextContent(text);
+    expect(within(reviews).queryByTestId('reviews-count-value')).toBeNull();
+    expect(within(reviews).queryByText(/^0/)).toBeNull();
   });
 
   it('the payment panel comes first: no figures are asked for', async () => {

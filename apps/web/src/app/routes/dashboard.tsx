@@ -9,6 +9,7 @@ import { METRIC_COLORS } from '../../features/reports/components/chart-colors';
 import { SearchDoughnut } from '../../features/reports/components/search-doughnut';
 import { WhenInView } from '../../components/ui/when-in-view';
 import { KeywordList } from '../../features/reports/components/keyword-list';
+import { ReviewsCard } from '../../features/reports/components/reviews-card';
 import { StatBoxes } from '../../features/reports/components/stat-boxes';
 import {
   allZero,
@@ -22,8 +23,9 @@ import { usePaymentState } from '../payment-state';
 import { PageNotice, PageTitle } from '../../components/ui/page-title';
 
 /**
- * /dashboard (spec 3 §2): payment panels first; then six stat boxes, the searches by source, the
- * top keywords and the customer actions, each with its own period. Every query is keyed by the
+ * /dashboard (spec 3 §2): payment panels first; then six stat boxes, the 口コミ card (issue 25
+ * item 7), the searches by source, the top keywords and the customer actions, each with its own
+ * period. Every query is keyed by the
  * store, so a new selection loads everything again.
  */
 export function DashboardRoute() {
@@ -64,6 +66,7 @@ function Dashboard({ userId }: { userId: number }) {
   return (
     <Stack gap="lg">
       <TitleAndBoxes userId={userId} />
+      <ReviewsCard userId={userId} />
       <Grid gap="md">
         <Grid.Col span={{ base: 12, md: 4 }}>
           <SearchSourceCard userId={userId} />

@@ -9,6 +9,8 @@ import {
   type FixedReport,
   type MonthFigures,
   type MultiStoreReport,
+  type ReviewFigures,
+  type ReviewMetrics,
   type StoreRow,
   type User,
 } from '@tenpo/domain';
@@ -56,10 +58,38 @@ const figures = (n: number): MonthFigures => ({
   search_keywords: n * 10,
 });
 
+const reviewMonth = (review_count: number, average_rating: number | null): ReviewFigures => ({
+  review_count,
+  total_review_count: 20 + review_count,
+  average_rating,
+  period_average_rating: average_rating,
+  replied_count: review_count,
+  reply_rate: review_count ? 100 : null,
+  median_reply_hours: review_count ? 3 : null,
+});
+
+/** The range's reviews (issue 25 item 7): 8 new, ★4.3 held at the end, replied after ~2 days. */
+const reviewMetrics: ReviewMetrics = {
+  status: 'ready',
+  synced_at: '2026-11-24T00:15:00.000Z',
+  starting_average_rating: 4.05,
+  period: {
+    review_count: 8,
+    total_review_count: 28,
+    average_rating: 4.3,
+    period_average_rating: 4.6,
+    replied_count: 5,
+    reply_rate: 62.5,
+    median_reply_hours: 50,
+  },
+  series: { '2026/10': reviewMonth(3, 4.1), '2026/11': reviewMonth(5, 4.3) },
+};
+
 const adjustment = (r: { start_date: string; end_date: string }): AdjustmentReport => ({
   ...r,
   months: { '2026/10': figures(100), '2026/11': figures(1200) },
   total: figures(1300),
+  reviews: reviewMetrics,
 });
 
 const fixed: FixedReport = {
@@ -336,6 +366,59 @@ const agencyApi = (over: Record<string, unknown> = {}) =>
     'POST /report/single-store/fixed-period': ok({ data: fixed }),
     ...over,
   });
+
+describe('/report: the 口コミ section (issue 25 item 7)', () => {
+  beforeEach(resetState);
+
+  it('the 口コミ section: the range’s figures, new reviews a month and the average held', async () => {
+    singleApi();
+    signIn();
+    renderAt('/report');
+    const section = await screen.findByTestId('report-reviews');
+    // It is drawn in the second PDF page.
+    expect(screen.getByTestId('report-page-2')).toContainElement(section);
+    const range = sliderRange(-6, 0, today());
+    expect(within(section).getByRole('heading', { level: 3 })).toHaveTextContent(
+      `口コミ（${slash(range.start_date)} 〜 ${slash(range.end_date)}）`,
+    );
+    await waitFor(() =>
+      expect(within(section).getByTestId('reviews-average-value')).toHaveTextContent('★ 4.3'),
+    );
+    expect(within(section).getByTestId('reviews-count-value')).toHaveTextContent('8件');
+    expect(within(section).getByTestId('reviews-reply-rate-value')).toHaveTextContent('62.5%');
+    expect(within(section).getByTestId('reviews-reply-time-value')).toHaveTextContent('2.1日');
+    const counts = within(section).getByRole('region', { name: '口コミ数の推移' });
+    expect(await within(counts).findByText('新しい口コミ: 3 | 5')).toBeInTheDocument();
+    expect(within(counts).getByText('labels: 2026/10 | 2026/11')).toBeInTheDocument();
+    const average = within(section).getByRole('region', { name: '平均評価の推移（累計）' });
+    expect(await within(average).findByText('平均評価: 4.1 | 4.3')).toBeInTheDocument();
+  });
+
+  it('the 口コミ section of a store without Google says so instead of figures', async () => {
+    singleApi({
+      'POST /report/single-store/adjustment-period': (req: MockRequest) =>
+        ok({
+          data: {
+            ...adjustment(req.body as { start_date: string; end_date: string }),
+            reviews: {
+              status: 'not_connected',
+              synced_at: null,
+              starting_average_rating: null,
+              period: null,
+              series: {},
+            },
+          },
+        }),
+    });
+    signIn();
+    renderAt('/report');
+    const section = await screen.findByTestId('report-reviews');
+    expect(await within(section).findByTestId('reviews-status')).toHaveTextContent(
+      'Google ビジネスプロフィールと連携していないため、口コミの指標はありません。',
+    );
+    expect(within(section).queryByRole('region', { name: '口コミ数の推移' })).toBeNull();
+  });
+});
 
 describe('/report-multiple', () => {
   beforeEach(resetState);

@@ -19,6 +19,7 @@ import {
   usePageRef,
   useReportExports,
 } from '../../features/reports/components/report-header';
+import { ReviewsReport } from '../../features/reports/components/reviews-report';
 import { useReportRange } from '../../features/reports/use-report-range';
 import { useSelection } from '../../lib/selection';
 import { isAccountManager, useSession } from '../../lib/session';
@@ -113,6 +114,13 @@ function SingleReport({
         ) : (
           <YearlyCharts data={fixed.data} pending={fixed.isPending} />
         )}
+        {/* Beyond the spec (issue 25 item 7): the range's reviews, in the PDF's second page. */}
+        <ReviewsReport
+          metrics={data?.reviews}
+          range={range}
+          pending={adjustment.isPending}
+          error={adjustment.isError}
+        />
       </Stack>
     </Stack>
   );

@@ -45,7 +45,7 @@ describe('/reviews: the list and its filters', () => {
           comment: '詳しくはお電話ください。',
           updated_at: '2026-04-02T03:00:00Z',
           state: 'rejected',
-          policy_violation: '電話番号が含まれています',
+          policy_violation: 'PERSONAL_INFO',
         },
       }),
       review(4, {
@@ -90,7 +90,7 @@ describe('/reviews: the list and its filters', () => {
     const rejected = screen.getByTestId('review-3');
     expect(within(rejected).getByRole('img', { name: '★5（5段階中）' })).toBeInTheDocument();
     expect(within(rejected).getByText('却下')).toBeInTheDocument();
-    expect(within(rejected).getByText('却下の理由: 電話番号が含まれています')).toBeInTheDocument();
+    expect(within(rejected).getByText('却下の理由: 個人情報（PERSONAL_INFO）')).toBeInTheDocument();
     expect(within(screen.getByTestId('review-4')).getByText('公開中')).toBeInTheDocument();
 
     expect(screen.getByText('14 件中 1 〜 4 件を表示')).toBeInTheDocument();

@@ -6,6 +6,28 @@ const A4 = { w: 210, h: 297 };
 const MARGIN = 10;
 
 const settle = () => new Promise<void>((r) => setTimeout(r, 300));
+const frame = () => new Promise<void>((r) => requestAnimationFrame(() => r()));
+
+/**
+ * Passes the screen over every part of the sections once: a chart drawn only when it comes near
+ * the screen (WhenInView) would otherwise be pictured as its empty place (the third chart of
+ * page 1, the whole of page 2, when the user had not scrolled down). Without
+ * IntersectionObserver everything is drawn already.
+ */
+async function revealAll(sections: HTMLElement[]): Promise<void> {
+  if (typeof IntersectionObserver === 'undefined') return;
+  const { scrollX, scrollY } = window;
+  const step = Math.max(200, window.innerHeight - 100);
+  for (const el of sections) {
+    const top = el.getBoundingClientRect().top + window.scrollY;
+    for (let y = top; y < top + el.offsetHeight; y += step) {
+      window.scrollTo(scrollX, y);
+      await frame();
+      await frame();
+    }
+  }
+  window.scrollTo(scrollX, scrollY);
+}
 
 /**
  * Draws each section at 800 px wide (the charts redraw at that width), pictures it with
@@ -25,6 +47,7 @@ export async function exportPdf(sections: HTMLElement[], fileName: string): Prom
       el.style.maxWidth = `${PDF_CONTENT_WIDTH}px`;
       el.style.background = '#ffffff';
     }
+    await revealAll(sections);
     await settle();
     for (const [i, el] of sections.entries()) {
       const canvas = await html2canvas(el, {

@@ -6,7 +6,8 @@ import { WhenInView } from '@/components/ui/when-in-view';
 import { formatCount } from './chart-colors';
 import { countScale } from './chart-parts';
 
-export type Series = { label: string; data: number[]; color: string };
+/** A series' values; null is a gap (a month before a store's first review has no average). */
+export type Series = { label: string; data: (number | null)[]; color: string };
 
 const tooltipLabel = {
   callbacks: {

@@ -11,6 +11,7 @@ import { approvalKeys, approveCall, requestApprovalCall } from '../api/approvals
 import { replyCall, reviewKeys } from '../api/reviews-api';
 import { useReplyCheck } from '../hooks/use-reply-check';
 import { useReplyDraft } from '../hooks/use-reply-draft';
+import { DraftMenu } from './draft-menu';
 import { FindingsList } from './findings-list';
 
 /** Why a send was refused: lines under the field (a 422 on `comment`), or above the buttons. */
@@ -111,6 +112,7 @@ export function ReplyEditor({
           {t('reviews.reply.draftRestored')}
         </Text>
       )}
+      <DraftMenu review={review} current={draft.text} onDraft={change} />
       <Textarea
         label={t('reviews.reply.label')}
         placeholder={t('reviews.reply.placeholder')}

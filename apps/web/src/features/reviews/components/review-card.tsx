@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Anchor, Avatar, Badge, Button, Group, Image, Paper, Stack, Text } from '@mantine/core';
-import type { ReviewReplyState, ReviewView } from '@tenpo/domain';
+import { policyViolationJa, type ReviewReplyState, type ReviewView } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
 import { tokyoDateTime } from '@/lib/format';
 import { readReviewDraft } from '../hooks/use-reply-draft';
@@ -107,7 +107,9 @@ function ReplyBox({ reply }: { reply: NonNullable<ReviewView['reply']> }) {
         </Text>
         {reply.state === 'rejected' && reply.policy_violation && (
           <Text size="sm" c="red">
-            {t('reviews.card.rejectedReason', { reason: reply.policy_violation })}
+            {t('reviews.card.rejectedReason', {
+              reason: policyViolationJa(reply.policy_violation),
+            })}
           </Text>
         )}
         {reply.state !== 'live' && (

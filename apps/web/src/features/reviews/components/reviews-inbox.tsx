@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { Center, Loader, Stack, Text } from '@mantine/core';
+import { Center, Group, Loader, Stack, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '@/components/ui/error-alert';
@@ -8,8 +8,10 @@ import { errorLines } from '@/lib/api-client';
 import { reviewKeys, reviewsCall } from '../api/reviews-api';
 import { useReviewFilters } from '../hooks/use-review-filters';
 import { ApprovalPanel } from './approval-panel';
+import { ReviewKitButton } from './review-kit';
 import { ReviewCard } from './review-card';
 import { ReviewFiltersBar } from './review-filters';
+import { ReplyTemplatesButton } from './reply-templates';
 
 /**
  * /reviews (docs/product/reviews.md): the selected stores' Google reviews, newest first, with
@@ -38,6 +40,11 @@ export function ReviewsInbox({ storeIds }: { storeIds: number[] }) {
   const rows = list.data?.data ?? [];
   return (
     <Stack>
+      {/* The inbox's tools: the request kit (one store) and the reply templates. */}
+      <Group justify="flex-end" gap="xs">
+        <ReviewKitButton storeIds={storeIds} />
+        <ReplyTemplatesButton storeIds={storeIds} />
+      </Group>
       <ApprovalPanel storeIds={storeIds} />
       <ReviewFiltersBar filters={filters} onChange={update} onClear={clear} />
       <ErrorAlert lines={list.isError ? errorLines(list.error) : null} />

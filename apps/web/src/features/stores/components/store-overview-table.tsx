@@ -1,9 +1,51 @@
 import { Badge, Button, Checkbox, Table } from '@mantine/core';
-import { storeOptionDisabled, type StoreRow } from '@tenpo/domain';
+import { formatThousands, storeOptionDisabled, type StoreRow } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
 import { EmptyRow } from '@/components/ui/table-footer';
 
 const c = 'screens.overview.columns';
+
+/**
+ * The row's reviews (issue 25 item 7): the average ★ held and the reviews without a reply, as
+ * Tenpo's copy holds them now; `—` with the reason for a store not connected or not read yet.
+ */
+function ReviewCells({ r }: { r: StoreRow }) {
+  const { t } = useTranslation();
+  const s = r.reviews;
+  if (!s || s.status !== 'ready') {
+    const reason =
+      s?.status === 'not_connected'
+        ? t('screens.reviewMetrics.reasons.not_connected')
+        : t('screens.reviewMetrics.reasons.not_synced');
+    const label = s ? t('screens.overview.reviewsNone', { reason }) : undefined;
+    return (
+      <>
+        <Table.Td data-label={t(`${c}.average_rating`)} aria-label={label} title={label}>
+          —
+        </Table.Td>
+        <Table.Td data-label={t(`${c}.unreplied`)} aria-label={label} title={label}>
+          —
+        </Table.Td>
+      </>
+    );
+  }
+  return (
+    <>
+      <Table.Td data-label={t(`${c}.average_rating`)} data-testid={`store-rating-${r.id}`}>
+        {s.average_rating === null ? '—' : `★ ${s.average_rating.toFixed(1)}`}
+      </Table.Td>
+      <Table.Td data-label={t(`${c}.unreplied`)} data-testid={`store-unreplied-${r.id}`}>
+        {s.unreplied_count > 0 ? (
+          <Badge color="orange" variant="light" miw="max-content">
+            {formatThousands(s.unreplied_count)}
+          </Badge>
+        ) : (
+          formatThousands(s.unreplied_count)
+        )}
+      </Table.Td>
+    </>
+  );
+}
 
 /** One store of the overview: its checkbox, figures, Google and status badges, dashboard button. */
 function StoreOverviewRow({
@@ -11,8 +53,10 @@ function StoreOverviewRow({
   checked,
   onToggle,
   onOpenDashboard,
+  withReviews,
 }: {
   r: StoreRow;
+  withReviews: boolean;
   checked: boolean;
   onToggle: (r: StoreRow, on: boolean) => void;
   onOpenDashboard: (row: StoreRow) => void;
@@ -48,6 +92,7 @@ function StoreOverviewRow({
           {r.status === 0 ? t('screens.overview.inactive') : t('screens.overview.active')}
         </Badge>
       </Table.Td>
+      {withReviews && <ReviewCells r={r} />}
       <Table.Td data-label={t(`${c}.actions`)}>
         <Button
           size="xs"
@@ -69,16 +114,20 @@ export function StoreOverviewTable({
   isChecked,
   onToggle,
   onOpenDashboard,
+  withReviews = false,
 }: {
   /** The page's stores; undefined while none has been answered. */
   rows: StoreRow[] | undefined;
   isChecked: (r: StoreRow) => boolean;
   onToggle: (r: StoreRow, on: boolean) => void;
   onOpenDashboard: (row: StoreRow) => void;
+  /** The reviews' columns (agency and group-leader lists; a manager's rows carry none). */
+  withReviews?: boolean;
 }) {
   const { t } = useTranslation();
+  const columns = withReviews ? 11 : 9;
   return (
-    <Table.ScrollContainer minWidth={860} className="cards-on-phone">
+    <Table.ScrollContainer minWidth={withReviews ? 1000 : 860} className="cards-on-phone">
       <Table striped highlightOnHover withTableBorder verticalSpacing="sm">
         <Table.Thead>
           <Table.Tr>
@@ -90,11 +139,19 @@ export function StoreOverviewTable({
             <Table.Th>{t(`${c}.email`)}</Table.Th>
             <Table.Th>{t(`${c}.google_status`)}</Table.Th>
             <Table.Th>{t(`${c}.status`)}</Table.Th>
+            {withReviews && (
+              <>
+                <Table.Th>{t(`${c}.average_rating`)}</Table.Th>
+                <Table.Th>{t(`${c}.unreplied`)}</Table.Th>
+              </>
+            )}
             <Table.Th>{t(`${c}.actions`)}</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {rows && rows.length === 0 && <EmptyRow columns={9} text={t('screens.overview.empty')} />}
+          {rows && rows.length === 0 && (
+            <EmptyRow columns={columns} text={t('screens.overview.empty')} />
+          )}
           {rows?.map((r) => (
             <StoreOverviewRow
               key={r.id}
@@ -102,6 +159,7 @@ export function StoreOverviewTable({
               checked={isChecked(r)}
               onToggle={onToggle}
               onOpenDashboard={onOpenDashboard}
+              withReviews={withReviews}
             />
           ))}
         </Table.Tbody>

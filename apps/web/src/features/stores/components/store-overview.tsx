@@ -143,6 +143,7 @@ export function StoreOverview({
           isChecked={isChecked}
           onToggle={toggle}
           onOpenDashboard={onOpenDashboard}
+          withReviews={user.role !== ROLE.manager}
         />
       )}
 
