@@ -134,14 +134,15 @@ export function NoticeBell() {
       trapFocus
       returnFocus
     >
-      <Popover.Target>
-        <Indicator
-          disabled={unread === 0}
-          label={unread > 99 ? '99+' : unread}
-          size={16}
-          color="red"
-          offset={4}
-        >
+      {/* The target is the button itself: Popover gives it aria-expanded and aria-controls. */}
+      <Indicator
+        disabled={unread === 0}
+        label={unread > 99 ? '99+' : unread}
+        size={16}
+        color="red"
+        offset={4}
+      >
+        <Popover.Target>
           <ActionIcon
             variant="subtle"
             color="gray"
@@ -151,8 +152,8 @@ export function NoticeBell() {
           >
             <BellIcon />
           </ActionIcon>
-        </Indicator>
-      </Popover.Target>
+        </Popover.Target>
+      </Indicator>
       <Popover.Dropdown p="xs" maw="calc(100vw - 16px)">
         <Stack gap="xs">
           <Group justify="space-between" wrap="nowrap">
