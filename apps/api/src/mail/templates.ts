@@ -90,17 +90,27 @@ export const paymentFailedMail = (r: {
   text: `${r.storeName} 様\n\nTenpo をご利用いただきありがとうございます。\nご登録のクレジットカードで以下のお支払いを完了できませんでした。\n\nプラン: ${r.planName}\n金額: ${yen(r.amount)}（税込）\n\nカードの有効期限・ご利用限度額をご確認のうえ、下記のページからカード情報を更新してください。更新後、あらためて決済を行います。\nお支払いが確認できるまで、一部の機能がご利用いただけません。\n\n${r.link}${footer}`,
 });
 
+const excerptOf = (text: string, max = 200) => {
+  const one = text.replace(/\s+/g, ' ');
+  return one.length > max ? `${one.slice(0, max)}…` : one;
+};
+
+/** A review in a mail: `・★★☆☆☆ name（extra）` and its text on one line, cut at `max`. */
+const reviewLine = (
+  x: { stars: number; reviewer: string; comment: string | null },
+  max: number,
+  before = '',
+  after = '',
+) =>
+  `・${before}${'★'.repeat(x.stars)}${'☆'.repeat(Math.max(0, 5 - x.stars))} ${x.reviewer || '匿名のユーザー'}${after}\n  ${excerptOf(x.comment ?? '（コメントなし）', max)}`;
+
 /** New Google reviews of a store came in (issue 25): one mail per store and sync run. */
 export const newReviewsMail = (r: {
   storeName: string;
   reviews: { stars: number; reviewer: string; comment: string | null }[];
   link: string;
 }) => {
-  const lines = r.reviews.map((x) => {
-    const text = (x.comment ?? '（コメントなし）').replace(/\s+/g, ' ');
-    const excerpt = text.length > 80 ? `${text.slice(0, 80)}…` : text;
-    return `・${'★'.repeat(x.stars)}${'☆'.repeat(Math.max(0, 5 - x.stars))} ${x.reviewer || '匿名のユーザー'}\n  ${excerpt}`;
-  });
+  const lines = r.reviews.map((x) => reviewLine(x, 80));
   return {
     subject: `【Tenpo】${r.storeName}に新しい口コミが${r.reviews.length}件届きました`,
     text: `${r.storeName} に Google の新しい口コミが届きました。\n\n${lines.join('\n')}\n\n返信は Tenpo の口コミ画面から行えます。\n${r.link}${footer}`,
@@ -108,11 +118,6 @@ export const newReviewsMail = (r: {
 };
 
 // ---- Approval of replies (issue 25 item 6, ADR 0093) ----
-
-const excerptOf = (text: string, max = 200) => {
-  const one = text.replace(/\s+/g, ' ');
-  return one.length > max ? `${one.slice(0, max)}…` : one;
-};
 
 /** A reply waits for the approver's decision. */
 export const approvalRequestedMail = (r: {
@@ -160,10 +165,7 @@ export const reviewDigestMail = (r: {
   more: number;
   link: string;
 }) => {
-  const lines = r.reviews.map((x) => {
-    const text = excerptOf(x.comment ?? '（コメントなし）', 80);
-    return `・${x.store} ${'★'.repeat(x.stars)}${'☆'.repeat(Math.max(0, 5 - x.stars))} ${x.reviewer || '匿名のユーザー'}\n  ${text}`;
-  });
+  const lines = r.reviews.map((x) => reviewLine(x, 80, `${x.store} `));
   const total = r.reviews.length + r.more;
   const more = r.more > 0 ? `\nほか${r.more}件` : '';
   return {
@@ -184,7 +186,7 @@ export const reviewSpikeMail = (r: {
 }) => {
   const lines = r.reviews.map((x) => {
     const when = new Date(x.at).toLocaleString('ja-JP', { timeZone: 'Asia/Tokyo' });
-    return `・${'★'.repeat(x.stars)}${'☆'.repeat(Math.max(0, 5 - x.stars))} ${x.reviewer || '匿名のユーザー'}（${when}）\n  ${excerptOf(x.comment ?? '（コメントなし）', 120)}`;
+    return reviewLine(x, 120, '', `（${when}）`);
   });
   const more = r.more > 0 ? `\nほか${r.more}件` : '';
   const usual = r.usual.toLocaleString('ja-JP', { maximumFractionDigits: 1 });

@@ -154,21 +154,6 @@ const queries = (db: Db) => ({
     ]);
     return { rows: rows as ApprovalListRow[], total: Number(count.n) };
   },
-
-  /** The store's and its agency's addresses, for the approval mails. */
-  async peopleOf(storeId: number) {
-    return db
-      .selectFrom('users as s')
-      .leftJoin('users as a', 'a.id', 's.agency_id')
-      .select([
-        's.id as store_id',
-        's.email as store_email',
-        's.agency_id',
-        'a.email as agency_email',
-      ])
-      .where('s.id', '=', storeId)
-      .executeTakeFirst();
-  },
 });
 
 export function createApprovalsRepo(db: Db) {

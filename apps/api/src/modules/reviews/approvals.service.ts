@@ -20,7 +20,7 @@ import type { AuditEntry } from '../audit/audit.repo';
 import type { ApprovalRow, ApprovalsRepo } from './approvals.repo';
 import { agencyOf, approvalView, mayDecide } from './approvals.view';
 import type { ReviewRow } from './reviews.repo';
-import type { ReviewsService } from './reviews.service';
+import { storeLabel, type ReviewsService } from './reviews.service';
 
 type Who = Pick<UserRow, 'id' | 'email' | 'role'>;
 
@@ -29,7 +29,7 @@ export type ApprovalsServiceDeps = {
   reviews: ReviewsService;
   /** The store's row by id, for a request decided away from its route (the sweep). */
   storeById: (id: number) => Promise<UserRow | undefined>;
-  notices: Pick<NoticesService, 'tell'>;
+  notices: Pick<NoticesService, 'tell' | 'peopleOfStore'>;
   clock: Clock;
   publicUrl: string;
   audit?: { record(entry: AuditEntry): Promise<void> };
@@ -42,7 +42,6 @@ export type ApprovalsService = ReturnType<typeof createApprovalsService>;
 export const APPROVED_STUCK_MS = 10 * 60_000;
 
 const DAY_MS = 86_400_000;
-const storeLabel = (s: Pick<UserRow, 'store_name' | 'email'>) => s.store_name ?? s.email;
 const tokyoDate = (iso: string) =>
   new Date(iso).toLocaleDateString('ja-JP', { timeZone: 'Asia/Tokyo' });
 
@@ -142,16 +141,6 @@ function createSweep(
   };
 }
 
-/** Who decides on a request of this author: the store and its agency, but not the author. */
-async function approversOf(repo: ApprovalsRepo, storeId: number, authorId: number | null) {
-  const p = await repo.peopleOf(storeId);
-  if (!p) return [];
-  return [
-    { id: p.store_id, email: p.store_email },
-    ...(p.agency_id !== null && p.agency_email ? [{ id: p.agency_id, email: p.agency_email }] : []),
-  ].filter((x) => x.id !== authorId);
-}
-
 /** The requests of the stores, as the viewer sees them. */
 async function listOf(
   repo: ApprovalsRepo,
@@ -242,7 +231,8 @@ export function createApprovalsService(deps: ApprovalsServiceDeps) {
     const { comment } = await reviews.precheck(store, review, input.comment, input.override);
     const at = now();
     const expires = new Date(clock.now().getTime() + APPROVAL_EXPIRY_DAYS * DAY_MS).toISOString();
-    const approvers = await approversOf(repo, store.id, actor.id);
+    // Who decides: the store and its agency (those told of its reviews), not the author.
+    const approvers = (await deps.notices.peopleOfStore(store.id)).filter((p) => p.id !== actor.id);
     const id = await repo
       .transaction(async (r, trx) => {
         const open = await r.openFor(review.id);

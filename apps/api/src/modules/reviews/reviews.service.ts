@@ -79,7 +79,8 @@ export const viewOf = (
   ...approval,
 });
 
-const storeLabel = (s: Pick<UserRow, 'store_name' | 'email'>) => s.store_name ?? s.email;
+/** A store as the audit log and the mails name it: its store name, else its login. */
+export const storeLabel = (s: Pick<UserRow, 'store_name' | 'email'>) => s.store_name ?? s.email;
 
 /**
  * The reviews inbox (issue 25): lists what the sync holds, checks a reply against the store's

@@ -6,6 +6,7 @@ import type {
   ReviewView,
 } from '@tenpo/domain';
 import { api } from '@/lib/api-client';
+import { storeId } from './reviews-api';
 
 /** The calls of replies' approval (ADR 0093, docs/product/reviews.md). */
 
@@ -14,8 +15,6 @@ export const approvalKeys = {
   queue: (ids: readonly number[]) => ['reviews', 'approvals', 'queue', ids.join(',')] as const,
   settings: (userId: number) => ['reviews', 'approvals', 'settings', userId] as const,
 };
-
-const storeId = (userId: number) => String(userId);
 
 /** Ask for approval of a reply (the store's agency requires it). */
 export const requestApprovalCall = (review: ReviewView, comment: string, override: boolean) =>

@@ -59,7 +59,7 @@ export const reviewsCall = async (
   ).data.data;
 
 /** The store's id as the reviews bodies take it (a string of digits). */
-const storeId = (userId: number) => String(userId);
+export const storeId = (userId: number) => String(userId);
 
 export const checkReplyCall = async (
   review: { id: number; user_id: number },
