@@ -389,7 +389,6 @@ function createStoreServices(
     // Reply templates and drafts (issue 25 item 4, ADR 0091): never sent by themselves.
     drafts: createDraftsService({
       repo: createDraftsRepo(db),
-      reviewsRepo,
       reviews: reviewsService,
       llm:
         deps.llm !== undefined

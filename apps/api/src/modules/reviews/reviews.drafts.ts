@@ -5,7 +5,6 @@ import {
   REPLY_TEMPLATES_PER_BAND_MAX,
   reviewTemplateJa,
   ROLE,
-  ruleSetsForCategory,
   STAR_BANDS,
   starBandOf,
   type ReplyTemplateList,
@@ -23,13 +22,11 @@ import { buildReplyPrompt } from '../../llm/reply-prompt';
 import { mayAct } from '../stores/access';
 import { agencyOf } from './approvals.view';
 import type { DraftsRepo, ReplyTemplateRow } from './reviews.drafts.repo';
-import type { ReviewsRepo } from './reviews.repo';
 import type { ReviewsService } from './reviews.service';
 
 export type DraftsServiceDeps = {
   repo: DraftsRepo;
-  reviewsRepo: Pick<ReviewsRepo, 'categoryOf'>;
-  reviews: Pick<ReviewsService, 'rowOf' | 'check'>;
+  reviews: Pick<ReviewsService, 'rowOf' | 'check' | 'ruleSetsOf'>;
   /** The model's client; null when LLM_BASE_URL is not configured (drafts from templates only). */
   llm: LlmClient | null;
   clock: Clock;
@@ -183,7 +180,7 @@ export function createDraftsService(deps: DraftsServiceDeps) {
     let made: Pick<ReviewDraft, 'comment' | 'template_id' | 'template_key' | 'model'>;
     if (source === 'llm') {
       if (!deps.llm) throw new AppError(409, 'llm_not_configured', reviewTemplateJa.llmOff);
-      const sets = ruleSetsForCategory(await deps.reviewsRepo.categoryOf(store.id));
+      const sets = await deps.reviews.ruleSetsOf(store);
       const answer = await deps.llm.complete(
         buildReplyPrompt({
           storeName,

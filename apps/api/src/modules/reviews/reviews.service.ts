@@ -106,6 +106,9 @@ export function createReviewsService(deps: ReviewsServiceDeps) {
     return repo.categoryOf(store.id);
   }
 
+  /** The rule sets the store's replies are checked against (its category's). */
+  const ruleSetsOf = async (store: UserRow) => ruleSetsForCategory(await categoryOf(store));
+
   /** Does this store's agency require approval of its replies? */
   async function approvalRequired(store: Pick<UserRow, 'id' | 'role' | 'agency_id'>) {
     const agency = agencyOf(store);
@@ -162,7 +165,7 @@ export function createReviewsService(deps: ReviewsServiceDeps) {
   }
 
   async function checkFor(store: UserRow, comment: string, row: ReviewRow | null) {
-    const rule_sets = ruleSetsForCategory(await categoryOf(store));
+    const rule_sets = await ruleSetsOf(store);
     const reviewerName = row && !row.is_anonymous ? row.reviewer_name : null;
     const findings = checkReply(comment, { ruleSets: rule_sets, reviewerName });
     return { rule_sets, findings };
@@ -283,6 +286,7 @@ export function createReviewsService(deps: ReviewsServiceDeps) {
     list,
     one,
     rowOf,
+    ruleSetsOf,
     check,
     reply,
     send,
