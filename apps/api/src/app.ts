@@ -84,6 +84,9 @@ import { createReportsRepo } from './modules/reports/reports.repo';
 import { registerReportRoutes } from './modules/reports/reports.routes';
 import { createReportsService } from './modules/reports/reports.service';
 import { createPostsService } from './modules/posts/posts.service';
+import { createPostApprovals, type PostApprovals } from './modules/posts/posts.approvals';
+import { createPostApprovalsRepo } from './modules/posts/posts.approvals.repo';
+import { registerPostApprovalRoutes } from './modules/posts/posts.approvals.routes';
 import { createRegistrationRepo } from './modules/registration/registration.repo';
 import { registerRegistrationRoutes } from './modules/registration/registration.routes';
 import { createRegistrationService } from './modules/registration/registration.service';
@@ -165,6 +168,8 @@ declare module 'fastify' {
       approvals: ApprovalsService;
       notices: NoticesService;
     };
+    /** Approval of posts (ADR 0095): `sweep` runs in each reviews round. */
+    postApprovals: PostApprovals;
     /** GET /api/health/ready's answer; server.ts turns it unready on SIGTERM (ADR 0052). */
     readiness: Readiness;
     /** Every route as it was declared, with its `config.access` (ADR 0068). */
@@ -402,7 +407,8 @@ function createStoreServices(
       repo: reviewsRepo,
       clock,
       minutes: config.reviewsSyncMinutes,
-      sweep: approvals.sweep,
+      // Replies' and posts' requests past their expiry (ADR 0093, 0095).
+      sweep: async () => ({ replies: await approvals.sweep(), posts: await postApprovals.sweep() }),
       digest: notices.digest,
     }),
     notices,
@@ -429,7 +435,21 @@ function createStoreServices(
   });
   const postsRepo = createPostsRepo(db);
   registerPostJobs(queue, { repo: postsRepo, registry: publishers.registry, storage, clock });
+  // Approval of posts (ADR 0095): the agency's rule holds its stores' posts until approved.
+  const postApprovals = createPostApprovals({
+    repo: createPostApprovalsRepo(db),
+    rules: approvalsRepo,
+    queue,
+    notices,
+    storeById: createUsersRepo(db).findById,
+    onePost: (id, storeIds) => posts.one(id, storeIds),
+    storage,
+    clock,
+    publicUrl: config.publicUrl,
+    audit,
+  });
   const posts = createPostsService({
+    approvals: postApprovals,
     repo: postsRepo,
     publishers,
     registry: publishers.registry,
@@ -471,6 +491,7 @@ function createStoreServices(
     storeInfo,
     entity,
     posts,
+    postApprovals,
     photos,
     facebookPages,
     products,
@@ -600,6 +621,7 @@ async function registerApi(
     authenticate,
   });
   registerPostRoutes(api, { posts, access, storage, clock, authenticate });
+  registerPostApprovalRoutes(api, { approvals: s.postApprovals, access, authenticate });
   // The change history (issue 12, ADR 0047).
   registerAuditRoutes(api, { audit, access, authenticate });
   registerPhotoRoutes(api, { photos, access, storage, audit, authenticate });
@@ -672,6 +694,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.decorate('storeInfo', storeInfo);
   app.decorate('products', products);
   app.decorate('payments', { service: payments, jobs: paymentJobs });
+  app.decorate('postApprovals', stores.postApprovals);
   app.decorate('reviews', {
     jobs: stores.reviews.jobs,
     sync: stores.reviews.sync,

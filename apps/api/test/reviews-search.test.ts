@@ -5,7 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProviderReview } from '../src/channels/channel';
 import type { Db } from '../src/db/kysely';
 import type { Database } from '../src/db/types';
-import { createReviewsRepo, type ReviewFilter } from '../src/modules/reviews/reviews.repo';
+import {
+  createReviewsRepo,
+  REVIEW_COUNT_CAP,
+  type ReviewFilter,
+} from '../src/modules/reviews/reviews.repo';
 import { createTestDb, dbKinds, type TestDb } from './job-db';
 
 /**
@@ -17,9 +21,9 @@ import { createTestDb, dbKinds, type TestDb } from './job-db';
  */
 const NOW = '2026-11-28T00:00:00.000Z';
 
-async function addStores(db: Db, n: number): Promise<number[]> {
+async function addStores(db: Db, n: number, prefix = 'search-store'): Promise<number[]> {
   const rows = Array.from({ length: n }, (_, i) => ({
-    email: `search-store-${i}@tenpo.example`,
+    email: `${prefix}-${i}@tenpo.example`,
     password_hash: null,
     name: null,
     role: 1,
@@ -321,5 +325,48 @@ describe.each(dbKinds())('inbox text search and count on %s', (kind) => {
     await repo().upsert(a, reviewsOf(a, 20, 1), NOW);
     await expectSameAsScan([a, c]);
     await expectCountsHeld([a, c]);
+  });
+});
+
+describe.each(dbKinds())('inbox count past its cap on %s', (kind) => {
+  let tdb: TestDb;
+  let db: Db;
+  const repo = () => createReviewsRepo(db);
+  beforeAll(async () => {
+    tdb = await createTestDb(kind);
+    db = tdb.handle.db;
+  });
+  afterAll(async () => {
+    await tdb?.drop();
+  });
+
+  it('counts a filter up to its cap: past it, more than the cap', async () => {
+    const [big] = await addStores(db, 1, 'many-reviews');
+    // One review more than the cap, each with the word and one star.
+    const many = Array.from({ length: REVIEW_COUNT_CAP + 1 }, (_, i) => ({
+      ...review(i, `カレーが辛すぎました ${i}`, '山田'),
+      stars: 1,
+    }));
+    for (let i = 0; i < many.length; i += 2000)
+      await repo().upsert(big as number, many.slice(i, i + 2000), NOW);
+    for (const f of [
+      { replied: 'all', q: 'カレー' },
+      { replied: 'all', stars: [1] },
+    ] as ReviewFilter[]) {
+      const first = await repo().page([big as number], f, 1, 10);
+      expect(first.rows).toHaveLength(10);
+      expect(first.total).toBeGreaterThan(REVIEW_COUNT_CAP);
+    }
+    // Under the cap the count is exact.
+    expect(
+      (
+        await repo().page(
+          [big as number],
+          { replied: 'all', q: 'カレーが辛すぎました 9999' },
+          1,
+          10,
+        )
+      ).total,
+    ).toBe(1);
   });
 });

@@ -200,6 +200,38 @@ describe('POST /api/reviews/{id}/reply', () => {
     );
   });
 
+  it('while Google cannot be read, the listing is asked for once, not on every check', async () => {
+    await t.database.db.deleteFrom('store_profiles').where('store_id', '=', shop).execute();
+    await sb.control('POST', '/faults', {
+      provider: 'google',
+      kind: 'server_error',
+      status: 503,
+      method: 'GET',
+      path: '/v1/locations/',
+      count: 'until_cleared',
+    });
+    await sb.control('DELETE', '/control/calls');
+    const reads: number[] = [];
+    for (const comment of ['ありがとうございます。', 'またのご来店をお待ちしております。']) {
+      const res = await call(t.app, {
+        method: 'POST',
+        url: '/api/reviews/check',
+        token,
+        payload: { user_id: shop, comment },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      // The general rule sets, without the category.
+      expect(json<{ data: { rule_sets: string[] } }>(res).data.rule_sets).toEqual(
+        ruleSetsForCategory(null),
+      );
+      reads.push(await countOf('GET', /\/v1\/locations\/[^/]+$/));
+    }
+    // The first check read (with the client's own retries); the second did not.
+    expect(reads[0]).toBeGreaterThan(0);
+    expect(reads[1]).toBe(reads[0]);
+    await sb.control('DELETE', '/faults');
+  });
+
   it('refuses an empty reply and sends nothing', async () => {
     await sync();
     const [target] = (await list(`user_id=${shop}&replied=unreplied`)).data;

@@ -29,6 +29,7 @@ let otherProduct = 0;
 /** A Google review of the other tenant's store (issue 25). */
 let otherReview = 0;
 let otherApproval = 0;
+let otherPostApproval = 0;
 /** A reply template of the other tenant's store (ADR 0091). */
 let otherTemplate = 0;
 
@@ -150,6 +151,22 @@ beforeAll(async () => {
         state: 'pending',
         comment: '他社の返信',
         override: 0,
+        author_id: otherStore.id,
+        author_email: 'other-store@tenpo.example',
+        created_at: now,
+        updated_at: now,
+        expires_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+  ).id;
+  otherPostApproval = (
+    await db
+      .insertInto('post_approvals')
+      .values({
+        post_id: otherPost,
+        store_id: otherStore.id,
+        state: 'pending',
         author_id: otherStore.id,
         author_email: 'other-store@tenpo.example',
         created_at: now,
@@ -826,6 +843,50 @@ const approvalCases: Case[] = [
     () => ({
       method: 'DELETE',
       url: `/api/reviews/approvals/${otherApproval}?user_id=${id('store02@tenpo.example')}`,
+    }),
+  ],
+  // Approval of posts (ADR 0095).
+  [
+    'agency',
+    "list another agency's store's post requests",
+    () => ({
+      method: 'GET',
+      url: `/api/posts/approvals?user_id=${id('other-store@tenpo.example')}`,
+    }),
+  ],
+  [
+    'agency',
+    "approve another agency's post",
+    () => ({
+      method: 'POST',
+      url: `/api/posts/approvals/${otherPostApproval}/approve`,
+      body: { payload: { user_id: id('other-store@tenpo.example') } },
+    }),
+  ],
+  [
+    'agency',
+    "approve another agency's post through one of its own stores",
+    () => ({
+      method: 'POST',
+      url: `/api/posts/approvals/${otherPostApproval}/approve`,
+      body: { payload: { user_id: id('store02@tenpo.example') } },
+    }),
+  ],
+  [
+    'agency',
+    "send back another agency's post through one of its own stores",
+    () => ({
+      method: 'POST',
+      url: `/api/posts/approvals/${otherPostApproval}/reject`,
+      body: { payload: { user_id: id('store02@tenpo.example'), note: '' } },
+    }),
+  ],
+  [
+    'agency',
+    "withdraw another agency's post request through one of its own stores",
+    () => ({
+      method: 'DELETE',
+      url: `/api/posts/approvals/${otherPostApproval}?user_id=${id('store02@tenpo.example')}`,
     }),
   ],
 ];

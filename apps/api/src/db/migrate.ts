@@ -24,6 +24,8 @@ import { replyTemplates } from './migrations/0023-reply-templates';
 import { reviewSearch } from './migrations/0024-review-search';
 import { replyApprovals } from './migrations/0025-reply-approvals';
 import { notices } from './migrations/0026-notices';
+import { postApprovals } from './migrations/0027-post-approvals';
+import { firstReply } from './migrations/0028-first-reply';
 
 /** Migrations are listed here in order; each runs on SQLite and PostgreSQL alike. */
 const migrations = (dialect: Dialect): Record<string, Migration> => ({
@@ -51,6 +53,8 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   '0024-review-search': reviewSearch(dialect),
   '0025-reply-approvals': replyApprovals(dialect),
   '0026-notices': notices(dialect),
+  '0027-post-approvals': postApprovals(dialect),
+  '0028-first-reply': firstReply(),
 });
 
 const migratorOf = ({ db, dialect, schema }: DbHandle): Migrator => {

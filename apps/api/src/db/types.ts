@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 /**
  * Table types. Storage rules (docs/decisions/0003-storage-types.md): times are ISO-8601 UTC
@@ -241,6 +241,8 @@ export type PostMediaTable = {
 };
 
 export type PostTargetState =
+  | 'awaiting_approval'
+  | 'not_approved'
   | 'scheduled'
   | 'publishing'
   | 'published'
@@ -473,6 +475,11 @@ export type ReviewsTable = {
   has_reply: Generated<number>;
   reply_comment: string | null;
   reply_updated_at: string | null;
+  /**
+   * When the review was first seen answered (migration 0028): kept when the reply is edited
+   * later, so the time to reply is the first answer's, not the last edit's.
+   */
+  first_replied_at: ColumnType<string | null, string | null | undefined, string | null>;
   reply_state: string | null;
   reply_policy_violation: string | null;
   reply_url: string | null;
@@ -484,6 +491,8 @@ export type ReviewsTable = {
 export type ApprovalSettingsTable = {
   agency_id: number;
   replies: number;
+  /** Its stores' posts are held until approved (migration 0027, ADR 0095). */
+  posts: Generated<number>;
   updated_at: string;
 };
 
@@ -523,6 +532,23 @@ export type ReplyApprovalsTable = {
   updated_at: string;
   expires_at: string;
   sent_at: string | null;
+};
+
+/** A request for approval of a post (migration 0027, ADR 0095). */
+export type PostApprovalsTable = {
+  id: Generated<number>;
+  post_id: number;
+  store_id: number;
+  state: string;
+  author_id: number | null;
+  author_email: string;
+  decided_by: number | null;
+  decided_by_email: string | null;
+  decided_at: string | null;
+  note: string | null;
+  created_at: string;
+  updated_at: string;
+  expires_at: string;
 };
 
 /** An in-app notice of one user (migration 0026, ADR 0094). */
@@ -664,6 +690,7 @@ export type Database = {
   review_counts: ReviewCountsTable;
   approval_settings: ApprovalSettingsTable;
   reply_approvals: ReplyApprovalsTable;
+  post_approvals: PostApprovalsTable;
   reply_templates: ReplyTemplatesTable;
   reply_template_uses: ReplyTemplateUsesTable;
   notices: NoticesTable;

@@ -157,6 +157,46 @@ export const approvalDecidedMail = (r: {
   };
 };
 
+/** A post waits for approval (ADR 0095): to the store and its agency, not the author. */
+export const postApprovalRequestedMail = (r: {
+  storeName: string;
+  author: string;
+  content: string;
+  channels: string;
+  publishOn: string;
+  expiresOn: string;
+  link: string;
+}) => ({
+  subject: `【Tenpo】${r.storeName}の投稿の承認依頼が届きました`,
+  text: `${r.author} さんから、${r.storeName} の投稿について承認の依頼が届きました。\n\n投稿先: ${r.channels}\n投稿日時: ${r.publishOn}\n\n投稿の内容:\n${excerptOf(r.content)}\n\n内容を確認し、Tenpo の投稿一覧から承認または差し戻しを行ってください。承認すると予約どおりに投稿されます（投稿日時を過ぎていればすぐに投稿されます）。\n${r.expiresOn}までに承認されない場合、依頼は期限切れになり、投稿されません。\n${r.link}${footer}`,
+});
+
+/** The author of a post learns what became of their request. */
+export const postApprovalDecidedMail = (r: {
+  storeName: string;
+  outcome: 'approved' | 'rejected' | 'expired';
+  by: string | null;
+  note: string | null;
+  content: string;
+  link: string;
+}) => {
+  const head = {
+    approved: `${r.storeName} の投稿が ${r.by ?? ''} さんに承認されました。予約どおりに投稿されます。`,
+    rejected: `${r.storeName} の投稿が ${r.by ?? ''} さんにより差し戻されました。この投稿は送信されません。`,
+    expired: `${r.storeName} の投稿の承認依頼は、期限までに承認されなかったため期限切れになりました。この投稿は送信されません。必要な場合は、あらためて投稿を作成してください。`,
+  }[r.outcome];
+  const subject = {
+    approved: `【Tenpo】${r.storeName}の投稿が承認されました`,
+    rejected: `【Tenpo】${r.storeName}の投稿が差し戻されました`,
+    expired: `【Tenpo】${r.storeName}の投稿の承認依頼が期限切れになりました`,
+  }[r.outcome];
+  const note = r.note ? `\n\n差し戻しの理由:\n${r.note}` : '';
+  return {
+    subject,
+    text: `${head}${note}\n\n投稿の内容:\n${excerptOf(r.content)}\n\n${r.link}${footer}`,
+  };
+};
+
 // ---- In-app notices and the review digest (issue 25 item 2, ADR 0094) ----
 
 /** The day's new reviews of a user's stores, once a day for those who chose it. */

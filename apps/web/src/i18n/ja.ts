@@ -320,6 +320,8 @@ export const ja = {
   },
   common: {
     showing: '{{total}} 件中 {{from}} 〜 {{to}} 件を表示',
+    /** A count that stopped at its cap (the reviews inbox: 10,000). */
+    showingAtLeast: '{{total}} 件以上中 {{from}} 〜 {{to}} 件を表示',
     perPage: '表示件数',
     none: '—',
     unsavedLeave: '保存されていない変更があります。このページを離れますか？',

@@ -5,6 +5,10 @@ export const noticeJa = {
   approvalSent: (store: string) => `${store}の口コミへの返信が承認され、送信されました`,
   approvalRejected: (store: string) => `${store}の口コミへの返信が差し戻されました`,
   approvalExpired: (store: string) => `${store}の口コミへの返信の承認依頼が期限切れになりました`,
+  postApprovalRequested: (store: string) => `${store}の投稿の承認依頼が届きました`,
+  postApprovalApproved: (store: string) => `${store}の投稿が承認されました`,
+  postApprovalRejected: (store: string) => `${store}の投稿が差し戻されました`,
+  postApprovalExpired: (store: string) => `${store}の投稿の承認依頼が期限切れになりました`,
   reviewsSpike: (store: string, n: number) =>
     `${store}で低評価（★1〜2）の口コミが急に増えています（${n}件）`,
   reviewsSpikeBody: (threshold: number) =>

@@ -17,6 +17,7 @@ export const reviewKitJa = {
   cardLead: '率直なご感想をお聞かせください',
   notConnected:
     'Google ビジネスプロフィールの店舗を連携すると、口コミのリンクと QR コードを表示できます。',
+  /** Google gives no newReviewUri for a listing whose owner is not verified (or is suspended). */
   noLink:
-    'Google からこの店舗の口コミ用リンクを取得できませんでした。時間をおいて再度お試しください。',
+    'Google がこの店舗の口コミ用リンクを返しませんでした。オーナー確認が済んでいない（または停止中の）店舗にはリンクがありません。Google ビジネスプロフィールでオーナー確認の状況をご確認ください。',
 } as const;

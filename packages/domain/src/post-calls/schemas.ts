@@ -3,6 +3,7 @@ import { storeIdList } from '../ids';
 import { PAGE_SIZE_OPTIONS, paged } from '../paging/paging';
 import { PUBLISHER_KEYS } from '../publishers/publishers';
 import { formatTokyoDateTime, parseTokyoDateTime } from '../tokyo';
+import { postApprovalSummarySchema } from './approvals';
 
 /** Button types of spec 2 §3 (3 is unused). */
 export const POST_BUTTON = {
@@ -40,6 +41,10 @@ export const parsePostDate = (text: string): Date | null => {
 export const formatPostDate = (d: Date): string => formatTokyoDateTime(d);
 
 export const POST_TARGET_STATES = [
+  /** Held until another person approves the post (its agency's rule, ADR 0095): no job yet. */
+  'awaiting_approval',
+  /** Sent back, withdrawn or expired before approval: never sent. */
+  'not_approved',
   'scheduled',
   'publishing',
   'published',
@@ -86,6 +91,8 @@ export type PostTarget = z.infer<typeof postTargetSchema>;
 
 /** The overall state a row shows: every target's, or "partially published". */
 export const POST_STATES = [
+  'awaiting_approval',
+  'not_approved',
   'scheduled',
   'publishing',
   'published',
@@ -137,6 +144,11 @@ export const postSchema = z.object({
   /** ADR 0030: news (what's new, a plain post), event or offer; the topic's fields or null. */
   post_type: z.enum(['news', 'event', 'offer']).optional(),
   topic: postTopicSchema.nullable().optional(),
+  /**
+   * The post's request for approval while it waits or after it was not approved (ADR 0095);
+   * null otherwise (no approval needed, or approved: then its targets tell the rest).
+   */
+  approval: postApprovalSummarySchema.nullable().optional(),
 });
 export type PostView = z.infer<typeof postSchema>;
 

@@ -100,12 +100,16 @@ export const approvalSettingsSchema = z.object({
   /** The agency whose rule this is; null for a store without an agency (no approval). */
   agency_id: z.number().int().nullable(),
   replies_need_approval: z.boolean(),
+  /** Its stores' posts are held until approved (ADR 0095). */
+  posts_need_approval: z.boolean(),
   /** May the caller change it (the agency itself, or a manager)? */
   can_edit: z.boolean(),
 });
 export type ApprovalSettingsView = z.infer<typeof approvalSettingsSchema>;
 export const approvalSettingsQuery = z.object({ user_id: idField() });
+/** Either rule or both; one left out keeps its value. */
 export const approvalSettingsBody = z.object({
   user_id: idField(),
-  replies_need_approval: z.boolean(),
+  replies_need_approval: z.boolean().optional(),
+  posts_need_approval: z.boolean().optional(),
 });

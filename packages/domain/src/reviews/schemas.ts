@@ -81,7 +81,12 @@ export const reviewSchema = z.object({
 });
 export type ReviewView = z.infer<typeof reviewSchema>;
 
-export const reviewListResponse = z.object({ data: paged(reviewSchema) });
+export const reviewListResponse = z.object({
+  data: paged(reviewSchema).extend({
+    /** More matched than were counted: `total` is a floor (「10,000件以上」). */
+    total_at_least: z.boolean().optional(),
+  }),
+});
 
 /** `POST /reviews/{id}/reply`: send (or replace) the store's reply on Google. */
 export const reviewReplyBody = z.object({

@@ -10,6 +10,22 @@ export type NoticesQueries = ReturnType<typeof queries>;
 export type Person = { id: number; email: string };
 
 const queries = (db: Db) => {
+  const peopleOfStores = async (storeIds: readonly number[]): Promise<Map<number, Person[]>> => {
+    const out = new Map<number, Person[]>();
+    if (storeIds.length === 0) return out;
+    const rows = await db
+      .selectFrom('users as s')
+      .leftJoin('users as a', 'a.id', 's.agency_id')
+      .select(['s.id as sid', 's.email as semail', 'a.id as aid', 'a.email as aemail'])
+      .where('s.id', 'in', [...new Set(storeIds)])
+      .execute();
+    for (const r of rows)
+      out.set(r.sid, [
+        { id: r.sid, email: r.semail },
+        ...(r.aid !== null && r.aemail ? [{ id: r.aid, email: r.aemail }] : []),
+      ]);
+    return out;
+  };
   return {
     /** Writes notices; one already written (same key: a retried job) is left as it is. */
     async add(rows: readonly NewNotice[], trx: Db = db): Promise<void> {
@@ -83,18 +99,11 @@ const queries = (db: Db) => {
 
     /** Who hears of a store's reviews: the store, and its agency when it has one. */
     async peopleOfStore(storeId: number): Promise<Person[]> {
-      const r = await db
-        .selectFrom('users as s')
-        .leftJoin('users as a', 'a.id', 's.agency_id')
-        .select(['s.id as sid', 's.email as semail', 'a.id as aid', 'a.email as aemail'])
-        .where('s.id', '=', storeId)
-        .executeTakeFirst();
-      if (!r) return [];
-      return [
-        { id: r.sid, email: r.semail },
-        ...(r.aid !== null && r.aemail ? [{ id: r.aid, email: r.aemail }] : []),
-      ];
+      return (await peopleOfStores([storeId])).get(storeId) ?? [];
     },
+
+    /** Each store's people (itself and its agency), for many stores in one read. */
+    peopleOfStores,
 
     /** The users on the daily digest, with how far their last digest went. */
     digestUsers: () =>

@@ -151,5 +151,6 @@ export function createNoticesService(deps: {
     saveSettings,
     digest,
     peopleOfStore: repo.peopleOfStore,
+    peopleOfStores: repo.peopleOfStores,
   };
 }

@@ -8,6 +8,7 @@ import type { PublisherService } from '../publisher/publisher.service';
 import { presentPost } from './posts.present';
 import type { PostsRepo } from './posts.repo';
 import type { AuditLog } from '../audit/audit.repo';
+import type { PostApprovals } from './posts.approvals';
 
 /** What the posts service's parts run on (posts.service.ts puts them together). */
 export type PostsDeps = {
@@ -21,6 +22,8 @@ export type PostsDeps = {
   publicUrl: string;
   /** Each post made, edited or deleted is recorded, per store (ADR 0047). */
   audit?: AuditLog;
+  /** Posts held for approval by their agency's rule (ADR 0095); none: every post is scheduled. */
+  approvals?: Pick<PostApprovals, 'held' | 'open' | 'removed'>;
 };
 
 export type PostsContext = PostsDeps & {

@@ -76,9 +76,12 @@ export async function createPosts(
   // The accounts are read when the post is made: a store that reconnects to another
   // account later keeps the earlier account's count for the jobs already queued.
   const accounts = known ?? (await checkStoresConnected(c, stores, input.channels));
+  // Stores whose agency requires approval (ADR 0095): their posts wait, with no job.
+  const held = c.approvals ? await c.approvals.held(stores, actor) : new Map<number, never[]>();
   const ids = await repo.transaction(async (tx, trx) => {
     const out: number[] = [];
     for (const store of stores) {
+      const approvers = held.get(store.id);
       const { post, targets } = await tx.insert(
         {
           submission_id: submission,
@@ -100,7 +103,7 @@ export async function createPosts(
         input.channels.map((key) => ({
           store_id: store.id,
           publisher_key: key,
-          state: 'scheduled',
+          state: approvers ? 'awaiting_approval' : 'scheduled',
           idempotency_key: `post-target:${randomUUID()}`,
           external_id: null,
           external_url: null,
@@ -118,7 +121,8 @@ export async function createPosts(
           account: accounts.get(`${store.id}:${key}`) ?? null,
         })),
       );
-      for (const t of targets) {
+      if (approvers) await c.approvals?.open(trx, post, store, actor, approvers);
+      for (const t of approvers ? [] : targets) {
         const job = jobOf(t);
         await queue.enqueue(PUBLISH_QUEUE, job, {
           key: t.idempotency_key,

@@ -3,6 +3,8 @@ import {
   formatPostDate,
   ja,
   publisherByKey,
+  type PostApprovalState,
+  type PostApprovalSummary,
   type PostView,
   type PublisherKey,
 } from '@tenpo/domain';
@@ -12,6 +14,21 @@ import type { PostTargetRow } from '../../db/types';
 import type { MediaStorage } from '../../storage';
 import type { TargetPart } from './posts.parts';
 import type { PostBundle } from './posts.repo';
+import type { PostApprovalRow } from './posts.approvals.repo';
+
+/** A request as a post shows it (ADR 0095). */
+export const approvalSummary = (a: PostApprovalRow): PostApprovalSummary => ({
+  id: a.id,
+  post_id: a.post_id,
+  user_id: a.store_id,
+  state: a.state as PostApprovalState,
+  author_email: a.author_email,
+  decided_by_email: a.decided_by_email,
+  decided_at: a.decided_at,
+  note: a.note,
+  created_at: a.created_at,
+  expires_at: a.expires_at,
+});
 
 export const labelOf = (key: string): string => publisherByKey(key)?.label ?? key;
 
@@ -75,6 +92,9 @@ export const overallState = (
   targets: readonly Pick<PostTargetRow, 'state'>[],
 ): PostView['state'] => {
   const n = (s: PostTargetRow['state'][]) => targets.filter((t) => s.includes(t.state)).length;
+  // A held post's targets move together (ADR 0095).
+  if (targets.length > 0 && n(['awaiting_approval']) === targets.length) return 'awaiting_approval';
+  if (targets.length > 0 && n(['not_approved']) === targets.length) return 'not_approved';
   const live = n(['published', 'removing', 'removed']);
   const bad = n(['failed', 'unknown']);
   if (targets.length > 0 && n(['removed']) === targets.length) return 'removed';
@@ -127,6 +147,7 @@ export async function presentPost(b: PostBundle, storage: MediaStorage): Promise
     state: overallState(b.targets),
     post_type: b.post.post_type,
     topic: topicView(b.post.topic),
+    approval: b.approval ? approvalSummary(b.approval) : null,
     targets: b.targets.map((t) => ({
       id: t.id,
       user_id: t.store_id,

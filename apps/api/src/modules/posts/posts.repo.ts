@@ -8,14 +8,23 @@ import type {
   PostTargetsTable,
 } from '../../db/types';
 import { sql, type Insertable, type Updateable } from 'kysely';
+import type { PostApprovalRow } from './posts.approvals.repo';
 
 export type NewPost = Omit<Insertable<PostsTable>, 'id'>;
 export type NewPostMedia = Omit<Insertable<PostMediaTable>, 'id' | 'post_id'>;
 export type NewTarget = Omit<Insertable<PostTargetsTable>, 'id' | 'post_id'>;
 export type TargetPatch = Updateable<PostTargetsTable>;
 
-/** A post with its media and targets, as the screens and the jobs read it. */
-export type PostBundle = { post: PostRow; media: PostMediaRow[]; targets: PostTargetRow[] };
+/**
+ * A post with its media and targets, as the screens and the jobs read it; with its request for
+ * approval while it waits or after it was not approved (ADR 0095).
+ */
+export type PostBundle = {
+  post: PostRow;
+  media: PostMediaRow[];
+  targets: PostTargetRow[];
+  approval?: PostApprovalRow | null;
+};
 
 export type PostsQueries = ReturnType<typeof queries>;
 export type PostsRepo = ReturnType<typeof createPostsRepo>;
@@ -40,10 +49,27 @@ const queries = (db: Db) => {
         .orderBy('id')
         .execute(),
     ]);
+    // Only a post held or not approved reads its request: an ordinary page costs no query more.
+    const held = [
+      ...new Set(
+        targets
+          .filter((t) => t.state === 'awaiting_approval' || t.state === 'not_approved')
+          .map((t) => t.post_id),
+      ),
+    ];
+    const approvals = held.length
+      ? await db
+          .selectFrom('post_approvals')
+          .selectAll()
+          .where('post_id', 'in', held)
+          .orderBy('id', 'desc')
+          .execute()
+      : [];
     return posts.map((post) => ({
       post,
       media: media.filter((m) => m.post_id === post.id),
       targets: targets.filter((t) => t.post_id === post.id),
+      approval: approvals.find((a) => a.post_id === post.id) ?? null,
     }));
   };
 

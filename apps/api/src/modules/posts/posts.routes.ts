@@ -16,6 +16,7 @@ import {
   postListResponse,
   postOneQuery,
   postSchema,
+  postApprovalJa,
 } from '@tenpo/domain';
 import type { Clock } from '../../lib/clock';
 import { validationError } from '../../lib/errors';
@@ -113,7 +114,16 @@ function registerPostUploads(app: FastifyInstance, deps: PostRouteDeps): void {
         },
         { repeated: ['user_id'], ...early(actor) },
       );
-      return okData(result, kind ? ja.topicCreated : ja.postCreated);
+      // Posts held for approval (ADR 0095) say so: they go out once approved.
+      const held = result.posts.filter((p) => p.state === 'awaiting_approval').length;
+      return okData(
+        result,
+        held
+          ? postApprovalJa.created(held, result.posts.length)
+          : kind
+            ? ja.topicCreated
+            : ja.postCreated,
+      );
     };
     for (const [path, kind] of Object.entries(POST_TOPIC_PATHS)) {
       u.post(

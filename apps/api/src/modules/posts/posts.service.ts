@@ -73,8 +73,12 @@ export function createPostsService(deps: PostsDeps) {
     ): Promise<PostView> => updateTopic(c, b, patch, actor),
 
     /** Removes an offer, event or news post at Google now (or stops one not yet sent). */
-    removeTopic: (b: PostBundle, actor: AuditActor | null = null): Promise<PostView> =>
-      removeTopic(c, b, actor),
+    removeTopic: async (b: PostBundle, actor: AuditActor | null = null): Promise<PostView> => {
+      const view = await removeTopic(c, b, actor);
+      // A held post deleted: nobody is asked to approve it any more (ADR 0095).
+      await c.approvals?.removed(b.post.id);
+      return view;
+    },
 
     /** May a post for these stores name this stored medium by its URL? Only their own. */
     mediaOwnedBy: (key: string, stores: readonly UserRow[]): Promise<boolean> =>

@@ -17,25 +17,39 @@ export type ApprovalsQueries = ReturnType<typeof queries>;
 const OPEN = [...OPEN_APPROVAL_STATES];
 
 const queries = (db: Db) => ({
-  /** The agencies among `agencyIds` whose stores' replies need approval. */
-  async requiring(agencyIds: readonly number[]): Promise<Set<number>> {
+  /** The agencies among `agencyIds` whose stores' replies (or posts) need approval. */
+  async requiring(
+    agencyIds: readonly number[],
+    rule: 'replies' | 'posts' = 'replies',
+  ): Promise<Set<number>> {
     if (agencyIds.length === 0) return new Set();
     const rows = await db
       .selectFrom('approval_settings')
       .select('agency_id')
       .where('agency_id', 'in', [...new Set(agencyIds)])
-      .where('replies', '=', 1)
+      .where(rule, '=', 1)
       .execute();
     return new Set(rows.map((r) => r.agency_id));
   },
 
-  async setReplies(agencyId: number, on: boolean, now: string): Promise<void> {
+  /** Sets either rule (or both); one left out keeps its value. */
+  async setRules(
+    agencyId: number,
+    rules: { replies?: boolean | undefined; posts?: boolean | undefined },
+    now: string,
+  ): Promise<void> {
+    const set: { replies?: number; posts?: number; updated_at: string } = { updated_at: now };
+    if (rules.replies !== undefined) set.replies = rules.replies ? 1 : 0;
+    if (rules.posts !== undefined) set.posts = rules.posts ? 1 : 0;
     await db
       .insertInto('approval_settings')
-      .values({ agency_id: agencyId, replies: on ? 1 : 0, updated_at: now })
-      .onConflict((oc) =>
-        oc.column('agency_id').doUpdateSet({ replies: on ? 1 : 0, updated_at: now }),
-      )
+      .values({
+        agency_id: agencyId,
+        replies: set.replies ?? 0,
+        posts: set.posts ?? 0,
+        updated_at: now,
+      })
+      .onConflict((oc) => oc.column('agency_id').doUpdateSet(set))
       .execute();
   },
 

@@ -10,6 +10,7 @@ import {
   approvalSettingsQuery,
   approvalSettingsSchema,
   approvalWithdrawQuery,
+  postApprovalJa,
   idParams,
   ok,
   reviewSchema,
@@ -44,7 +45,7 @@ export function registerApprovalRoutes(
       schema: {
         tags: ['reviews'],
         summary:
-          "Whether the replies of a store (or of an agency's stores) need approval before they are sent: the agency's rule, off by default. `can_edit`: the caller may change it (the agency, or a manager).",
+          "Whether the replies and the posts of a store (or of an agency's stores) need approval before they are sent: the agency's rules, off by default. `can_edit`: the caller may change it (the agency, or a manager).",
         querystring: approvalSettingsQuery,
         response: { 200: ok(approvalSettingsSchema) },
       },
@@ -59,19 +60,17 @@ export function registerApprovalRoutes(
       schema: {
         tags: ['reviews'],
         summary:
-          "Set an agency's rule: with `replies_need_approval`, its stores' replies are asked for approval and go to Google once another person (the store, the agency or a manager) approves them. `user_id` is the agency's; a store answers 404. Kept in the audit log.",
+          "Set an agency's rules (either or both; one left out keeps its value): with `replies_need_approval`, its stores' replies are asked for approval and go to Google once another person (the store, the agency or a manager) approves them; with `posts_need_approval`, its stores' posts wait (`awaiting_approval`) until another person approves them (ADR 0095). `user_id` is the agency's; a store answers 404. Kept in the audit log.",
         body: approvalSettingsBody,
         response: { 200: ok(approvalSettingsSchema) },
       },
     },
     async (req) =>
       okData(
-        await approvals.saveSettings(
-          actorOf(req).user,
-          storeOf(req),
-          req.body.replies_need_approval,
-        ),
-        approvalJa.settingsSaved,
+        await approvals.saveSettings(actorOf(req).user, storeOf(req), req.body),
+        req.body.replies_need_approval === undefined && req.body.posts_need_approval !== undefined
+          ? postApprovalJa.settingsSaved
+          : approvalJa.settingsSaved,
       ),
   );
 

@@ -4,6 +4,7 @@ import {
   noticeJa,
   OPEN_APPROVAL_STATES,
   pageOf,
+  postApprovalJa,
   ROLE,
   type ApprovalItemView,
   type ApprovalListQuery,
@@ -163,34 +164,65 @@ async function listOf(
   );
 }
 
-/** An agency's rule: read by its stores, set by the agency itself or a manager. */
+/** An agency's rules: read by its stores, set by the agency itself or a manager. */
 function createSettings(deps: ApprovalsServiceDeps) {
   const { repo, clock } = deps;
   const now = () => clock.now().toISOString();
   async function settingsOf(viewer: Who, target: UserRow): Promise<ApprovalSettingsView> {
     const agency = agencyOf(target);
-    const on = agency !== null && (await repo.requiring([agency])).has(agency);
+    const [replies, posts] = agency
+      ? await Promise.all([repo.requiring([agency]), repo.requiring([agency], 'posts')])
+      : [new Set<number>(), new Set<number>()];
     return {
       agency_id: agency,
-      replies_need_approval: on,
+      replies_need_approval: agency !== null && replies.has(agency),
+      posts_need_approval: agency !== null && posts.has(agency),
       can_edit: agency !== null && (viewer.id === agency || viewer.role === ROLE.manager),
     };
   }
 
-  async function saveSettings(actor: Who, target: UserRow, on: boolean) {
+  async function saveSettings(
+    actor: Who,
+    target: UserRow,
+    rules: {
+      replies_need_approval?: boolean | undefined;
+      posts_need_approval?: boolean | undefined;
+    },
+  ) {
     if (target.role !== ROLE.agency) throw notFound();
-    await repo.setReplies(target.id, on, now());
-    await deps.audit?.record({
-      actor,
-      entity: 'agency',
-      entityId: target.id,
-      action: 'update',
-      storeId: null,
-      summary: approvalJa.auditSettings(on),
-      before: null,
-      after: { replies_need_approval: on },
-    });
-    return settingsOf(actor, target);
+    const before = await settingsOf(actor, target);
+    await repo.setRules(
+      target.id,
+      { replies: rules.replies_need_approval, posts: rules.posts_need_approval },
+      now(),
+    );
+    const lines = [
+      ...(rules.replies_need_approval === undefined
+        ? []
+        : [approvalJa.auditSettings(rules.replies_need_approval)]),
+      ...(rules.posts_need_approval === undefined
+        ? []
+        : [postApprovalJa.auditSettings(rules.posts_need_approval)]),
+    ];
+    const after = await settingsOf(actor, target);
+    if (lines.length)
+      await deps.audit?.record({
+        actor,
+        entity: 'agency',
+        entityId: target.id,
+        action: 'update',
+        storeId: null,
+        summary: lines.join('、'),
+        before: {
+          replies_need_approval: before.replies_need_approval,
+          posts_need_approval: before.posts_need_approval,
+        },
+        after: {
+          replies_need_approval: after.replies_need_approval,
+          posts_need_approval: after.posts_need_approval,
+        },
+      });
+    return after;
   }
 
   return { settingsOf, saveSettings };

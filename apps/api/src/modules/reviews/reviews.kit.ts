@@ -48,8 +48,12 @@ export function createReviewKit(deps: { repo: ReviewsRepo; registry: ChannelRegi
     const link = await deps.registry
       .require(GOOGLE, 'reviews')
       .reviewLink(credentialHandle(store.id, GOOGLE));
+    // Google leaves the link out for a listing not verified (or suspended): a state of the
+    // listing the owner can change, not a failure to try again. (Recorded by a public client:
+    // the late/Zernio SDK's location model, "for unverified or new locations Google omits
+    // placeId/reviewUrl/mapsUri", docs.rs/crate/late, models/get_google_business_location_details.)
     if (!link.newReviewUri?.startsWith('https://'))
-      throw new AppError(502, 'no_review_link', reviewKitJa.noLink);
+      throw new AppError(409, 'no_review_link', reviewKitJa.noLink);
     return {
       store_name: store.store_name ?? store.email,
       new_review_uri: link.newReviewUri,
@@ -75,7 +79,7 @@ export function registerReviewKitRoute(
       schema: {
         tags: ['reviews'],
         summary:
-          "The store's review-request kit: Google's write-a-review link for its listing (Location.metadata.newReviewUri, read from Google), the same as a QR code (SVG) to print, and the rules a request must keep (no incentives, no star conditions, no staff reviews; ステマ規制). Google not connected: 409.",
+          "The store's review-request kit: Google's write-a-review link for its listing (Location.metadata.newReviewUri, read from Google), the same as a QR code (SVG) to print, and the rules a request must keep (no incentives, no star conditions, no staff reviews; ステマ規制). Google not connected: 409; a listing without the link (Google omits it until the owner is verified): 409 `no_review_link`.",
         querystring: reviewOneQuery,
         response: { 200: ok(reviewKitSchema) },
       },

@@ -19,7 +19,7 @@ import { AppError, notFound, validationError } from '../../lib/errors';
 import type { AuditEntry } from '../audit/audit.repo';
 import type { ApprovalsRepo } from './approvals.repo';
 import { agencyOf, approvalView } from './approvals.view';
-import type { ReviewRow, ReviewsRepo } from './reviews.repo';
+import { REVIEW_COUNT_CAP, type ReviewRow, type ReviewsRepo } from './reviews.repo';
 
 const GOOGLE = 'google_my_business' as const;
 
@@ -37,6 +37,9 @@ type Who = Pick<UserRow, 'id' | 'email' | 'role'>;
 type Viewer = Pick<UserRow, 'id' | 'role'>;
 
 export type ReviewsService = ReturnType<typeof createReviewsService>;
+
+/** After a failed read of a store's listing (for its category), the next try waits this long. */
+export const LISTING_RETRY_MS = 5 * 60_000;
 
 const media = (text: string): ReviewView['media'] => {
   try {
@@ -95,12 +98,19 @@ export function createReviewsService(deps: ReviewsServiceDeps) {
    * never read has it read once (a clinic checked as a clinic from its first reply). Google
    * unreachable: no category, the general sets.
    */
+  const listingFailedAt = new Map<number, number>();
   async function categoryOf(store: UserRow) {
     const held = await repo.categoryOf(store.id);
     if (held || !deps.readListing) return held;
+    // A read that failed is not tried again for a while: a reply is checked as it is typed, and
+    // an unreachable Google must not be asked on every check (the general rule sets apply).
+    const failed = listingFailedAt.get(store.id);
+    if (failed !== undefined && Date.now() - failed < LISTING_RETRY_MS) return null;
     try {
       await deps.readListing(store);
+      listingFailedAt.delete(store.id);
     } catch {
+      listingFailedAt.set(store.id, Date.now());
       return null;
     }
     return repo.categoryOf(store.id);
@@ -137,10 +147,19 @@ export function createReviewsService(deps: ReviewsServiceDeps) {
     viewer: Viewer,
     stores: UserRow[],
     q: ReviewListQuery,
-  ): Promise<Page<ReviewView>> {
+  ): Promise<Page<ReviewView> & { total_at_least: boolean }> {
     const ids = stores.map((s) => s.id);
     const { rows, total } = await repo.page(ids, q, q.page, q.limit);
-    return pageOf(await viewsOf(viewer, stores, rows), total, q.page, q.limit);
+    const capped = total > REVIEW_COUNT_CAP;
+    return {
+      ...pageOf(
+        await viewsOf(viewer, stores, rows),
+        capped ? REVIEW_COUNT_CAP : total,
+        q.page,
+        q.limit,
+      ),
+      total_at_least: capped,
+    };
   }
 
   async function one(viewer: Viewer, stores: UserRow[], id: number): Promise<ReviewView> {

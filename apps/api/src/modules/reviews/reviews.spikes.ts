@@ -3,6 +3,7 @@ import type { Clock } from '../../lib/clock';
 import { reviewSpikeMail } from '../../mail/templates';
 import type { NoticesService } from '../notices/notices.service';
 import type { SpikesRepo } from './spikes.repo';
+import { storeLabel } from './reviews.service';
 
 /** A burst: this many times the store's usual daily count of ★1–2 reviews, within a day… */
 export const SPIKE_FACTOR = 3;
@@ -48,7 +49,7 @@ export function createSpikeCheck(deps: {
     const threshold = spikeThreshold(base);
     if (recent.length < threshold) return { alerted: false, count: recent.length, threshold };
     const people = await deps.notices.peopleOfStore(storeId);
-    const name = await repo.storeName(storeId);
+    const name = storeLabel(await repo.store(storeId));
     const day = tokyoDay(now);
     const link = `/reviews?user_id=${storeId}&stars=1,2&date_from=${tokyoDay(new Date(now.getTime() - DAY_MS))}`;
     await repo.transaction((trx) =>

@@ -24,14 +24,13 @@ export function createSpikesRepo(db: Db) {
         .executeTakeFirstOrThrow();
       return Number(r.n);
     },
-    storeName: async (storeId: number): Promise<string> => {
-      const s = await db
+    /** The store's name and address, for its label (reviews.service `storeLabel`). */
+    store: (storeId: number) =>
+      db
         .selectFrom('users')
         .select(['store_name', 'email'])
         .where('id', '=', storeId)
-        .executeTakeFirstOrThrow();
-      return s.store_name ?? s.email;
-    },
+        .executeTakeFirstOrThrow(),
     transaction: <T>(fn: (trx: Db) => Promise<T>) => db.transaction().execute(fn),
   };
 }

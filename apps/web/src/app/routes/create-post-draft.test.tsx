@@ -5,13 +5,17 @@ import { api as callApi } from '../../lib/api-client';
 import {
   fail,
   loginData,
-  mockApi,
+  mockApi as mockApiOnly,
   ok,
   renderAt,
   resetState,
   signIn,
   type MockReply,
 } from '../../test/render';
+import { noPostApprovals } from '../../features/posts/approval/test-mocks';
+
+/** /posts and the post form also read posts' approval (ADR 0095): none waits, no rule holds. */
+const mockApi = (table: Record<string, MockReply>) => mockApiOnly({ ...noPostApprovals, ...table });
 
 // Issue 23 item 3: typed work on /create-post survives a reload, a new sign-in and a 401.
 

@@ -14,7 +14,7 @@ import { selectStores } from '../../lib/selection';
 import {
   fail,
   loginData,
-  mockApi,
+  mockApi as mockApiOnly,
   ok,
   renderAt,
   resetState,
@@ -22,6 +22,10 @@ import {
   type MockReply,
   type MockRequest,
 } from '../../test/render';
+import { noPostApprovals } from '../../features/posts/approval/test-mocks';
+
+/** /posts and the post form also read posts' approval (ADR 0095): none waits, no rule holds. */
+const mockApi = (table: Record<string, MockReply>) => mockApiOnly({ ...noPostApprovals, ...table });
 
 const publisher = (id: number, key: PublisherKey, status: number): PublisherRow => ({
   publisher_id: id,

@@ -4,13 +4,18 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { PostRow, PostTarget } from '../../features/posts/api/posts-api';
 import {
   loginData,
-  mockApi,
+  mockApi as mockApiOnly,
   ok,
   renderAt,
   resetState,
   signIn,
+  type MockReply,
   type MockRequest,
 } from '../../test/render';
+import { noPostApprovals } from '../../features/posts/approval/test-mocks';
+
+/** /posts and the post form also read posts' approval (ADR 0095): none waits, no rule holds. */
+const mockApi = (table: Record<string, MockReply>) => mockApiOnly({ ...noPostApprovals, ...table });
 
 const target = (id: number, over: Partial<PostTarget> = {}): PostTarget => ({
   id,

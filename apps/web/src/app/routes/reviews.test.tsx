@@ -19,6 +19,19 @@ const lastList = (calls: MockRequest[]) => listCalls(calls).at(-1);
 describe('/reviews: the list and its filters', () => {
   beforeEach(resetState);
 
+  it('a count that stopped at its cap reads 「10,000 件以上」', async () => {
+    const rows = [review(1), review(2)];
+    mockApi({
+      ...noApprovals,
+      'GET /reviews': ok({
+        data: { ...reviewPage(rows, 1, 10, 10_000).data, total_at_least: true },
+      }),
+    });
+    signIn();
+    renderAt('/reviews');
+    expect(await screen.findByText('10,000 件以上中 1 〜 2 件を表示')).toBeInTheDocument();
+  });
+
   it('lists the reviews with their stars, reviewer, date, text, photos and reply state', async () => {
     const rows = [
       review(1, {

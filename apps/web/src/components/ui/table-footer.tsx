@@ -12,7 +12,10 @@ export function TableFooter({
   onPage,
   onPerPage,
 }: {
-  page: Pick<Page<unknown>, 'current_page' | 'last_page' | 'per_page' | 'total' | 'from' | 'to'>;
+  page: Pick<Page<unknown>, 'current_page' | 'last_page' | 'per_page' | 'total' | 'from' | 'to'> & {
+    /** The count stopped at a cap: `total` is a floor. */
+    total_at_least?: boolean;
+  };
   onPage: (page: number) => void;
   onPerPage?: (perPage: number) => void;
 }) {
@@ -20,7 +23,11 @@ export function TableFooter({
   return (
     <Group justify="space-between">
       <Text size="sm" c="dimmed">
-        {t('common.showing', { total: page.total, from: page.from ?? 0, to: page.to ?? 0 })}
+        {t(page.total_at_least ? 'common.showingAtLeast' : 'common.showing', {
+          total: page.total.toLocaleString('ja-JP'),
+          from: page.from ?? 0,
+          to: page.to ?? 0,
+        })}
       </Text>
       <Group>
         {onPerPage && (

@@ -1,9 +1,19 @@
-import { type Page, type PostTopicType, type PublisherKey, type TopicField } from '@tenpo/domain';
+import {
+  type Page,
+  type PostApprovalView,
+  type PostTopicType,
+  type PublisherKey,
+  type TopicField,
+} from '@tenpo/domain';
 import { api } from '@/lib/api-client';
 
 /** The calls of spec 2 §7 (Posts) behind /create-post, /post/{id} and /posts. */
 
 export type TargetState =
+  /** Held until another person approves the post (ADR 0095): no job yet. */
+  | 'awaiting_approval'
+  /** Sent back, withdrawn or expired before approval: never sent. */
+  | 'not_approved'
   | 'scheduled'
   | 'publishing'
   | 'published'
@@ -46,7 +56,21 @@ export type PostRow = {
   /** Google's post type (ADR 0030) and an event's or offer's fields, dates in Tokyo. */
   post_type?: PostTopicType;
   topic?: Partial<Record<TopicField, string | null>> | null;
+  /** The overall state (every target's, or partially published). */
+  state?: PostState;
+  /** The post's latest request for approval (ADR 0095), or null when it needed none. */
+  approval?: PostApprovalView | null;
 };
+
+export type PostState =
+  | 'awaiting_approval'
+  | 'not_approved'
+  | 'scheduled'
+  | 'publishing'
+  | 'published'
+  | 'partially_published'
+  | 'failed'
+  | 'removed';
 
 export type PostListQuery = { ids: readonly number[]; page: number; perPage: number; q: string };
 

@@ -1,13 +1,27 @@
 import { Alert, Center, Loader } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
-import type { PublisherKey } from '@tenpo/domain';
+import { postApprovalJa, type PublisherKey } from '@tenpo/domain';
 import { useNavigate } from 'react-router';
 import { ja } from '@/i18n/ja';
+import type { Envelope } from '@/lib/api-client';
 import { TOAST_MS } from '@/lib/timing';
 import { createPostCall, postKeys, type PostRow } from '../api/posts-api';
 import { PostForm } from './post-form';
 import { toastPostError } from './post-errors';
+
+/**
+ * When some of the stores' posts wait for approval (ADR 0095), the answer says so: its message,
+ * else the same words from the posts it returns. Otherwise null (the usual success line).
+ */
+const createdMessage = (r: Envelope<unknown>): string | null => {
+  const posts = (r.data as { posts?: unknown } | null)?.posts;
+  if (!Array.isArray(posts)) return null;
+  const states = posts.map((p) => (p as Partial<PostRow> | null)?.state);
+  const held = states.filter((s) => s === 'awaiting_approval').length;
+  if (held === 0) return null;
+  return r.message ?? postApprovalJa.created(held, posts.length);
+};
 
 /** The post form wired to POST /posts: success toast and the list; failure toast and stay. */
 export function PostEditor({
@@ -46,13 +60,14 @@ export function PostEditor({
       mainPhone={mainPhone}
       initial={initial}
       onSubmit={async (input) => {
+        let message: string = ja.posts.success;
         try {
-          await createPostCall(input);
+          message = createdMessage(await createPostCall(input)) ?? message;
         } catch (e) {
           toastPostError(e);
           return false;
         }
-        notifications.show({ color: 'teal', message: ja.posts.success, autoClose: TOAST_MS });
+        notifications.show({ color: 'teal', message, autoClose: TOAST_MS });
         void qc.invalidateQueries({ queryKey: postKeys.all });
         void navigate('/posts');
         return true;

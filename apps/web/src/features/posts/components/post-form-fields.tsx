@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import {
   Button,
   Checkbox,
@@ -29,6 +30,8 @@ type FieldsProps = {
   channels: readonly PublisherKey[];
   mainPhone: string | null;
   active: PublisherKey;
+  /** Shown just above the submit button (the approval rule's notice, ADR 0095). */
+  notice?: ReactNode;
 };
 
 /** The channels a post goes to: the active tab's and any ticked besides it. */
@@ -135,7 +138,7 @@ function DateFields({ s }: Pick<FieldsProps, 's'>) {
  * The active tab's fields (spec 2 §3–§5): Google's post type and topic, the target channels,
  * content with its count, the button, media, the dates, and submit.
  */
-export function PostFormFields({ s, channels, mainPhone, active }: FieldsProps) {
+export function PostFormFields({ s, channels, mainPhone, active, notice }: FieldsProps) {
   const { t } = useTranslation();
   const { form, values, postType, fieldError } = s;
   const textLimit = CHANNEL_LIMITS[active];
@@ -190,6 +193,7 @@ export function PostFormFields({ s, channels, mainPhone, active }: FieldsProps) 
           {domainJa.postNotRemovable(label)}
         </Text>
       ))}
+      {notice}
       <Group justify="flex-end">
         <Button type="submit" disabled={s.blocked} loading={s.sending}>
           {t('posts.form.submit')}

@@ -2,7 +2,9 @@ import { Alert, Button, Group, Paper, Stack, Tabs, Text } from '@mantine/core';
 import { TOPIC_CHANNEL, type PublisherKey } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
 import { labelOf, usePostForm, type PostFormProps } from '../hooks/use-post-form';
+import { PostApprovalNotice } from './post-approval-notice';
 import { PostFormFields } from './post-form-fields';
+import { ApprovalNote, useTargetStateLabel } from './post-state';
 
 export type { PostFormValues } from '../hooks/use-post-form';
 
@@ -15,8 +17,9 @@ export type { PostFormValues } from '../hooks/use-post-form';
  * click with other errors shows them instead of sending.
  */
 export function PostForm(props: PostFormProps) {
-  const { storeIds, channels, mainPhone } = props;
+  const { storeIds, channels, mainPhone, initial } = props;
   const { t } = useTranslation();
+  const stateLabel = useTargetStateLabel();
   const s = usePostForm(props);
   const { active, draft } = s;
 
@@ -44,6 +47,17 @@ export function PostForm(props: PostFormProps) {
             </Group>
           </Alert>
         )}
+        {/* A copy of a post that was not approved: why, so the copy can fix it (ADR 0095). */}
+        {initial?.state === 'not_approved' && (
+          <Alert
+            color="gray"
+            variant="light"
+            mb="sm"
+            title={stateLabel('not_approved', initial.approval)}
+          >
+            <ApprovalNote approval={initial.approval} />
+          </Alert>
+        )}
         {storeIds.length > 1 && (
           <Alert color="blue" variant="light" mb="sm">
             {t('posts.stores', { count: storeIds.length })}
@@ -64,7 +78,13 @@ export function PostForm(props: PostFormProps) {
           {channels.map((c) => (
             <Tabs.Panel key={c} value={c}>
               {c === active && (
-                <PostFormFields s={s} channels={channels} mainPhone={mainPhone} active={active} />
+                <PostFormFields
+                  s={s}
+                  channels={channels}
+                  mainPhone={mainPhone}
+                  active={active}
+                  notice={<PostApprovalNotice storeIds={storeIds} />}
+                />
               )}
             </Tabs.Panel>
           ))}

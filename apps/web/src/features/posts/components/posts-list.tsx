@@ -1,7 +1,6 @@
 import { useMemo, useState } from 'react';
 import {
   Anchor,
-  Badge,
   Button,
   Group,
   Stack,
@@ -25,11 +24,12 @@ import {
   retryTargetCall,
   type PostRow,
   type PostTarget,
-  type TargetState,
 } from '../api/posts-api';
 import { formatPostDate, postDateKey } from '../format';
 import { MediaCarousel } from './media-carousel';
+import { PostApprovalPanel } from './post-approval-panel';
 import { postErrorLines, toastPostError } from './post-errors';
+import { ApprovalNote, TargetStateBadge } from './post-state';
 
 /** Spec 2 §9: search debounce. */
 export const POST_SEARCH_DEBOUNCE_MS = 500;
@@ -37,16 +37,6 @@ const DEFAULT_POSTS_PER_PAGE = PAGE_SIZE_OPTIONS[0];
 
 type SortKey = 'created_at' | 'channel' | 'content' | 'publish_date' | 'delete_date';
 type Sort = { key: SortKey; dir: 'asc' | 'desc' } | null;
-
-const STATE_COLOR: Record<TargetState, string> = {
-  scheduled: 'blue',
-  publishing: 'cyan',
-  published: 'teal',
-  failed: 'red',
-  unknown: 'yellow',
-  removing: 'gray',
-  removed: 'gray',
-};
 
 const channelsText = (p: PostRow) =>
   [...new Set(p.targets.map((t) => publisherByKey(t.publisher_key)?.label ?? t.publisher_key))]
@@ -80,14 +70,15 @@ const sorted = (rows: readonly PostRow[], sort: Sort): PostRow[] => {
 };
 
 function TargetLine({
-  postId,
+  post,
   target,
   storeName,
 }: {
-  postId: number;
+  post: PostRow;
   target: PostTarget;
   storeName: string | null;
 }) {
+  const postId = post.id;
   const { t } = useTranslation();
   const qc = useQueryClient();
   const retry = useMutation({
@@ -106,9 +97,7 @@ function TargetLine({
         <Text size="sm" fw={600}>
           {storeName ? `${storeName} / ${label}` : label}
         </Text>
-        <Badge size="sm" variant="light" color={STATE_COLOR[target.state]}>
-          {t(`posts.list.states.${target.state}`)}
-        </Badge>
+        <TargetStateBadge state={target.state} approval={post.approval} />
         {target.retryable && (
           <Button
             size="compact-xs"
@@ -215,6 +204,7 @@ export function PostsList({ storeIds, stores }: { storeIds: number[]; stores: St
 
   return (
     <Stack>
+      <PostApprovalPanel storeIds={storeIds} />
       <Group justify="space-between">
         <Button component={Link} to="/create-post">
           {t('posts.list.add')}
@@ -266,11 +256,12 @@ export function PostsList({ storeIds, stores }: { storeIds: number[]; stores: St
                       {p.targets.map((tg) => (
                         <TargetLine
                           key={tg.id}
-                          postId={p.id}
+                          post={p}
                           target={tg}
                           storeName={storeName(tg.user_id)}
                         />
                       ))}
+                      <ApprovalNote approval={p.approval} />
                     </Stack>
                   </Table.Td>
                   <Table.Td data-label={t(`${c}.content`)} maw={320}>

@@ -41,9 +41,9 @@ export const reviewKeys = {
 export const reviewsCall = async (
   q: ReviewListQuery,
   signal?: AbortSignal,
-): Promise<Page<ReviewView>> =>
+): Promise<Page<ReviewView> & { total_at_least?: boolean }> =>
   (
-    await api<{ data: Page<ReviewView> }>('/reviews', {
+    await api<{ data: Page<ReviewView> & { total_at_least?: boolean } }>('/reviews', {
       query: {
         user_id: q.ids.join(','),
         limit: q.perPage,
