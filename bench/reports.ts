@@ -9,6 +9,9 @@
 // as the client sees it, the answer read whole.
 // PostgreSQL from BENCH_DATABASE_URL or TEST_DATABASE_URL (default
 // postgres://postgres@127.0.0.1:5432/test); its rows are skipped when it cannot be reached.
+// Each store's review figures (issue 25 item 7) are a call of their own (POST
+// /report/multiple-store/reviews): BENCH_REVIEWS=200 gives each store that many reviews over the
+// last 400 days (read once), and that call's statement is timed too, against the same scan.
 // Run: node_modules/.bin/node --import tsx bench/reports.ts
 import { sql } from 'kysely';
 import {
@@ -30,12 +33,14 @@ import { RUNNING_FIELDS } from '../apps/api/src/modules/metrics/metrics.repo';
 import { createReportsRepo } from '../apps/api/src/modules/reports/reports.repo';
 import { createReportsService } from '../apps/api/src/modules/reports/reports.service';
 import { onBothDatabases } from './support/pg-schema';
+import { fillReviews } from './support/reviews-fill';
 import { addAgencyStores } from './support/stores';
 import { median, timedMedian } from './support/timing';
 
 const REPORT_URL = '/api/report/multiple-store/adjustment-period';
 const STORES = Number(process.env.BENCH_STORES ?? 1000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
+const REVIEWS = Number(process.env.BENCH_REVIEWS ?? 0);
 const PG_URL =
   process.env.BENCH_DATABASE_URL ??
   process.env.TEST_DATABASE_URL ??
@@ -136,6 +141,42 @@ async function measure(label: string, databaseUrl: string, dataDir: string) {
   const start = reportWindowStart(today);
   const t0 = performance.now();
   const ids = await fill(database, start, addDays(today, -1));
+  if (REVIEWS > 0) {
+    await fillReviews(database, ids, REVIEWS);
+    // Replies 0 to 71 hours after their review, for the median's part of the statement.
+    const later =
+      database.dialect === 'postgres'
+        ? `to_char((created_at::timestamptz + (id % 72) * interval '1 hour') at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS".000Z"')`
+        : `strftime('%Y-%m-%dT%H:%M:%S.000Z', created_at, '+' || (id % 72) || ' hours')`;
+    await sql
+      .raw(
+        `update reviews set reply_updated_at = ${later}, first_replied_at = ${later} where has_reply = 1`,
+      )
+      .execute(database.db);
+    // The state autovacuum leaves after that update (PostgreSQL: the index-only reads need it).
+    await sql
+      .raw(database.dialect === 'postgres' ? 'vacuum analyze reviews' : 'analyze')
+      .execute(database.db);
+    const at = new Date().toISOString();
+    for (let i = 0; i < ids.length; i += 200)
+      await database.db
+        .insertInto('review_syncs')
+        .values(
+          ids.slice(i, i + 200).map((id) => ({
+            store_id: id,
+            location_id: `locations/${id}`,
+            state: 'done',
+            error: null,
+            newest_update: null,
+            average_rating: null,
+            total_review_count: null,
+            first_synced_at: at,
+            synced_at: at,
+            updated_at: at,
+          })),
+        )
+        .execute();
+  }
   const rows = Number(
     (
       await database.db
@@ -145,7 +186,7 @@ async function measure(label: string, databaseUrl: string, dataDir: string) {
     ).n,
   );
   console.log(
-    `${label}: ${ids.length} stores, ${rows.toLocaleString('en')} day rows (${start}..${addDays(today, -1)}), filled in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    `${label}: ${ids.length} stores, ${rows.toLocaleString('en')} day rows (${start}..${addDays(today, -1)}), ${(REVIEWS * ids.length).toLocaleString('en')} reviews, filled in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
   );
 
   const sums = METRIC_FIELDS.map((f) => `sum(${f})`).join(', ');
@@ -175,6 +216,7 @@ async function measure(label: string, databaseUrl: string, dataDir: string) {
   const edgeQueries = await timed(() => service.multiple(stores, edged));
   // Whole months ending at a month no store has a row for yet (as on the 1st of a month, before
   // its first day is pulled): every store takes the nearest-row lookup (ADR 0038).
+  const reviewsCall = REVIEWS > 0 ? await timed(() => service.multipleReviews(stores, range)) : 0;
   const repo = createReportsRepo(database);
   const nextMonthEnd = lastDayOf(addMonths(monthOfDay(today), 1));
   const probed = await timed(() => repo.totals(ids, start, nextMonthEnd));
@@ -245,6 +287,10 @@ async function measure(label: string, databaseUrl: string, dataDir: string) {
   console.log(
     `  (a range with partial edge months, ${edged.start_date}..${edged.end_date}, queries alone: ${edgeQueries.toFixed(1)} ms = ${(edgeQueries / scan).toFixed(3)}× the scan)`,
   );
+  if (REVIEWS > 0)
+    console.log(
+      `  the stores' reviews (POST /report/multiple-store/reviews, ${REVIEWS} reviews a store), its statement alone: ${reviewsCall.toFixed(1)} ms = ${(reviewsCall / scan).toFixed(3)}× the scan`,
+    );
   console.log(
     `  (whole months with no row at the range's end, ${start}..${nextMonthEnd}, the nearest-row lookup for every store: ${probed.toFixed(1)} ms = ${(probed / scan).toFixed(3)}× the scan)`,
   );

@@ -2,7 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   dashboardPeriod,
   ja,
+  REPORT_COLUMNS,
   tokyoDay,
+  type MultiStoreReport,
+  type MultiStoreReviews,
   type Page,
   type ReviewFigures,
   type ReviewMetrics,
@@ -36,6 +39,7 @@ const review = (storeId: number, n: number, created: string, stars: number, repl
   has_reply: reply ? 1 : 0,
   reply_comment: reply ? 'ありがとうございます。' : null,
   reply_updated_at: reply ?? null,
+  first_replied_at: reply ?? null,
   reply_state: reply ? 'live' : null,
   reply_policy_violation: null,
   reply_url: null,
@@ -86,6 +90,29 @@ async function connectedAndRead(t: TestApp, other: number): Promise<void> {
   await db.insertInto('review_syncs').values(synced(other)).execute();
 }
 
+/** store02's reviews, worked by hand in the tests below; read once (`synced`). */
+async function handReviews(t: TestApp, s2: number): Promise<void> {
+  const db = t.database.db;
+  // store02: two reviews before the period (★5 replied after 5 h, ★3), four in it, one today.
+  await db
+    .insertInto('reviews')
+    .values([
+      review(s2, 1, '2026-03-01T01:00:00Z', 5, '2026-03-01T06:00:00Z'),
+      review(s2, 2, '2026-03-05T01:00:00Z', 3),
+      // 2026-03-09 00:00 JST, the period's first instant; replied after 2 h
+      review(s2, 3, '2026-03-08T15:00:00Z', 4, '2026-03-08T17:00:00Z'),
+      // 2026-03-10 12:00 JST; replied after 24 h
+      review(s2, 4, '2026-03-10T03:00:00Z', 2, '2026-03-11T03:00:00Z'),
+      review(s2, 5, '2026-03-10T05:00:00.500Z', 1),
+      // 2026-03-15 23:59:59 JST, the period's last second; replied after 10 h
+      review(s2, 6, '2026-03-15T14:59:59Z', 5, '2026-03-16T00:59:59Z'),
+      // 2026-03-16 00:00 JST: today, after the dashboard's period (it ends yesterday)
+      review(s2, 7, '2026-03-15T15:00:00Z', 1),
+    ])
+    .execute();
+  await db.insertInto('review_syncs').values(synced(s2)).execute();
+}
+
 describe('review metrics, worked by hand', () => {
   /** Today, Tokyo: 2026-03-16 (12:00 JST). The '7' period is 2026-03-09..2026-03-15. */
   const NOW = Date.parse('2026-03-16T03:00:00Z');
@@ -109,26 +136,7 @@ describe('review metrics, worked by hand', () => {
     const tenant = await addOtherTenant(t, { stores: ['other-store@tenpo.example'] });
     Object.assign(ids, tenant.ids);
     other = id('other-store@tenpo.example');
-    const db = t.database.db;
-    const s2 = id('store02@tenpo.example');
-    // store02: two reviews before the period (★5 replied after 5 h, ★3), four in it, one today.
-    await db
-      .insertInto('reviews')
-      .values([
-        review(s2, 1, '2026-03-01T01:00:00Z', 5, '2026-03-01T06:00:00Z'),
-        review(s2, 2, '2026-03-05T01:00:00Z', 3),
-        // 2026-03-09 00:00 JST, the period's first instant; replied after 2 h
-        review(s2, 3, '2026-03-08T15:00:00Z', 4, '2026-03-08T17:00:00Z'),
-        // 2026-03-10 12:00 JST; replied after 24 h
-        review(s2, 4, '2026-03-10T03:00:00Z', 2, '2026-03-11T03:00:00Z'),
-        review(s2, 5, '2026-03-10T05:00:00.500Z', 1),
-        // 2026-03-15 23:59:59 JST, the period's last second; replied after 10 h
-        review(s2, 6, '2026-03-15T14:59:59Z', 5, '2026-03-16T00:59:59Z'),
-        // 2026-03-16 00:00 JST: today, after the dashboard's period (it ends yesterday)
-        review(s2, 7, '2026-03-15T15:00:00Z', 1),
-      ])
-      .execute();
-    await db.insertInto('review_syncs').values(synced(s2)).execute();
+    await handReviews(t, id('store02@tenpo.example'));
     await connectedAndRead(t, other);
     agency = await login(t.app, 'agency@tenpo.example');
   });
@@ -286,6 +294,178 @@ describe('review metrics, worked by hand', () => {
     const otherAgency = await login(t.app, 'other-agency@tenpo.example');
     const own = await reviewsOf('/dashboard/box-data', { user_id: other, range: '7' }, otherAgency);
     expect(own.period).toMatchObject({ review_count: 1, average_rating: 1, reply_rate: 0 });
+  });
+});
+
+describe('review metrics across stores: the multi-store report and the manager’s lists', () => {
+  const NOW = Date.parse('2026-03-16T03:00:00Z');
+  let t: TestApp;
+  let agency = '';
+  const ids: Record<string, number> = {};
+  const id = (email: string) => ids[email] as number;
+  let other = 0;
+
+  const post = (url: string, payload: object, token = agency) =>
+    call(t.app, { method: 'POST', url: `/api${url}`, token, payload });
+  const reviewsOf = async (url: string, payload: object, token = agency) => {
+    const res = await post(url, payload, token);
+    expect(res.statusCode, res.body).toBe(200);
+    return json<Data<{ reviews: ReviewMetrics }>>(res).data.data.reviews;
+  };
+
+  beforeAll(async () => {
+    t = await buildTestApp();
+    t.clock.advance(NOW - t.clock.now().getTime());
+    const tenant = await addOtherTenant(t, { stores: ['other-store@tenpo.example'] });
+    Object.assign(ids, tenant.ids);
+    other = id('other-store@tenpo.example');
+    await handReviews(t, id('store02@tenpo.example'));
+    await connectedAndRead(t, other);
+    agency = await login(t.app, 'agency@tenpo.example');
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  /** The name a store has in the multi-store report (its key in `stores` and `reviews`). */
+  const nameOf = async (storeId: number) => {
+    const u = await t.database.db
+      .selectFrom('users')
+      .select(['store_name', 'company_name', 'email'])
+      .where('id', '=', storeId)
+      .executeTakeFirstOrThrow();
+    return u.store_name ?? u.company_name ?? u.email;
+  };
+
+  it("the multi-store report: each linked store's figures over the range, as the single-store report's", async () => {
+    const s2 = id('store02@tenpo.example');
+    const s3 = id('store03@tenpo.example');
+    const s4 = id('store04@tenpo.example');
+    const range = { start_date: '2026-03-09', end_date: '2026-03-15' };
+    const res = await post('/report/multiple-store/adjustment-period', {
+      user_id: [s2, s3, s4],
+      ...range,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const report = json<Data<MultiStoreReport>>(res).data.data;
+    // The spec's fields as they were; the reviews a call of their own, keyed as `stores` (the
+    // linked stores only).
+    expect(Object.keys(report)).toEqual(['start_date', 'end_date', 'stores', 'not_linked']);
+    const answer = await post('/report/multiple-store/reviews', {
+      user_id: [s2, s3, s4],
+      ...range,
+    });
+    expect(answer.statusCode, answer.body).toBe(200);
+    const d = json<Data<MultiStoreReviews>>(answer).data.data;
+    expect(Object.keys(d.reviews).sort()).toEqual(Object.keys(report.stores).sort());
+    expect(report.not_linked.map((s) => s.id)).toEqual([s4]);
+    // held before: ★5, ★3; written: ★4 (2 h), ★2 (24 h), ★1, ★5 (10 h) → median 10 h
+    const ready = d.reviews[await nameOf(s2)];
+    expect(ready).toEqual({
+      status: 'ready',
+      synced_at: '2026-03-16T02:45:00.000Z',
+      period: {
+        review_count: 4,
+        total_review_count: 6,
+        average_rating: 3.33,
+        period_average_rating: 3,
+        replied_count: 3,
+        reply_rate: 75,
+        median_reply_hours: 10,
+      },
+    });
+    expect(d.reviews[await nameOf(s3)]).toEqual({
+      status: 'not_synced',
+      synced_at: null,
+      period: null,
+    });
+    // The same figures as the single-store report of the same range, over other ranges too
+    // (an even count of replies: the mean of the middle two).
+    for (const r of [range, { start_date: '2026-02-01', end_date: '2026-03-16' }]) {
+      const single = await reviewsOf('/report/single-store/adjustment-period', {
+        user_id: s2,
+        ...r,
+      });
+      const multi = json<Data<MultiStoreReviews>>(
+        await post('/report/multiple-store/reviews', { user_id: [s2, s3], ...r }),
+      ).data.data;
+      expect(multi.reviews[await nameOf(s2)]?.period).toEqual(single.period);
+    }
+    // The other tenant's store cannot be named: 404, no figures.
+    const foreign = await post('/report/multiple-store/reviews', {
+      user_id: [s2, other],
+      ...range,
+    });
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.body).not.toContain('review_count');
+  });
+
+  it('the multi-store CSV: the review figures follow the spec’s columns, a store a row', async () => {
+    const s2 = id('store02@tenpo.example');
+    const s3 = id('store03@tenpo.example');
+    const s4 = id('store04@tenpo.example');
+    const res = await post('/report/multiple-store/csv', {
+      user_id: [s2, s3, s4],
+      start_date: '2026-02-01',
+      end_date: '2026-03-16',
+    });
+    expect(res.statusCode).toBe(200);
+    const url = (res.json() as { data: { csv_url: string } }).data.csv_url;
+    const got = await call(t.app, {
+      method: 'GET',
+      url: url.slice('http://tenpo.test'.length),
+      token: agency,
+    });
+    expect(got.statusCode).toBe(200);
+    const lines = got.rawPayload.subarray(3).toString('utf8').split('\r\n').slice(0, -1);
+    const header = lines[0]?.split(',') ?? [];
+    expect(header).toHaveLength(1 + 11 + 5);
+    expect(header[0]).toBe(ja.reportCsvStore);
+    expect(header.slice(1, 12)).toEqual(REPORT_COLUMNS.map((c) => ja.reportMetricLabels[c]));
+    expect(header.slice(12)).toEqual([
+      '口コミ数（新規）',
+      '平均評価（累計）',
+      '平均評価（期間内の口コミ）',
+      '返信率（%）',
+      '返信までの時間（中央値・時間）',
+    ]);
+    const tail = (l: string | undefined) => (l ?? '').split(',').slice(12).join(',');
+    const rowOf = async (storeId: number) => {
+      const name = await nameOf(storeId);
+      return lines.find((l) => l.split(',')[0] === name);
+    };
+    // store02: all seven reviews in the range (see the single-store CSV above)
+    expect(tail(await rowOf(s2))).toBe('7,3,3,57.1,7.5');
+    expect(tail(await rowOf(s3))).toBe(',,,,');
+    // store04 has no Google location: not a row, as before
+    expect(await rowOf(s4)).toBeUndefined();
+    expect(lines.at(-1)?.split(',')[0]).toBe(ja.reportCsvTotal);
+    expect(tail(lines.at(-1))).toBe(',,,,');
+  });
+
+  it("the manager's view of an agency's stores: each store's average and unreplied count", async () => {
+    const manager = await login(t.app, 'manager@tenpo.example');
+    const res = await call(t.app, {
+      method: 'GET',
+      url: `/api/admin/stores?agency_id=${id('agency@tenpo.example')}&per_page=50`,
+      token: manager,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const rows = json<{ data: { data: StoreRow[] } }>(res).data.data;
+    const byId = new Map(rows.map((r) => [r.id, r.reviews]));
+    expect(byId.get(id('store02@tenpo.example'))).toEqual({
+      status: 'ready',
+      average_rating: 3,
+      review_count: 7,
+      unreplied_count: 3,
+    });
+    expect(byId.get(id('store03@tenpo.example'))).toMatchObject({
+      status: 'not_synced',
+      average_rating: null,
+      unreplied_count: 0,
+    });
+    expect(byId.get(id('store04@tenpo.example'))).toMatchObject({ status: 'not_connected' });
+    expect(byId.has(other)).toBe(false);
   });
 });
 

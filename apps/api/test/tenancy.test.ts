@@ -926,22 +926,26 @@ const reportAndGroupCases: Case[] = [
       }),
     ],
   ]),
-  ...(['/report/multiple-store/adjustment-period', '/report/multiple-store/csv'] as const).map(
-    (url): [string, string, Make] => [
-      'agency',
-      `${url} with one of another agency's stores`,
-      () => ({
-        method: 'POST',
-        url: `/api${url}`,
-        body: {
-          payload: {
-            user_id: [id('store02@tenpo.example'), id('other-store@tenpo.example')],
-            ...reportDates(),
-          },
+  ...(
+    [
+      '/report/multiple-store/adjustment-period',
+      '/report/multiple-store/reviews',
+      '/report/multiple-store/csv',
+    ] as const
+  ).map((url): [string, string, Make] => [
+    'agency',
+    `${url} with one of another agency's stores`,
+    () => ({
+      method: 'POST',
+      url: `/api${url}`,
+      body: {
+        payload: {
+          user_id: [id('store02@tenpo.example'), id('other-store@tenpo.example')],
+          ...reportDates(),
         },
-      }),
-    ],
-  ),
+      },
+    }),
+  ]),
   [
     'agency',
     "list another agency's group",

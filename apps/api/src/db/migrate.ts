@@ -54,7 +54,7 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   '0025-reply-approvals': replyApprovals(dialect),
   '0026-notices': notices(dialect),
   '0027-post-approvals': postApprovals(dialect),
-  '0028-first-reply': firstReply(),
+  '0028-first-reply': firstReply(dialect),
 });
 
 const migratorOf = ({ db, dialect, schema }: DbHandle): Migrator => {

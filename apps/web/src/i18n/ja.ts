@@ -251,7 +251,7 @@ export const ja = {
       replyRate: '返信率',
       repliedHint: '{{total}}件中 {{replied}}件に返信',
       replyTime: '返信までの時間（中央値）',
-      replyTimeHint: '返信の最終更新時刻から計算',
+      replyTimeHint: '最初の返信までの時間',
       minutes: '{{n}}分',
       hours: '{{n}}時間',
       days: '{{n}}日',
@@ -263,7 +263,7 @@ export const ja = {
       averageChart: '平均評価の推移（累計）',
       countSeries: '新しい口コミ',
       averageSeries: '平均評価',
-      note: '返信までの時間は、返信の最終更新時刻と口コミの投稿時刻の差です。返信を編集すると長くなります。',
+      note: '返信までの時間は、口コミの投稿から最初の返信までの時間です。',
       reasons: { not_connected: 'Google 未連携', not_synced: '未取得' },
     },
     report: {

@@ -16,7 +16,7 @@ import {
   monthsIn,
 } from '../tokyo';
 import { formatThousands } from '../numbers';
-import type { ReviewMetrics } from './review-metrics';
+import type { ReviewMetrics, StorePeriodReviews } from './review-metrics';
 
 export const IMPRESSION_FIELDS = [
   'business_impressions_desktop_maps',
@@ -242,6 +242,13 @@ export type MultiStoreReport = {
   end_date: string;
   stores: Record<string, MonthFigures>;
   not_linked: { id: number; name: string }[];
+};
+
+/** POST /report/multiple-store/reviews (beyond the spec, issue 25 item 7): keyed as `stores`. */
+export type MultiStoreReviews = {
+  start_date: string;
+  end_date: string;
+  reviews: Record<string, StorePeriodReviews>;
 };
 
 /** POST /report/{single|multiple}-store/csv → { status_code, data: { csv_url } }. */

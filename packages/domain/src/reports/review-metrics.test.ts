@@ -3,6 +3,7 @@ import {
   medianOf,
   replyHours,
   reviewFigures,
+  reviewFiguresOfSums,
   reviewMetricsOf,
   type ReviewMetricRow,
 } from './review-metrics';
@@ -81,6 +82,65 @@ describe('reviewFigures', () => {
       replied_count: 0,
       median_reply_hours: null,
       ...expected,
+    });
+  });
+});
+
+describe('reviewFiguresOfSums (the multi-store report sums in the database)', () => {
+  // The same reviews as rows and as sums: the figures must be the same, whoever summed them.
+  it.each([
+    ['none held, none written', { count: 0, stars: 0 }, []],
+    ['some held, none written', { count: 3, stars: 11 }, []],
+    [
+      'an odd count of replies',
+      { count: 2, stars: 8 },
+      [
+        row('2026-03-01T00:00:00Z', 5, '2026-03-01T02:00:00Z'),
+        row('2026-03-02T00:00:00Z', 1),
+        row('2026-03-03T00:00:00Z', 4, '2026-03-04T00:00:00Z'),
+        row('2026-03-04T00:00:00Z', 2, '2026-03-04T00:30:00Z'),
+      ],
+    ],
+    [
+      'an even count of replies, one before its review (counted as 0 h)',
+      { count: 0, stars: 0 },
+      [
+        row('2026-03-01T10:00:00Z', 3, '2026-03-01T09:00:00Z'),
+        row('2026-03-02T00:00:00Z', 4, '2026-03-02T05:15:00Z'),
+        row('2026-03-03T00:00:00Z', 5),
+      ],
+    ],
+  ])('%s', (_, before, rows) => {
+    const replied = rows.filter((r) => r.has_reply);
+    const hours = replied.map(replyHours).filter((h): h is number => h !== null);
+    expect(
+      reviewFiguresOfSums({
+        before,
+        count: rows.length,
+        stars: rows.reduce((n, r) => n + r.star_rating, 0),
+        replied: replied.length,
+        median_reply_hours: medianOf(hours),
+      }),
+    ).toEqual(reviewFigures(before, rows));
+  });
+
+  it('rounds as the report does: averages to 2 places, the rate and the hours to 1', () => {
+    expect(
+      reviewFiguresOfSums({
+        before: { count: 1, stars: 5 },
+        count: 3,
+        stars: 8,
+        replied: 2,
+        median_reply_hours: 7.25,
+      }),
+    ).toEqual({
+      review_count: 3,
+      total_review_count: 4,
+      average_rating: 3.25,
+      period_average_rating: 2.67,
+      replied_count: 2,
+      reply_rate: 66.7,
+      median_reply_hours: 7.3,
     });
   });
 });

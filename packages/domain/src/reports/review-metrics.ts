@@ -48,6 +48,17 @@ export const reviewMetricsSchema = z.object({
 });
 export type ReviewMetrics = z.infer<typeof reviewMetricsSchema>;
 
+/**
+ * A store's reviews over a multi-store report's range: the single-store report's status and
+ * period figures, without its series (one row a store; spec 3's report keeps its shape).
+ */
+export const storePeriodReviewsSchema = reviewMetricsSchema.pick({
+  status: true,
+  synced_at: true,
+  period: true,
+});
+export type StorePeriodReviews = z.infer<typeof storePeriodReviewsSchema>;
+
 /** A store's reviews in the overview's row: the copy as it stands now. */
 export const storeReviewSummarySchema = z.object({
   status: z.enum(REVIEW_METRICS_STATUSES),
@@ -92,24 +103,47 @@ export const replyHours = (r: ReviewMetricRow): number | null => {
   return Number.isFinite(ms) ? Math.max(0, ms / HOUR_MS) : null;
 };
 
+/**
+ * What the figures of a period are made of: the reviews held before it, those written in it
+ * (how many, their stars summed, how many replied) and the median of their hours to reply
+ * (unrounded). The database can sum these for many stores at once (the multi-store report).
+ */
+export type ReviewPeriodSums = {
+  before: ReviewsBefore;
+  count: number;
+  stars: number;
+  replied: number;
+  median_reply_hours: number | null;
+};
+
+/** The figures of a period from its sums: the one place the figures are defined. */
+export function reviewFiguresOfSums(s: ReviewPeriodSums): ReviewFigures {
+  const m = s.median_reply_hours;
+  return {
+    review_count: s.count,
+    total_review_count: s.before.count + s.count,
+    average_rating: average(s.before.stars + s.stars, s.before.count + s.count),
+    period_average_rating: average(s.stars, s.count),
+    replied_count: s.replied,
+    reply_rate: s.count === 0 ? null : round((s.replied / s.count) * 100, 1),
+    median_reply_hours: m === null ? null : round(m, 1),
+  };
+}
+
 /** The figures of some reviews written after `before` (the reviews held until then). */
 export function reviewFigures(
   before: ReviewsBefore,
   rows: readonly ReviewMetricRow[],
 ): ReviewFigures {
-  const stars = rows.reduce((n, r) => n + r.star_rating, 0);
   const replied = rows.filter((r) => r.has_reply);
   const hours = replied.map(replyHours).filter((h): h is number => h !== null);
-  const m = medianOf(hours);
-  return {
-    review_count: rows.length,
-    total_review_count: before.count + rows.length,
-    average_rating: average(before.stars + stars, before.count + rows.length),
-    period_average_rating: average(stars, rows.length),
-    replied_count: replied.length,
-    reply_rate: rows.length === 0 ? null : round((replied.length / rows.length) * 100, 1),
-    median_reply_hours: m === null ? null : round(m, 1),
-  };
+  return reviewFiguresOfSums({
+    before,
+    count: rows.length,
+    stars: rows.reduce((n, r) => n + r.star_rating, 0),
+    replied: replied.length,
+    median_reply_hours: medianOf(hours),
+  });
 }
 
 /**

@@ -23,7 +23,7 @@ export const storeRowSchema = storeOptionSchema.extend({
   payment_fail: z.boolean(),
   /**
    * Beyond the spec (issue 25 item 7): the store's Google reviews as Tenpo's copy holds them
-   * now, in the agency and group-leader lists (absent from the manager's lists).
+   * now, in the agency, group-leader and manager's store lists.
    */
   reviews: storeReviewSummarySchema.optional(),
 });

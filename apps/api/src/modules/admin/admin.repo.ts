@@ -3,6 +3,7 @@ import { recomputeLeaders } from '../groups/groups.repo';
 import { ROLE } from '@tenpo/domain';
 import type { Db } from '../../db/kysely';
 import type { Database, NewUser, UserRow, UserUpdate } from '../../db/types';
+import { createReviewMetricsRepo } from '../reviews/review-metrics.repo';
 import { CONNECTED_STATUSES, GOOGLE_KEY } from '../users/users.repo';
 
 type Q = Kysely<Database> | Transaction<Database>;
@@ -448,8 +449,11 @@ function adminQueries(db: Q) {
 }
 
 export function createAdminRepo(db: Db) {
+  const reviewMetrics = createReviewMetricsRepo(db);
   return {
     ...adminQueries(db),
+    /** A page of stores' reviews as the copy holds them now (the overview's 平均評価, 未返信). */
+    reviewSummaries: (storeIds: readonly number[]) => reviewMetrics.summaries(storeIds),
     /** Runs `work` in one transaction: nothing of it is saved unless all of it is. */
     transaction: <T>(work: (tx: AdminTx, trx: Transaction<Database>) => Promise<T>): Promise<T> =>
       db.transaction().execute((trx) => work(adminQueries(trx), trx)),

@@ -210,8 +210,8 @@ function registerStoreRoutes(app: FastifyInstance, deps: AdminRouteDeps, kind: S
         tags,
         summary:
           kind === 'customers'
-            ? 'Customers of the platform: stores of no agency (paged, 10 a page; search)'
-            : "The manager's store list, every tenant (paged, 10 a page; search, agency_id, group_id)",
+            ? "Customers of the platform: stores of no agency (paged, 10 a page; search). Beyond the spec, each row's `reviews`: its Google reviews as Tenpo holds them now (issue 25 item 7)."
+            : "The manager's store list, every tenant (paged, 10 a page; search, agency_id, group_id). Beyond the spec, each row's `reviews`: its Google reviews as Tenpo holds them now (issue 25 item 7).",
         querystring: kind === 'customers' ? adminListQuery : adminStoreListQuery,
         response: { 200: ok(adminList(adminStoreRowSchema)) },
       },

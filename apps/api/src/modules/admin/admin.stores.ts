@@ -50,9 +50,12 @@ export function createAdminStores(ctx: AdminContext) {
       const total = await repo.countStores(f);
       const last = checkPage(q.page, q.per_page, total);
       const rows = await repo.storePage(f, q.page, q.per_page);
+      // The page's reviews (issue 25 item 7), as in the agency's lists: the 平均評価 and 未返信
+      // columns of /overview/agencies/{id}.
+      const reviews = await repo.reviewSummaries(rows.map((r) => r.id));
       const now = clock.now();
       return {
-        data: rows.map((r) => presentStoreRow(r, now)),
+        data: rows.map((r) => ({ ...presentStoreRow(r, now), reviews: reviews.get(r.id) })),
         meta: { current_page: q.page, last_page: last, per_page: q.per_page, total },
       };
     },

@@ -8,7 +8,7 @@ import {
   type MetricField,
 } from '@tenpo/domain';
 import type { DbHandle } from '../../db/kysely';
-import { createReviewMetricsRepo } from '../reviews/review-metrics.repo';
+import { createReviewMetricsRepo, createReviewPeriodsRead } from '../reviews/review-metrics.repo';
 import { GOOGLE_KEY } from '../users/users.repo';
 
 export type Figures = Record<MetricField, number> & { search_keywords: number };
@@ -284,6 +284,9 @@ export function createReportsRepo(handle: Pick<DbHandle, 'db' | 'dialect'>) {
   return {
     /** The reviews copy's reads for the review metrics that ride on these calls (issue 25 item 7). */
     reviews: createReviewMetricsRepo(db),
+
+    /** Many stores' review figures over a range, in one statement (the multi-store report). */
+    reviewPeriods: createReviewPeriodsRead(handle),
 
     /**
      * Each store's totals over the days start..end (both included): the whole months from

@@ -181,3 +181,45 @@ describe('/overview/agencies/{id}: groups (manager)', () => {
     ]);
   });
 });
+
+describe('/overview/agencies/{id}: the review columns (issue 25 item 7)', () => {
+  beforeEach(resetState);
+
+  it('平均評価 and 未返信 as on the agency’s /overview; — and why without figures, never 0', async () => {
+    const summary = (over: Partial<NonNullable<AdminStoreRow['reviews']>>) => ({
+      status: 'ready' as const,
+      average_rating: null,
+      review_count: 0,
+      unreplied_count: 0,
+      ...over,
+    });
+    managerApi({
+      'GET /admin/stores': ok(
+        list([
+          store(8, {
+            reviews: summary({ average_rating: 4.25, review_count: 20, unreplied_count: 3 }),
+          }),
+          store(9, { reviews: summary({ status: 'not_connected' }) }),
+          store(10, { reviews: summary({ status: 'not_synced' }) }),
+        ]),
+      ),
+    });
+    signIn(manager, false);
+    renderAt('/overview/agencies/6');
+    const row8 = await screen.findByTestId('store-row-8');
+    expect(screen.getByRole('columnheader', { name: '平均評価' })).toBeInTheDocument();
+    expect(screen.getByRole('columnheader', { name: '未返信' })).toBeInTheDocument();
+    expect(within(row8).getByTestId('store-rating-8')).toHaveTextContent('★ 4.3');
+    expect(within(row8).getByTestId('store-unreplied-8')).toHaveTextContent('3');
+    expect(
+      within(screen.getByTestId('store-row-9')).getAllByRole('cell', {
+        name: '口コミの指標なし（Google 未連携）',
+      }),
+    ).toHaveLength(2);
+    const row10 = screen.getByTestId('store-row-10');
+    expect(within(row10).getAllByRole('cell', { name: '口コミの指標なし（未取得）' })).toHaveLength(
+      2,
+    );
+    expect(within(row10).queryByText('0')).toBeNull();
+  });
+});

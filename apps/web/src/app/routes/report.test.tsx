@@ -9,6 +9,7 @@ import {
   type FixedReport,
   type MonthFigures,
   type MultiStoreReport,
+  type MultiStoreReviews,
   type ReviewFigures,
   type ReviewMetrics,
   type StoreRow,
@@ -343,8 +344,29 @@ const agencyUser: Partial<User> = { id: 6, role: 11, email: 'agency@tenpo.exampl
 const multi: MultiStoreReport = {
   start_date: '2026-05-01',
   end_date: '2026-11-24',
-  stores: { 店舗8: figures(10), 店舗9: figures(20) },
+  stores: { 店舗8: figures(10), 店舗9: figures(20), 店舗11: figures(0) },
   not_linked: [{ id: 10, name: '店舗10' }],
+};
+const multiReviews: MultiStoreReviews = {
+  start_date: '2026-05-01',
+  end_date: '2026-11-24',
+  reviews: {
+    店舗8: {
+      status: 'ready',
+      synced_at: '2026-11-24T01:00:00.000Z',
+      period: {
+        review_count: 12,
+        total_review_count: 40,
+        average_rating: 4.25,
+        period_average_rating: 4,
+        replied_count: 9,
+        reply_rate: 75,
+        median_reply_hours: 30.5,
+      },
+    },
+    店舗9: { status: 'not_connected', synced_at: null, period: null },
+    店舗11: { status: 'not_synced', synced_at: null, period: null },
+  },
 };
 
 const agencyApi = (over: Record<string, unknown> = {}) =>
@@ -361,6 +383,7 @@ const agencyApi = (over: Record<string, unknown> = {}) =>
     }),
     'GET /agency/groups': ok([]),
     'POST /report/multiple-store/adjustment-period': ok({ data: multi }),
+    'POST /report/multiple-store/reviews': ok({ data: multiReviews }),
     'POST /report/single-store/adjustment-period': (req) =>
       ok({ data: adjustment(req.body as { start_date: string; end_date: string }) }),
     'POST /report/single-store/fixed-period': ok({ data: fixed }),
@@ -432,8 +455,8 @@ describe('/report-multiple', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/report-multiple'));
     const search = await screen.findByRole('region', { name: 'ビジネスプロフィールの検索' });
     // The region is drawn with a loader until its chart's chunk and figures are in.
-    expect(await within(search).findByText('labels: 店舗8 | 店舗9')).toBeInTheDocument();
-    expect(within(search).getByText('Google マップ（パソコン）: 10 | 20')).toBeInTheDocument();
+    expect(await within(search).findByText('labels: 店舗8 | 店舗9 | 店舗11')).toBeInTheDocument();
+    expect(within(search).getByText('Google マップ（パソコン）: 10 | 20 | 0')).toBeInTheDocument();
     const notice = screen.getByTestId('not-linked');
     expect(notice).toHaveTextContent('連携していない店舗があります');
     expect(within(notice).getByRole('listitem')).toHaveTextContent('店舗10');
@@ -442,6 +465,45 @@ describe('/report-multiple', () => {
     expect(calls.some((c) => c.path === '/report/single-store/adjustment-period')).toBe(false);
     // No yearly comparison for several stores.
     expect(screen.queryByRole('region', { name: 'Google マップでの表示' })).toBeNull();
+  });
+
+  it('the 口コミ table: a row a store with the single report’s figures, — and why without them', async () => {
+    agencyApi();
+    signIn(agencyUser);
+    localStorage.setItem('userIds', '8,9,10');
+    syncSelection();
+    renderAt('/report-multiple');
+    const range = sliderRange(-6, 0, today());
+    const section = await screen.findByRole('region', {
+      name: `口コミ（${slash(range.start_date)} 〜 ${slash(range.end_date)}）`,
+    });
+    // Drawn in the PDF's second page, after the spec's charts.
+    expect(screen.getByTestId('report-page-2')).toContainElement(section);
+    const table = within(section).getByRole('table');
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['店舗名', '平均評価', '新しい口コミ', '返信率', '返信までの時間（中央値）']);
+    await within(table).findByText('店舗8');
+    const rows = within(table).getAllByRole('row');
+    const cells = (name: string) =>
+      within(rows.find((r) => within(r).queryByText(name)) as HTMLElement)
+        .getAllByRole('cell')
+        .map((c) => c.textContent);
+    expect(cells('店舗8')).toEqual(['店舗8', '★ 4.3', '12件', '75%', '30.5時間']);
+    // Never zeros for a store Tenpo cannot see: — and the reason.
+    expect(cells('店舗9')).toEqual(['店舗9Google 未連携', '—', '—', '—', '—']);
+    expect(cells('店舗11')).toEqual(['店舗11未取得', '—', '—', '—', '—']);
+    expect(within(table).getAllByTitle('口コミの指標なし（未取得）')).toHaveLength(4);
+    // The store without a Google location is in the notice, not in the table.
+    expect(within(table).queryByText('店舗10')).toBeNull();
+    // Phones: the table becomes a card a store (cards-on-phone), each cell under its label.
+    expect(table.closest('.cards-on-phone')).not.toBeNull();
+    expect(within(table).getAllByTestId('store-reviews-average')[0]).toHaveAttribute(
+      'data-label',
+      '平均評価',
+    );
   });
 
   it('one store or none sends /report-multiple back to /report', async () => {

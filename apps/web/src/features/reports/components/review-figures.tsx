@@ -27,7 +27,7 @@ export const replyTimeParts = (h: number): { unit: 'minutes' | 'hours' | 'days';
       : { unit: 'days', n: Math.round((h / 24) * 10) / 10 };
 
 /** The median time to reply, in words; none: `—`. */
-function useReplyTimeText(h: number | null | undefined): string {
+export function useReplyTimeText(h: number | null | undefined): string {
   const { t } = useTranslation();
   if (h === null || h === undefined) return NONE;
   const { unit, n } = replyTimeParts(h);

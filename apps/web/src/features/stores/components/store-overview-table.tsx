@@ -121,7 +121,7 @@ export function StoreOverviewTable({
   isChecked: (r: StoreRow) => boolean;
   onToggle: (r: StoreRow, on: boolean) => void;
   onOpenDashboard: (row: StoreRow) => void;
-  /** The reviews' columns (agency and group-leader lists; a manager's rows carry none). */
+  /** The reviews' columns (agency and group-leader lists, a manager's view of one agency). */
   withReviews?: boolean;
 }) {
   const { t } = useTranslation();

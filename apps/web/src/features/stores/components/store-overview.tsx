@@ -143,7 +143,7 @@ export function StoreOverview({
           isChecked={isChecked}
           onToggle={toggle}
           onOpenDashboard={onOpenDashboard}
-          withReviews={user.role !== ROLE.manager}
+          withReviews={user.role !== ROLE.manager || agencyId !== undefined}
         />
       )}
 
