@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { idField, storeIdList } from '../ids';
-import { PAGE_SIZE_OPTIONS, paged } from '../paging/paging';
-import { APPROVAL_EXPIRY_DAYS, APPROVAL_NOTE_MAX } from '../reviews/approvals';
+import { idField } from '../ids';
+import { paged } from '../paging/paging';
+import { APPROVAL_EXPIRY_DAYS, APPROVAL_NOTE_MAX, approvalQueueQuery } from '../reviews/approvals';
 
 /**
  * A post's way through approval (issue 25 item 6: "and posts, reusing the same flow"; ADR 0095).
@@ -56,17 +56,8 @@ export const postApprovalRejectBody = z.object({
 });
 export const postApprovalWithdrawQuery = z.object({ user_id: idField() });
 
-/** `GET /posts/approvals`: requests of one store or several, newest first. */
-export const postApprovalListQuery = z.object({
-  user_id: storeIdList,
-  state: z.enum(['open', ...POST_APPROVAL_STATES]).default('open'),
-  limit: z.coerce
-    .number()
-    .int()
-    .refine((n) => (PAGE_SIZE_OPTIONS as readonly number[]).includes(n))
-    .default(10),
-  page: z.coerce.number().int().min(1).default(1),
-});
+/** `GET /posts/approvals`: open is `pending`. */
+export const postApprovalListQuery = approvalQueueQuery(POST_APPROVAL_STATES);
 export type PostApprovalListQuery = z.infer<typeof postApprovalListQuery>;
 
 /** A request as the queue lists it: with what the approver needs to judge the post. */

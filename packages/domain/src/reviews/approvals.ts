@@ -73,17 +73,24 @@ export const approvalRejectBody = z.object({
 
 export const approvalWithdrawQuery = z.object({ user_id: idField() });
 
-/** `GET /reviews/approvals`: requests of one store or several, newest first. */
-export const approvalListQuery = z.object({
-  user_id: storeIdList,
-  state: z.enum(['open', ...APPROVAL_STATES]).default('open'),
-  limit: z.coerce
-    .number()
-    .int()
-    .refine((n) => (PAGE_SIZE_OPTIONS as readonly number[]).includes(n))
-    .default(10),
-  page: z.coerce.number().int().min(1).default(1),
-});
+/**
+ * A queue of requests (replies' or posts'): of one store or several, newest first; `state` open
+ * (waiting for a decision, the default) or one state.
+ */
+export const approvalQueueQuery = <S extends readonly string[]>(states: S) =>
+  z.object({
+    user_id: storeIdList,
+    state: z.enum(['open', ...states]).default('open'),
+    limit: z.coerce
+      .number()
+      .int()
+      .refine((n) => (PAGE_SIZE_OPTIONS as readonly number[]).includes(n))
+      .default(10),
+    page: z.coerce.number().int().min(1).default(1),
+  });
+
+/** `GET /reviews/approvals`. */
+export const approvalListQuery = approvalQueueQuery(APPROVAL_STATES);
 export type ApprovalListQuery = z.infer<typeof approvalListQuery>;
 
 export const approvalItemSchema = reviewApprovalSchema.extend({

@@ -5,7 +5,8 @@ import type { Dialect } from '../kysely';
  * `reviews.first_replied_at` (issue 25 item 7): when a review was first seen answered, so the
  * time to reply is the first answer's and not the last edit's. Rows answered already take their
  * reply's time (the best known). `reviews_reply_waits` covers the replied reviews of a range
- * with their two times, so the reports' median reads no table row (PostgreSQL: `include`).
+ * with their two times, so the reports' median reads no table row (PostgreSQL: `include`). It
+ * is partial (replied reviews only): a store's other reads keep their own indexes.
  */
 export const firstReply = (dialect: Dialect) => ({
   async up(db: Kysely<unknown>): Promise<void> {
@@ -15,8 +16,8 @@ export const firstReply = (dialect: Dialect) => ({
     );
     await (
       dialect === 'postgres'
-        ? sql`create index reviews_reply_waits on reviews (store_id, has_reply, created_at) include (first_replied_at)`
-        : sql`create index reviews_reply_waits on reviews (store_id, has_reply, created_at, first_replied_at)`
+        ? sql`create index reviews_reply_waits on reviews (store_id, created_at) include (first_replied_at) where has_reply = 1`
+        : sql`create index reviews_reply_waits on reviews (store_id, created_at, first_replied_at) where has_reply = 1`
     ).execute(db);
   },
   async down(db: Kysely<unknown>): Promise<void> {

@@ -75,6 +75,28 @@ type TellAuthor = (
 
 const linkOf = (storeId: number) => `/posts?user_id=${storeId}`;
 
+type AuditLine = 'auditApproved' | 'auditRejected' | 'auditWithdrawn' | 'auditExpired';
+
+/** A decision on a post's request, in the post's history (ADR 0047): who, which, and why. */
+const auditDecision = (
+  deps: PostApprovalsDeps,
+  actor: Who | null,
+  post: PostRow,
+  store: UserRow,
+  line: AuditLine,
+  after: Record<string, unknown>,
+) =>
+  deps.audit?.record({
+    actor,
+    entity: 'post',
+    entityId: post.id,
+    action: 'update',
+    storeId: store.id,
+    summary: postApprovalJa[line](storeLabel(store)),
+    before: null,
+    after,
+  });
+
 /** The author is told what became of a request, in the transaction of the state it tells of. */
 function createTellAuthor(deps: PostApprovalsDeps): TellAuthor {
   const link = linkOf;
@@ -131,16 +153,7 @@ function createSweep(deps: PostApprovalsDeps, end: End, tellAuthor: TellAuthor) 
         expired += 1;
         await tellAuthor(row, post, store, 'expired', null, null, trx);
       });
-      await deps.audit?.record({
-        actor: null,
-        entity: 'post',
-        entityId: post.id,
-        action: 'update',
-        storeId: store.id,
-        summary: postApprovalJa.auditExpired(storeLabel(store)),
-        before: null,
-        after: { approval_id: row.id },
-      });
+      await auditDecision(deps, null, post, store, 'auditExpired', { approval_id: row.id });
     }
     return { expired };
   };
@@ -320,16 +333,7 @@ export function createPostApprovals(deps: PostApprovalsDeps) {
       }
       await tellAuthor(row, post, store, 'approved', actor.email, null, trx);
     });
-    await deps.audit?.record({
-      actor,
-      entity: 'post',
-      entityId: post.id,
-      action: 'update',
-      storeId: store.id,
-      summary: postApprovalJa.auditApproved(storeLabel(store)),
-      before: null,
-      after: { approval_id: id },
-    });
+    await auditDecision(deps, actor, post, store, 'auditApproved', { approval_id: id });
     return {
       post: await deps.onePost(post.id, [store.id]),
       message:
@@ -353,16 +357,7 @@ export function createPostApprovals(deps: PostApprovalsDeps) {
       if (!ok) throw decided();
       await tellAuthor(row, post, store, 'rejected', actor.email, note || null, trx);
     });
-    await deps.audit?.record({
-      actor,
-      entity: 'post',
-      entityId: post.id,
-      action: 'update',
-      storeId: store.id,
-      summary: postApprovalJa.auditRejected(storeLabel(store)),
-      before: null,
-      after: { approval_id: id, note },
-    });
+    await auditDecision(deps, actor, post, store, 'auditRejected', { approval_id: id, note });
     return deps.onePost(post.id, [store.id]);
   }
 
@@ -371,16 +366,7 @@ export function createPostApprovals(deps: PostApprovalsDeps) {
     if (row.author_id !== actor.id) throw new AppError(403, 'not_author', postApprovalJa.notAuthor);
     const ok = await repo.transaction((r) => end(r, row, 'withdrawn', {}));
     if (!ok) throw decided();
-    await deps.audit?.record({
-      actor,
-      entity: 'post',
-      entityId: post.id,
-      action: 'update',
-      storeId: store.id,
-      summary: postApprovalJa.auditWithdrawn(storeLabel(store)),
-      before: null,
-      after: { approval_id: id },
-    });
+    await auditDecision(deps, actor, post, store, 'auditWithdrawn', { approval_id: id });
     return deps.onePost(post.id, [store.id]);
   }
 

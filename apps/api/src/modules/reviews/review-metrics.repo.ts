@@ -191,8 +191,8 @@ export function createReviewPeriodsRead(handle: Pick<DbHandle, 'db' | 'dialect'>
               and r.created_at >= ${fromIso} and r.created_at < ${toIso}) w on true`
       : // The unary + keeps created_at out of the sums' index choice: the inbox index
         // (store_id, has_reply, star_rating, created_at) covers them. The replied reviews of the
-        // range are read from reviews_reply_waits alone (store_id, has_reply, created_at,
-        // first_replied_at; migration 0028), not from the table.
+        // range are read from reviews_reply_waits alone (store_id, created_at, first_replied_at,
+        // replied ones only; migration 0028), not from the table.
         sql<
           Record<string, unknown>
         >`with ids as (select value as id from json_each(${JSON.stringify(storeIds)}))
