@@ -72,6 +72,8 @@ test('with its rule on, an agency’s post waits for each store: the clinic appr
     );
   }).toPass({ timeout: 30_000 });
   await login(owner, 'store10@tenpo.example');
+  // Signed in before going on: a navigation right after the click can cut the sign-in short.
+  await expect(owner).not.toHaveURL(/\/login/);
   await gotoSettled(owner, '/posts');
   const mine = owner.getByTestId(/^post-approval-\d+$/).filter({ hasText: text });
   await expect(mine).toHaveCount(1);

@@ -86,6 +86,8 @@ test('an agency drafts a reply to a clinic’s 1-star review across its stores; 
     expect(data.some((m) => m.subject.includes('承認依頼'))).toBe(true);
   }).toPass({ timeout: 30_000 });
   await login(owner, 'store10@tenpo.example');
+  // Signed in before going on: a navigation right after the click can cut the sign-in short.
+  await expect(owner).not.toHaveURL(/\/login/);
   await gotoSettled(owner, '/reviews');
   const queue = owner.getByTestId(/^approval-\d+$/).filter({ hasText: reply });
   await expect(queue).toBeVisible();

@@ -370,3 +370,55 @@ describe.each(dbKinds())('inbox count past its cap on %s', (kind) => {
     ).toBe(1);
   });
 });
+
+describe.each(dbKinds())('the first reply kept on %s', (kind) => {
+  let tdb: TestDb;
+  let db: Db;
+  const repo = () => createReviewsRepo(db);
+  beforeAll(async () => {
+    tdb = await createTestDb(kind);
+    db = tdb.handle.db;
+  });
+  afterAll(async () => {
+    await tdb?.drop();
+  });
+
+  it('keeps the time a review was first seen answered through later edits (time to reply)', async () => {
+    const [s] = await addStores(db, 1, 'first-reply');
+    const first = '2026-11-02T00:00:00.000Z';
+    const edited = '2026-11-20T00:00:00.000Z';
+    const answered = (at: string) => ({
+      ...review(1, '美味しかったです', '佐藤'),
+      reply: {
+        comment: 'ありがとう',
+        updateTime: at,
+        state: 'live' as const,
+        policyViolation: null,
+      },
+    });
+    const firstOf = async () =>
+      await db
+        .selectFrom('reviews')
+        .select(['first_replied_at', 'reply_updated_at'])
+        .where('store_id', '=', s as number)
+        .executeTakeFirstOrThrow();
+    await repo().upsert(
+      s as number,
+      [{ ...review(1, '美味しかったです', '佐藤'), reply: null }],
+      NOW,
+    );
+    expect((await firstOf()).first_replied_at).toBeNull();
+    await repo().upsert(s as number, [answered(first)], NOW);
+    expect(await firstOf()).toEqual({ first_replied_at: first, reply_updated_at: first });
+    // Edited at Google later (read by the sync), or through Tenpo: the first answer stays.
+    await repo().upsert(s as number, [answered(edited)], NOW);
+    expect(await firstOf()).toEqual({ first_replied_at: first, reply_updated_at: edited });
+    const { id } = await db
+      .selectFrom('reviews')
+      .select('id')
+      .where('store_id', '=', s as number)
+      .executeTakeFirstOrThrow();
+    await repo().saveReply(id, answered('2026-11-25T00:00:00.000Z').reply);
+    expect((await firstOf()).first_replied_at).toBe(first);
+  });
+});
