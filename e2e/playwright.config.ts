@@ -70,7 +70,19 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: 'chromium', use: { browserName: 'chromium' }, testIgnore: /payments\.spec\.ts/ },
+    {
+      name: 'chromium',
+      use: { browserName: 'chromium' },
+      testIgnore: [/payments\.spec\.ts/, /-approval\.spec\.ts/],
+    },
+    // The approval journeys switch the demo agency's rules on (its replies, its posts): they run
+    // after the others, which post and reply for the agency's stores without approval.
+    {
+      name: 'approval-rules',
+      use: { browserName: 'chromium' },
+      testMatch: /-approval\.spec\.ts/,
+      dependencies: ['chromium'],
+    },
     // The payment journey turns expired@ into a paying shop for good: it runs after the others,
     // which still expect its pay-required panels.
     {
