@@ -57,6 +57,7 @@ const COMMENTS = [
   'タ',
   '引用 "quote" と \\ バックスラッシュ',
   '絵文字 🍝 パスタ🍝',
+  '一行目\n二行目', // a line break: the separator of PostgreSQL's grams
   null,
   '',
 ];
@@ -110,6 +111,9 @@ const QUERIES = [
   'パスタ🍝',
   'a_b',
   '存在しない言葉',
+  '\n', // the line break: in comments only, not between a comment and its name
+  'タ\n', // a comment's last character and the separator: no text holds it
+  '目\n二', // across a line inside a comment
 ];
 
 describe.each(dbKinds())('inbox text search and count on %s', (kind) => {

@@ -214,7 +214,7 @@ const queries = (db: Db) => ({
       .orderBy('r.id', 'desc')
       .limit(perPage)
       .offset((page - 1) * perPage);
-    const countOf = () => countMatching(db, storeIds, f, where);
+    const countOf = () => countMatching(db, storeIds, f, matching(storeIds, f, postgres, 'count'));
     let ids: { id: number }[];
     let total: number;
     if (f.q && !postgres && sqliteIndexed(f.q.toLowerCase())) {
@@ -307,9 +307,17 @@ const base = (db: Db) =>
 
 type ReviewsScope = ExpressionBuilder<Database & { r: ReviewsTable }, 'r'>;
 
-/** The inbox's filters, as one condition over `reviews as r`. */
+/**
+ * The inbox's filters, as one condition over `reviews as r`; for the `count` of all that match
+ * it may be cheaper to evaluate (same answer).
+ */
 const matching =
-  (storeIds: readonly number[], f: ReviewFilter, postgres: boolean) =>
+  (
+    storeIds: readonly number[],
+    f: ReviewFilter,
+    postgres: boolean,
+    purpose: 'page' | 'count' = 'page',
+  ) =>
   (eb: ReviewsScope): Expression<SqlBool> => {
     const all: Expression<SqlBool>[] = [eb('r.store_id', 'in', [...storeIds])];
     if (f.stars?.length) all.push(eb('r.star_rating', 'in', f.stars));
@@ -318,7 +326,7 @@ const matching =
     // Tokyo days: a day starts at 15:00 UTC the day before (ISO text compares in order).
     if (f.date_from) all.push(eb('r.created_at', '>=', tokyoDayStart(f.date_from)));
     if (f.date_to) all.push(eb('r.created_at', '<', tokyoDayStart(f.date_to, 1)));
-    if (f.q) all.push(textSearch(eb, f.q.toLowerCase(), postgres));
+    if (f.q) all.push(textSearch(eb, f.q.toLowerCase(), postgres, purpose));
     return eb.and(all);
   };
 
@@ -326,7 +334,12 @@ const matching =
  * `q` (lowered) in the comment or the reviewer's name: a substring, ASCII case folded (the LIKE
  * below), found through an index (migration 0024, ADR 0092) with the same answers as the scan.
  */
-function textSearch(eb: ReviewsScope, q: string, postgres: boolean): Expression<SqlBool> {
+function textSearch(
+  eb: ReviewsScope,
+  q: string,
+  postgres: boolean,
+  purpose: 'page' | 'count',
+): Expression<SqlBool> {
   const pattern = likeText(q);
   const like = eb.or([
     sql<SqlBool>`lower(coalesce(r.comment, '')) like ${pattern} escape '\\'`,
@@ -337,10 +350,13 @@ function textSearch(eb: ReviewsScope, q: string, postgres: boolean): Expression<
     // 3+ characters: the LIKE itself uses the pg_trgm indexes. Fewer have no trigram: the
     // index of one- and two-character substrings finds the rows, the LIKE keeps the answer.
     if (chars.length > 2) return like;
-    return eb.and([
-      sql<SqlBool>`review_grams(lower(coalesce(r.comment, '')) || E'\\n' || lower(r.reviewer_name)) @> array[${q}::text]`,
-      like,
-    ]);
+    const grams = sql<SqlBool>`review_grams(lower(coalesce(r.comment, '')) || E'\\n' || lower(r.reviewer_name)) @> array[${q}::text]`;
+    // The grams are every one- and two-character substring of the lowered texts, so for a `q`
+    // without their separator (a line break) they are the answer alone: the count reads the
+    // index and no row's text (80 ms to 15 ms for 16,000 matches; ADR 0096). The page keeps the
+    // LIKE: walking the newest rows, PostgreSQL tests it before the costlier grams.
+    if (purpose === 'count' && !q.includes('\n')) return grams;
+    return eb.and([grams, like]);
   }
   // SQLite: `reviews_search` holds the same lowered text, so its answer is the LIKE's.
   if (!sqliteIndexed(q)) return like;
