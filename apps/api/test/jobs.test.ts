@@ -481,5 +481,48 @@ describe.each(cases)(
       });
       expect((await rows()).map((r) => r.payload)).toEqual([{ to: 'kept' }]);
     });
+
+    it('enqueueMany: in the caller’s transaction, each job as enqueue makes it, a taken key a no-op', async () => {
+      const q = await make();
+      const seen: string[] = [];
+      q.work('post', async (p) => void seen.push((p as { id: string }).id));
+      q.work('post.remove', async (p) => void seen.push(`rm:${(p as { id: string }).id}`));
+      await q.enqueue('post', { id: 'first' }, { key: 'post:0' });
+      await expect(
+        tdb.handle.db.transaction().execute(async (trx) => {
+          await q.enqueueMany(
+            [{ queue: 'post', payload: { id: 'gone' }, opts: { key: 'x' } }],
+            trx,
+          );
+          throw new Error('rolled back');
+        }),
+      ).rejects.toThrow('rolled back');
+      const later = new Date(Date.now() + 3_600_000);
+      await tdb.handle.db.transaction().execute(async (trx) => {
+        await q.enqueueMany(
+          [
+            // The key of the job enqueued before: no second job.
+            { queue: 'post', payload: { id: 'again' }, opts: { key: 'post:0' } },
+            ...Array.from({ length: 120 }, (_, i) => ({
+              queue: 'post',
+              payload: { id: `p${i}` },
+              opts: { key: `post:${i + 1}` },
+            })),
+            { queue: 'post.remove', payload: { id: 'p1' }, opts: { key: 'rm:1', runAt: later } },
+          ],
+          trx,
+        );
+      });
+      await q.start();
+      await until('121 posts', () => seen.length === 121, 20_000);
+      await sleep(100);
+      expect(seen.filter((x) => x === 'first')).toHaveLength(1);
+      expect(seen).not.toContain('again');
+      expect(seen).not.toContain('gone');
+      expect(new Set(seen).size).toBe(121);
+      // The removal is due in an hour: still queued.
+      expect(seen).not.toContain('rm:p1');
+      expect(await jobsByStatus('queued')).toBe(1);
+    });
   },
 );

@@ -60,6 +60,13 @@ export type EnqueueOptions = {
   trx?: JobTx;
 };
 
+/** One job of `enqueueMany`. */
+export type NewJob = {
+  queue: string;
+  payload: unknown;
+  opts?: Omit<EnqueueOptions, 'trx'>;
+};
+
 export type Schedule = {
   /** One schedule per name: scheduling a name again replaces it. */
   name: string;
@@ -79,6 +86,12 @@ export type WorkerStatus = {
 export interface Queue {
   readonly driver: 'table' | 'pg-boss';
   enqueue(queue: string, payload: unknown, opts?: EnqueueOptions): Promise<void>;
+  /**
+   * Many jobs at once, in the caller's transaction `trx` when given: one statement per queue
+   * (pg-boss) or as few as the databases' limit on parameters allows (table driver), whatever
+   * their number. Each is as `enqueue` would make it (a key already taken is a no-op).
+   */
+  enqueueMany(jobs: readonly NewJob[], trx?: JobTx): Promise<void>;
   /** Registers the handler of a queue; its jobs run once `start` has been called. */
   work<P = unknown>(queue: string, handler: JobHandler<P>, opts?: WorkOptions<P>): void;
   /** Cancels the queued job with this key. False when there is none (or it already started). */

@@ -3,7 +3,14 @@ import { sql } from 'kysely';
 import { fromKysely } from 'pg-boss';
 import type { DbHandle } from '../db/kysely';
 import type { Clock } from '../lib/clock';
-import { backoffMs, DEFAULT_RETENTION, keyOf, type EngineOptions, type Queue } from './engine';
+import {
+  backoffMs,
+  DEFAULT_RETENTION,
+  keyOf,
+  type EngineOptions,
+  type NewJob,
+  type Queue,
+} from './engine';
 import { createLimiter } from './limiter';
 import {
   bossDbOf,
@@ -141,6 +148,32 @@ export async function createPgBossQueue(
       });
       const w = workers.get(name);
       if (w && running) setImmediate(() => w.wake());
+    },
+    async enqueueMany(jobs, trx) {
+      const byQueue = new Map<string, NewJob[]>();
+      for (const j of jobs) byQueue.set(j.queue, [...(byQueue.get(j.queue) ?? []), j]);
+      for (const [name, list] of byQueue) {
+        await b.ensureQueue(name);
+        // One statement (pg-boss's `insert`: a JSON recordset, `ON CONFLICT DO NOTHING`), with the
+        // same id, key, retries and start as `send` gives each.
+        await boss.insert(
+          name,
+          list.map((j) => {
+            const key = keyOf(j.opts ?? {});
+            const maxAttempts = Math.max(1, j.opts?.maxAttempts ?? 5);
+            const data: Data = { payload: j.payload ?? null, maxAttempts };
+            return {
+              data,
+              ...(key === null ? {} : { id: idOfKey(key), singletonKey: key }),
+              retryLimit: maxAttempts - 1,
+              ...(j.opts?.runAt ? { startAfter: j.opts.runAt } : {}),
+            };
+          }),
+          trx ? { db: fromKysely(trx) } : {},
+        );
+        const w = workers.get(name);
+        if (w && running) setImmediate(() => w.wake());
+      }
     },
     work(name, handler, opts = {}) {
       const w = newWorker(name, handler, opts);

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { statementBatches } from '../db/batches';
 import type { Db, Dialect } from '../db/kysely';
 import { addMs, iso, type Clock } from '../lib/clock';
 import type { EngineOptions, Schedule } from './engine';
@@ -144,6 +145,38 @@ export async function insertJob(
     })
     .onConflict((oc) => oc.column('idempotency_key').doNothing())
     .execute();
+}
+
+/** `insertJob` for many jobs, in as few statements as the limit on parameters allows. */
+export async function insertJobs(
+  target: Db,
+  clock: Clock,
+  jobs: readonly {
+    queueName: string;
+    payloadText: string;
+    key: string | null;
+    runAt?: Date;
+    maxAttempts?: number;
+  }[],
+): Promise<void> {
+  const now = iso(clock.now());
+  const rows = jobs.map((j) => ({
+    queue: j.queueName,
+    payload: j.payloadText,
+    status: 'queued' as const,
+    attempts: 0,
+    max_attempts: j.maxAttempts ?? 5,
+    run_at: iso(j.runAt ?? clock.now()),
+    idempotency_key: j.key,
+    created_at: now,
+    updated_at: now,
+  }));
+  for (const batch of statementBatches(rows))
+    await target
+      .insertInto('jobs')
+      .values(batch)
+      .onConflict((oc) => oc.column('idempotency_key').doNothing())
+      .execute();
 }
 
 /** Enqueues the slot of every schedule due at `now`, once among all processes. */

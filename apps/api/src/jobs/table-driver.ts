@@ -20,6 +20,7 @@ import {
   countJobs,
   deleteFinished,
   enqueueDueSchedules,
+  insertJobs,
   finishOwned,
   insertJob,
   renewLease,
@@ -235,6 +236,23 @@ export function createTableQueue(
       // In this process, an idle worker of that queue looks at once (after a commit, when in one).
       const w = workers.get(name);
       if (w && running) setImmediate(() => w.wake());
+    },
+    async enqueueMany(jobs, trx) {
+      await insertJobs(
+        trx ?? db,
+        clock,
+        jobs.map((j) => ({
+          queueName: j.queue,
+          payloadText: JSON.stringify(j.payload),
+          key: keyOf(j.opts ?? {}),
+          ...(j.opts?.runAt ? { runAt: j.opts.runAt } : {}),
+          ...(j.opts?.maxAttempts ? { maxAttempts: j.opts.maxAttempts } : {}),
+        })),
+      );
+      for (const name of new Set(jobs.map((j) => j.queue))) {
+        const w = workers.get(name);
+        if (w && running) setImmediate(() => w.wake());
+      }
     },
     work(name, handler, opts = {}) {
       const w = newWorker(name, handler, opts);

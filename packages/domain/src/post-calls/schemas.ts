@@ -177,6 +177,10 @@ export const postOneQuery = z.object({ user_id: storeIdList });
 export const postListResponse = z.object({ data: paged(postSchema) });
 export const postCreatedSchema = z.object({
   submission_id: z.string(),
+  /** The submission's posts, one per store, and how many of them wait for approval. */
+  post_count: z.number().int(),
+  held_count: z.number().int(),
+  /** The first 20 of them (the answer does not grow with the stores). */
   posts: z.array(postSchema),
   notes: z.array(z.string()),
 });

@@ -1,4 +1,5 @@
 import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
+import { statementBatches } from '../../db/batches';
 import type { Database, UserRow } from '../../db/types';
 import { iso, type Clock } from '../../lib/clock';
 
@@ -235,6 +236,33 @@ export function createAuditLog(db: Kysely<Database>, clock: Clock) {
           after: clean(entry.after),
         })
         .execute();
+    },
+    /**
+     * Records many changes (a post to many stores) in as few statements as the databases' limit
+     * on parameters allows; each entry names its agency (`agencyId`, null for none): no store is
+     * read back.
+     */
+    async recordMany(
+      entries: readonly (AuditEntry & { agencyId: number | null })[],
+      trx: Kysely<Database> | Transaction<Database> = db,
+    ) {
+      const at = iso(clock.now());
+      const rows = entries.map((entry) => ({
+        at,
+        actor_id: entry.actor?.id ?? null,
+        actor_email: entry.actor?.email ?? null,
+        actor_role: entry.actor?.role ?? null,
+        store_id: entry.storeId ?? null,
+        agency_id: entry.agencyId,
+        entity: entry.entity,
+        entity_id: entry.entityId === null ? null : String(entry.entityId),
+        action: entry.action,
+        summary: entry.summary ?? null,
+        before: clean(entry.before),
+        after: clean(entry.after),
+      }));
+      for (const batch of statementBatches(rows))
+        await trx.insertInto('audit_log').values(batch).execute();
     },
     /** Records an update only when something changed; returns whether it recorded. */
     async recordUpdate(

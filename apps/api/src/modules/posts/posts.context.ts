@@ -13,7 +13,7 @@ import type { PostApprovals } from './posts.approvals';
 /** What the posts service's parts run on (posts.service.ts puts them together). */
 export type PostsDeps = {
   repo: PostsRepo;
-  publishers: Pick<PublisherService, 'row'>;
+  publishers: Pick<PublisherService, 'row' | 'rows'>;
   registry: ChannelRegistry;
   queue: Queue;
   storage: MediaStorage;

@@ -11,11 +11,18 @@ import type { StoredTopic } from './posts.draft';
 import type { UserRow } from '../../db/types';
 import { iso } from '../../lib/clock';
 import { validationError } from '../../lib/errors';
+import type { NewJob } from '../../jobs/engine';
 import { jobOf, PUBLISH_QUEUE, REMOVE_QUEUE, removeKeyOf } from './posts.jobs';
 import { labelOf } from './posts.present';
 import type { NewPostMedia } from './posts.repo';
 import type { PostRequest } from './posts.validate';
 import { postFields, type PostsContext } from './posts.context';
+
+/**
+ * How many of a submission's posts its answer shows (the first, in the stores' order): the
+ * screen shows a line of counts, and a post to 1,200 stores answered 774 KB (issue 26 P9).
+ */
+export const CREATED_POSTS_SHOWN = 20;
 
 /** A medium ready to be attached to every post of a submission. */
 export type ResolvedMedium = Omit<NewPostMedia, 'position' | 'created_at'>;
@@ -32,9 +39,12 @@ export async function checkStoresConnected(
 ): Promise<Map<string, string | null>> {
   const lines: string[] = [];
   const accounts = new Map<string, string | null>();
+  // Every store × channel in one read (a post to 1,000 stores: one query, not 4,000).
+  const rows = await c.publishers.rows(stores, channels);
   for (const store of stores)
     for (const key of channels) {
-      const row = await c.publishers.row(store, key);
+      const row = rows.get(`${store.id}:${key}`);
+      if (!row) continue;
       accounts.set(`${store.id}:${key}`, row.entity_id ? `${key}:${row.entity_id}` : null);
       if (
         !mayUsePublisher(store.role, key) ||
@@ -65,7 +75,13 @@ export async function createPosts(
   kind?: { type: PostTopicType; topic: StoredTopic | null },
   /** From `checkConnected` when the caller ran it already. */
   known?: Map<string, string | null>,
-): Promise<{ submission_id: string; posts: PostView[]; notes: string[] }> {
+): Promise<{
+  submission_id: string;
+  post_count: number;
+  held_count: number;
+  posts: PostView[];
+  notes: string[];
+}> {
   const { repo, queue, registry, now, present } = c;
   const submission = randomUUID();
   const at = iso(now());
@@ -78,12 +94,11 @@ export async function createPosts(
   const accounts = known ?? (await checkStoresConnected(c, stores, input.channels));
   // Stores whose agency requires approval (ADR 0095): their posts wait, with no job.
   const held = c.approvals ? await c.approvals.held(stores, actor) : new Map<number, never[]>();
-  const ids = await repo.transaction(async (tx, trx) => {
-    const out: number[] = [];
-    for (const store of stores) {
-      const approvers = held.get(store.id);
-      const { post, targets } = await tx.insert(
-        {
+  const made = await repo.transaction(async (tx, trx) => {
+    // One statement per table, whatever the number of stores (issue 26 P9).
+    const rows = await tx.insertMany(
+      stores.map((store) => ({
+        post: {
           submission_id: submission,
           store_id: store.id,
           author_id: actor.id,
@@ -99,11 +114,11 @@ export async function createPosts(
           created_at: at,
           updated_at: at,
         },
-        media.map((m, i) => ({ ...m, position: i, created_at: at })),
-        input.channels.map((key) => ({
+        media: media.map((m, i) => ({ ...m, position: i, created_at: at })),
+        targets: input.channels.map((key) => ({
           store_id: store.id,
           publisher_key: key,
-          state: approvers ? 'awaiting_approval' : 'scheduled',
+          state: held.has(store.id) ? ('awaiting_approval' as const) : ('scheduled' as const),
           idempotency_key: `post-target:${randomUUID()}`,
           external_id: null,
           external_url: null,
@@ -120,43 +135,56 @@ export async function createPosts(
           parts: null,
           account: accounts.get(`${store.id}:${key}`) ?? null,
         })),
-      );
+      })),
+    );
+    const jobs: NewJob[] = [];
+    for (const [i, { post, targets }] of rows.entries()) {
+      const store = stores[i] as UserRow;
+      const approvers = held.get(store.id);
+      // Held: a request and its notices, no job (ADR 0095).
       if (approvers) await c.approvals?.open(trx, post, store, actor, approvers);
       for (const t of approvers ? [] : targets) {
         const job = jobOf(t);
-        await queue.enqueue(PUBLISH_QUEUE, job, {
-          key: t.idempotency_key,
-          runAt: input.publishAt,
-          trx,
+        jobs.push({
+          queue: PUBLISH_QUEUE,
+          payload: job,
+          opts: { key: t.idempotency_key, runAt: input.publishAt },
         });
         if (t.remove_at)
-          await queue.enqueue(REMOVE_QUEUE, job, {
-            key: removeKeyOf(t.idempotency_key),
-            runAt: new Date(t.remove_at),
-            trx,
+          jobs.push({
+            queue: REMOVE_QUEUE,
+            payload: job,
+            opts: { key: removeKeyOf(t.idempotency_key), runAt: new Date(t.remove_at) },
           });
       }
-      await c.audit?.record(
-        {
+    }
+    await queue.enqueueMany(jobs, trx);
+    await c.audit?.recordMany(
+      rows.map(({ post }, i) => {
+        const store = stores[i] as UserRow;
+        return {
           actor,
-          entity: 'post',
+          entity: 'post' as const,
           entityId: post.id,
           storeId: store.id,
           agencyId: store.agency_id,
-          action: 'create',
+          action: 'create' as const,
           summary: `投稿を作成（${input.channels.map(labelOf).join('、')}）`,
           after: postFields(post),
-        },
-        trx,
-      );
-      out.push(post.id);
-    }
-    return out;
+        };
+      }),
+      trx,
+    );
+    return rows.map((r) => r.post);
   });
-  const bundles = await Promise.all(ids.map((id) => repo.one(id)));
+  // The answer shows the first posts and counts the rest: it does not grow with the stores.
+  const shown = await repo.bundles(made.slice(0, CREATED_POSTS_SHOWN));
+  const heldCount = made.filter((p) => held.has(p.store_id)).length;
   return {
     submission_id: submission,
-    posts: await Promise.all(bundles.filter((b) => !!b).map(present)),
+    post_count: made.length,
+    held_count: heldCount,
+    posts: await Promise.all(shown.map(present)),
     notes,
   };
 }

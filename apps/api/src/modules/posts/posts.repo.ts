@@ -8,6 +8,7 @@ import type {
   PostTargetsTable,
 } from '../../db/types';
 import { sql, type Insertable, type Updateable } from 'kysely';
+import { statementBatches } from '../../db/batches';
 import type { PostApprovalRow } from './posts.approvals.repo';
 
 export type NewPost = Omit<Insertable<PostsTable>, 'id'>;
@@ -115,6 +116,45 @@ const queries = (db: Db) => {
         .returningAll()
         .execute();
       return { post: row, targets: rows };
+    },
+
+    /**
+     * Many stores' posts of one submission, with their media and targets, in one statement per
+     * table (as many as the databases' limit on parameters needs): a post to 1,000 stores costs
+     * the round trips of a post to one. Each post is for another store; the posts come back
+     * with their targets in the order given.
+     */
+    async insertMany(
+      items: readonly { post: NewPost; media: NewPostMedia[]; targets: NewTarget[] }[],
+    ): Promise<{ post: PostRow; targets: PostTargetRow[] }[]> {
+      if (items.length === 0) return [];
+      const posts = new Map<number, PostRow>();
+      for (const batch of statementBatches(items.map((i) => i.post)))
+        for (const row of await db.insertInto('posts').values(batch).returningAll().execute())
+          posts.set(row.store_id, row);
+      if (posts.size !== items.length) throw new Error('insertMany: one post per store');
+      const idOf = (item: (typeof items)[number]) => (posts.get(item.post.store_id) as PostRow).id;
+      const media = items.flatMap((i) => i.media.map((m) => ({ ...m, post_id: idOf(i) })));
+      for (const batch of statementBatches(media))
+        await db.insertInto('post_media').values(batch).execute();
+      const targets = new Map<number, PostTargetRow[]>();
+      for (const batch of statementBatches(
+        items.flatMap((i) => i.targets.map((t) => ({ ...t, post_id: idOf(i) }))),
+      ))
+        for (const row of await db
+          .insertInto('post_targets')
+          .values(batch)
+          .returningAll()
+          .execute())
+          targets.set(row.post_id, [...(targets.get(row.post_id) ?? []), row]);
+      return items.map((i) => {
+        const post = posts.get(i.post.store_id) as PostRow;
+        const rows = targets.get(post.id) ?? [];
+        // In the order given (the channels'), whatever order RETURNING gave.
+        const order = i.targets.map((t) => t.publisher_key);
+        rows.sort((a, b) => order.indexOf(a.publisher_key) - order.indexOf(b.publisher_key));
+        return { post, targets: rows };
+      });
     },
 
     bundles,

@@ -115,11 +115,11 @@ function registerPostUploads(app: FastifyInstance, deps: PostRouteDeps): void {
         { repeated: ['user_id'], ...early(actor) },
       );
       // Posts held for approval (ADR 0095) say so: they go out once approved.
-      const held = result.posts.filter((p) => p.state === 'awaiting_approval').length;
+      const held = result.held_count;
       return okData(
         result,
         held
-          ? postApprovalJa.created(held, result.posts.length)
+          ? postApprovalJa.created(held, result.post_count)
           : kind
             ? ja.topicCreated
             : ja.postCreated,

@@ -7,7 +7,7 @@ import { jobOf, PUBLISH_QUEUE, retryKeyOf } from './posts.jobs';
 import { isRetryable } from './posts.present';
 import type { PostBundle } from './posts.repo';
 import type { PostRequest } from './posts.validate';
-import { createSubmit } from './posts.submit';
+import { createSubmit, type Submitted } from './posts.submit';
 import { createPostsContext, onePost, type PostsDeps } from './posts.context';
 import { checkStoresConnected, createPosts, type ResolvedMedium } from './posts.create';
 import { removeTopic, updateTopic } from './posts.topics';
@@ -39,8 +39,7 @@ export function createPostsService(deps: PostsDeps) {
       kind?: { type: PostTopicType; topic: StoredTopic | null },
       /** From `checkConnected` when the caller ran it already. */
       known?: Map<string, string | null>,
-    ): Promise<{ submission_id: string; posts: PostView[]; notes: string[] }> =>
-      createPosts(c, actor, stores, input, media, kind, known),
+    ): Promise<Submitted> => createPosts(c, actor, stores, input, media, kind, known),
 
     async page(
       storeIds: number[],

@@ -23,7 +23,13 @@ export type Submission = {
   kind?: PostTopicType;
 };
 
-export type Submitted = { submission_id: string; posts: PostView[]; notes: string[] };
+export type Submitted = {
+  submission_id: string;
+  post_count: number;
+  held_count: number;
+  posts: PostView[];
+  notes: string[];
+};
 
 /** The existing object a `medias[n]` URL names: only our own `/uploads/` objects. */
 export const keyOfUrl = (url: string, publicUrl: string): string | null => {

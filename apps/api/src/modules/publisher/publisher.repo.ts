@@ -32,6 +32,20 @@ const queries = (db: Db) => {
     connections: (userId: number): Promise<PublisherConnectionRow[]> =>
       db.selectFrom('publisher_connections').selectAll().where('user_id', '=', userId).execute(),
 
+    /** Many stores' connections on these channels, in one query (a post to many stores). */
+    connectionsOf: (
+      userIds: readonly number[],
+      keys: readonly string[],
+    ): Promise<PublisherConnectionRow[]> =>
+      userIds.length && keys.length
+        ? db
+            .selectFrom('publisher_connections')
+            .selectAll()
+            .where('user_id', 'in', [...userIds])
+            .where('publisher_key', 'in', [...keys])
+            .execute()
+        : Promise.resolve([]),
+
     connection: (userId: number, key: string): Promise<PublisherConnectionRow | undefined> =>
       db
         .selectFrom('publisher_connections')

@@ -210,6 +210,23 @@ export function createPublisherService(deps: {
       return present(key, await repo.connection(store.id, key));
     },
 
+    /** `row` for every store × channel, read at once; keyed `<store id>:<channel>`. */
+    async rows(
+      stores: readonly UserRow[],
+      keys: readonly PublisherKey[],
+    ): Promise<Map<string, PublisherRow>> {
+      const found = await repo.connectionsOf(
+        stores.map((s) => s.id),
+        keys,
+      );
+      const byKey = new Map(found.map((r) => [`${r.user_id}:${r.publisher_key}`, r]));
+      const out = new Map<string, PublisherRow>();
+      for (const store of stores)
+        for (const key of keys)
+          out.set(`${store.id}:${key}`, present(key, byKey.get(`${store.id}:${key}`)));
+      return out;
+    },
+
     saveConnection: (
       store: UserRow,
       key: PublisherKey,

@@ -367,7 +367,13 @@ describe('/create-post: the approval notice', () => {
           posts_need_approval: true,
         }),
         'POST /posts': ok(
-          { submission_id: 's1', posts: [post(9, { state: 'awaiting_approval' })], notes: [] },
+          {
+            submission_id: 's1',
+            post_count: 1,
+            held_count: 1,
+            posts: [post(9, { state: 'awaiting_approval' })],
+            notes: [],
+          },
           postApprovalJa.created(1, 1),
         ),
         'GET /posts': ok(page([])),

@@ -12,15 +12,14 @@ import { toastPostError } from './post-errors';
 
 /**
  * When some of the stores' posts wait for approval (ADR 0095), the answer says so: its message,
- * else the same words from the posts it returns. Otherwise null (the usual success line).
+ * else the same words from its counts. Otherwise null (the usual success line).
  */
 const createdMessage = (r: Envelope<unknown>): string | null => {
-  const posts = (r.data as { posts?: unknown } | null)?.posts;
-  if (!Array.isArray(posts)) return null;
-  const states = posts.map((p) => (p as Partial<PostRow> | null)?.state);
-  const held = states.filter((s) => s === 'awaiting_approval').length;
+  const d = r.data as { post_count?: unknown; held_count?: unknown } | null;
+  const held = typeof d?.held_count === 'number' ? d.held_count : 0;
   if (held === 0) return null;
-  return r.message ?? postApprovalJa.created(held, posts.length);
+  const total = typeof d?.post_count === 'number' ? d.post_count : held;
+  return r.message ?? postApprovalJa.created(held, total);
 };
 
 /** The post form wired to POST /posts: success toast and the list; failure toast and stay. */
