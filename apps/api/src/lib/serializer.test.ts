@@ -162,6 +162,11 @@ const cases: [string, z.ZodType, unknown][] = [
     { s: undefined },
   ],
   ['an exact optional absent', z.object({ s: z.exactOptional(z.string()) }), {}],
+  ['an enum value', z.object({ e: z.enum(['a', 'b']) }), { e: 'b' }],
+  ['a value not in the enum', z.object({ e: z.enum(['a', 'b']) }), { e: 'c' }],
+  ['an enum of numbers', z.object({ e: z.enum({ A: 1, B: 2 }) }), { e: 2 }],
+  ["a number's text for an enum of numbers", z.object({ e: z.enum({ A: 1, B: 2 }) }), { e: '2' }],
+  ['an enum nullable and null', z.object({ e: z.enum(['a']).nullable() }), { e: null }],
 ];
 
 describe('the fast response serializer', () => {
@@ -203,7 +208,9 @@ describe('the fast response serializer', () => {
     ['z.object().catchall()', false, z.object({}).catchall(z.string())],
     ['z.object().refine()', false, z.object({ s: z.string() }).refine(() => true)],
     ['z.array().min()', false, z.array(z.string()).min(1)],
-    ['z.enum()', false, z.enum(['a', 'b'])],
+    ['z.enum()', true, z.enum(['a', 'b'])],
+    ['z.enum(a TypeScript enum)', true, z.enum({ A: 'a', B: 1 } as const)],
+    ['z.enum().refine()', false, z.enum(['a', 'b']).refine(() => true)],
     ['z.literal(1n)', false, z.literal(1n)],
     [
       'z.discriminatedUnion()',

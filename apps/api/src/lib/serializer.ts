@@ -160,6 +160,12 @@ function compile(schema: unknown): Fast | null {
       return null;
     return (v) => (values.includes(v) ? JSON.stringify(v) : UNSURE);
   }
+  // z.enum([...]) and z.enum(SomeTsEnum): `.options` is the values zod accepts (api.mdx, "Enums").
+  if (schema instanceof z.ZodEnum) {
+    const values: unknown[] = [...schema.options];
+    if (!values.every((x) => ['string', 'number'].includes(typeof x))) return null;
+    return (v) => (values.includes(v) ? JSON.stringify(v) : UNSURE);
+  }
   if (schema instanceof z.ZodNullable) {
     const inner = compile(schema.unwrap());
     return inner && nullableOf(inner);
@@ -184,7 +190,7 @@ function compile(schema: unknown): Fast | null {
 
 /**
  * A serializer for the plain shapes our responses use (objects that strip unknown keys, strings,
- * numbers, integers, booleans, literals, nullable, optional properties, unions, arrays, records
+ * numbers, integers, booleans, literals, enums, nullable, optional properties, unions, arrays, records
  * with plain string keys), which checks each value as zod would and writes the JSON in the same
  * pass. null when the schema has anything else (a check, a transform, a date…): zod serializes
  * those routes unchanged.
