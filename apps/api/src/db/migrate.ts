@@ -26,6 +26,8 @@ import { replyApprovals } from './migrations/0025-reply-approvals';
 import { notices } from './migrations/0026-notices';
 import { postApprovals } from './migrations/0027-post-approvals';
 import { firstReply } from './migrations/0028-first-reply';
+import { reportMonthsCovering } from './migrations/0029-report-months-covering';
+import { keysetPaging } from './migrations/0030-keyset-paging';
 
 /** Migrations are listed here in order; each runs on SQLite and PostgreSQL alike. */
 const migrations = (dialect: Dialect): Record<string, Migration> => ({
@@ -55,6 +57,8 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   '0026-notices': notices(dialect),
   '0027-post-approvals': postApprovals(dialect),
   '0028-first-reply': firstReply(dialect),
+  '0029-report-months-covering': reportMonthsCovering(dialect),
+  '0030-keyset-paging': keysetPaging(dialect),
 });
 
 const migratorOf = ({ db, dialect, schema }: DbHandle): Migrator => {

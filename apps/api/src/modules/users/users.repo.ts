@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { PostgresAdapter, sql } from 'kysely';
 import { compiledOnce } from '../../db/compiled';
 import type { Db } from '../../db/kysely';
 import type { NewUser, UserRow, UserUpdate } from '../../db/types';
@@ -79,7 +79,17 @@ export function createUsersRepo(db: Db) {
     namesByIds: async (ids: readonly number[]): Promise<StoreName[]> =>
       ids.length === 0
         ? []
-        : db.selectFrom('users').select(STORE_NAME_COLUMNS).where('id', 'in', ids).execute(),
+        : db
+            .selectFrom('users')
+            .select(STORE_NAME_COLUMNS)
+            .where((eb) =>
+              // PostgreSQL: one array parameter, not an IN list of 1,000 or 10,000 (its parse and
+              // bind were the largest part of the multi-store report's call, issue 26 P3).
+              db.getExecutor().adapter instanceof PostgresAdapter
+                ? sql<boolean>`id = any(${[...ids]}::int[])`
+                : eb('id', 'in', [...ids]),
+            )
+            .execute(),
 
     /** Which of these stores are in a group this leader leads, in one query. */
     async ledAmong(leaderId: number, storeIds: readonly number[]): Promise<Set<number>> {
