@@ -3,6 +3,7 @@ import { idField, idParams } from '../ids';
 import { PASSWORD_MIN } from '../auth/fields';
 import { userSchema } from '../auth/schemas';
 import { ja } from '../messages/ja';
+import { keysetQuery } from '../paging/keyset';
 import { DEFAULT_PER_PAGE, pageQuery } from '../paging/paging';
 import { DEFAULT_AGENT_CODE, ROLE } from '../roles/roles';
 import { storeRowSchema } from '../stores/schemas';
@@ -113,6 +114,8 @@ export const adminIdParams = idParams;
  */
 export const adminListQuery = pageQuery(DEFAULT_PER_PAGE).extend({
   search: z.string().trim().max(100).optional(),
+  // Keyset paging (ADR 0098): `after` / `before`, the cursors of the page next to this one.
+  ...keysetQuery.shape,
 });
 export const adminStoreListQuery = adminListQuery.extend({
   agency_id: idField().optional(),

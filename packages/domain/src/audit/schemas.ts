@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { idField } from '../ids';
 import { auditJa } from '../messages/audit';
-import { adminList } from '../paging/paging';
+import { keysetAdminList, keysetQuery } from '../paging/keyset';
 import { addDays, tokyoInstant } from '../tokyo';
 
 /**
@@ -48,6 +48,8 @@ export const auditLogQuery = z
     to: orBlank(day),
     page: z.coerce.number().int().min(1).default(1),
     per_page: z.coerce.number().int().min(1).max(AUDIT_MAX_PER_PAGE).default(AUDIT_PER_PAGE),
+    // Keyset paging (ADR 0098): the cursor of the page before or after, newest first.
+    ...keysetQuery.shape,
   })
   .refine((q) => !q.from || !q.to || q.from <= q.to, {
     message: auditJa.toBeforeFrom,
@@ -77,7 +79,7 @@ export const auditRowSchema = z.object({
 });
 export type AuditRow = z.infer<typeof auditRowSchema>;
 
-export const auditLogResponse = adminList(auditRowSchema);
+export const auditLogResponse = keysetAdminList(auditRowSchema);
 export type AuditLogResponse = z.infer<typeof auditLogResponse>;
 
 /**

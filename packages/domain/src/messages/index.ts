@@ -2,6 +2,7 @@
 // test (catalog.test.ts) keeps Japanese out of the other modules.
 export * from './ja';
 export * from './admin';
+export * from './paging';
 export * from './audit';
 export * from './auth';
 export * from './groups';

@@ -1,1 +1,2 @@
 export * from './paging';
+export * from './keyset';

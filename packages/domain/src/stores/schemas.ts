@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idField } from '../ids';
 import { fieldLabels, ja } from '../messages/ja';
+import { keysetQuery } from '../paging/keyset';
 import { storeReviewSummarySchema } from '../reports/review-metrics';
 
 /** A store the selector can offer (spec 1 §3 store option). */
@@ -43,6 +44,8 @@ export const storeListQuery = z.object({
     .string()
     .regex(/^(id|name|created_at),(asc|desc)$/, ja.invalidChoice('order_by'))
     .optional(),
+  // Keyset paging (ADR 0098): a cursor of the page before or after, made for this order_by.
+  ...keysetQuery.shape,
 });
 
 /** `user_id` as the spec sends it: a query or form value naming one store. */

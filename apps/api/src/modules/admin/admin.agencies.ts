@@ -11,11 +11,12 @@ import { notFound } from '../../lib/errors';
 import { hashPassword } from '../../lib/passwords';
 import type { Actor } from '../../plugins/auth';
 import {
+  adminPage,
   agencyValues,
-  checkPage,
   nameOf,
   type AdminContext,
   type AdminList,
+  type AdminListRequest,
   type AgencyFiles,
 } from './admin.shared';
 
@@ -33,18 +34,12 @@ export function createAdminAgencies(ctx: AdminContext) {
     recordLogin,
   } = ctx;
   return {
-    async listAgencies(q: {
-      page: number;
-      per_page: number;
-      search?: string;
-    }): Promise<AdminList<AdminAgency>> {
+    async listAgencies(q: AdminListRequest): Promise<AdminList<AdminAgency>> {
       const total = await repo.countAgencies(q.search);
-      const last = checkPage(q.page, q.per_page, total);
-      const rows = await repo.agencyPage(q.search, q.page, q.per_page);
-      return {
-        data: rows.map(presentAgency),
-        meta: { current_page: q.page, last_page: last, per_page: q.per_page, total },
-      };
+      const { rows, ...paging } = await adminPage(q, total, (seek) =>
+        repo.agencyPage(q.search, seek),
+      );
+      return { data: rows.map(presentAgency), ...paging };
     },
 
     async agency(id: number): Promise<AdminAgency> {

@@ -3,6 +3,8 @@ import { recomputeLeaders } from '../groups/groups.repo';
 import { ROLE } from '@tenpo/domain';
 import type { Db } from '../../db/kysely';
 import type { Database, NewUser, UserRow, UserUpdate } from '../../db/types';
+import type { Seek } from '../../lib/keyset';
+import { seekRows, type KeysetOrder } from '../../lib/keyset.repo';
 import { createReviewMetricsRepo } from '../reviews/review-metrics.repo';
 import { CONNECTED_STATUSES, GOOGLE_KEY } from '../users/users.repo';
 
@@ -184,6 +186,9 @@ const asAgency = (r: Record<string, unknown>): AdminAgencyDbRow =>
     google_connected: Number(r.google_connected ?? 0),
   }) as AdminAgencyDbRow;
 
+/** The manager's lists are in id order: the users primary key, or an index ending in id. */
+const BY_ID: KeysetOrder = { keys: [sql.ref('u.id')], direction: 'asc' };
+
 /** The manager's lists: stores and agencies, counted, paged and one by one. */
 function listQueries(db: Q) {
   return {
@@ -193,12 +198,9 @@ function listQueries(db: Q) {
         .executeTakeFirstOrThrow();
       return Number(r.n);
     },
-    async storePage(f: AdminStoreFilter, page: number, perPage: number) {
-      const rows = await listedStoreRows(db, f)
-        .orderBy('u.id', 'asc')
-        .limit(perPage)
-        .offset((page - 1) * perPage)
-        .execute();
+    /** A page of the stores, by id, as `seek` says (keyset paging, ADR 0098). */
+    async storePage(f: AdminStoreFilter, seek: Seek) {
+      const rows = await seekRows(listedStoreRows(db, f), BY_ID, seek);
       return rows as AdminStoreDbRow[];
     },
     async store(id: number, f: AdminStoreFilter = {}): Promise<AdminStoreDbRow | undefined> {
@@ -213,12 +215,9 @@ function listQueries(db: Q) {
         .executeTakeFirstOrThrow();
       return Number(r.n);
     },
-    async agencyPage(search: string | undefined, page: number, perPage: number) {
-      const rows = await listedAgencyRows(db, search)
-        .orderBy('u.id', 'asc')
-        .limit(perPage)
-        .offset((page - 1) * perPage)
-        .execute();
+    /** A page of the agencies, by id, as `seek` says (keyset paging, ADR 0098). */
+    async agencyPage(search: string | undefined, seek: Seek) {
+      const rows = await seekRows(listedAgencyRows(db, search), BY_ID, seek);
       return rows.map(asAgency);
     },
     async agency(id: number): Promise<AdminAgencyDbRow | undefined> {

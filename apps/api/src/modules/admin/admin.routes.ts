@@ -6,13 +6,13 @@ import {
   adminDeleteResult,
   adminIdParams,
   adminJa,
-  adminList,
   adminListQuery,
   adminStoreCreateRequest,
   adminStoreListQuery,
   adminStoreRowSchema,
   adminStoreSchema,
   adminStoreUpdateRequest,
+  keysetAdminList,
   ok,
 } from '@tenpo/domain';
 import { fieldErrorsOf, validationError } from '../../lib/errors';
@@ -60,7 +60,7 @@ function registerAgencyRoutes(app: FastifyInstance, deps: AdminRouteDeps): void 
         tags,
         summary: 'Agencies with their white-label domain (paged, 10 a page; search)',
         querystring: adminListQuery,
-        response: { 200: ok(adminList(adminAgencySchema)) },
+        response: { 200: ok(keysetAdminList(adminAgencySchema)) },
       },
     },
     async (req) => {
@@ -213,7 +213,7 @@ function registerStoreRoutes(app: FastifyInstance, deps: AdminRouteDeps, kind: S
             ? "Customers of the platform: stores of no agency (paged, 10 a page; search). Beyond the spec, each row's `reviews`: its Google reviews as Tenpo holds them now (issue 25 item 7)."
             : "The manager's store list, every tenant (paged, 10 a page; search, agency_id, group_id). Beyond the spec, each row's `reviews`: its Google reviews as Tenpo holds them now (issue 25 item 7).",
         querystring: kind === 'customers' ? adminListQuery : adminStoreListQuery,
-        response: { 200: ok(adminList(adminStoreRowSchema)) },
+        response: { 200: ok(keysetAdminList(adminStoreRowSchema)) },
       },
     },
     async (req) => {

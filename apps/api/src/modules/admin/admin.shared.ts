@@ -7,10 +7,12 @@ import {
   type AdminAgency,
   type AdminStore,
   type AdminStoreRow,
+  type Cursors,
 } from '@tenpo/domain';
 import type { UserRow } from '../../db/types';
 import { type Clock } from '../../lib/clock';
 import { notFound, validationError } from '../../lib/errors';
+import { keysetPage, type Seek } from '../../lib/keyset';
 import { passwordProblem } from '../../lib/password-policy';
 import type { Actor } from '../../plugins/auth';
 import type { AuditLog } from '../audit/audit.repo';
@@ -27,13 +29,19 @@ import type {
 /** Which list a store route serves: every store, or only the platform's own customers. */
 export type StoreKind = 'stores' | 'customers';
 
-export type AdminList<T> = {
+export type AdminList<T> = Cursors & {
   data: T[];
   meta: { current_page: number; last_page: number; per_page: number; total: number };
 };
 
-/** The files an agency form may carry, already stored (their `/uploads/…` paths). */
-export type AgencyFiles = { logo?: string; favicon?: string };
+/** What the manager's lists take: a page by number, or next to one shown (ADR 0098). */
+export type AdminListRequest = {
+  page: number;
+  per_page: number;
+  search?: string;
+  after?: string;
+  before?: string;
+};
 
 /** A page past the last one is refused with the range (ADR 0049), not answered empty. */
 export const checkPage = (page: number, perPage: number, total: number) => {
@@ -41,6 +49,36 @@ export const checkPage = (page: number, perPage: number, total: number) => {
   if (page > last) throw validationError({ page: [adminJa.pageBeyondEnd(last)] });
   return last;
 };
+
+/**
+ * A page of a manager's list in id order, by number or next to a cursor (ADR 0098). A page
+ * number past the last is refused with the range (ADR 0049), as before.
+ */
+export async function adminPage<R extends { id: number }>(
+  q: AdminListRequest,
+  total: number,
+  read: (seek: Seek) => Promise<R[]>,
+) {
+  if (!q.after && !q.before) checkPage(q.page, q.per_page, total);
+  const list = await keysetPage(
+    { page: q.page, perPage: q.per_page, after: q.after, before: q.before },
+    { total, order: 'id,asc', keyTypes: ['number'], keyOf: (r) => [r.id], read },
+  );
+  return {
+    rows: list.rows,
+    meta: {
+      current_page: list.current_page,
+      last_page: list.last_page,
+      per_page: q.per_page,
+      total,
+    },
+    next_cursor: list.next_cursor,
+    prev_cursor: list.prev_cursor,
+  };
+}
+
+/** The files an agency form may carry, already stored (their `/uploads/…` paths). */
+export type AgencyFiles = { logo?: string; favicon?: string };
 
 /** A unique index said no: the e-mail or the prefix was taken between our check and the write. */
 export const uniqueField = (err: unknown): 'email' | 'prefix' | null => {

@@ -13,11 +13,12 @@ import { validationError } from '../../lib/errors';
 import { hashPassword } from '../../lib/passwords';
 import type { Actor } from '../../plugins/auth';
 import {
-  checkPage,
+  adminPage,
   nameOf,
   storeValues,
   type AdminContext,
   type AdminList,
+  type AdminListRequest,
   type StoreKind,
 } from './admin.shared';
 
@@ -43,20 +44,19 @@ export function createAdminStores(ctx: AdminContext) {
   return {
     async listStores(
       kind: StoreKind,
-      q: { page: number; per_page: number; search?: string; agency_id?: number; group_id?: number },
+      q: AdminListRequest & { agency_id?: number; group_id?: number },
     ): Promise<AdminList<AdminStoreRow>> {
       const group = kind === 'stores' && q.group_id !== undefined ? { groupId: q.group_id } : {};
       const f = { ...filterOf(kind, q.agency_id), ...group, search: q.search };
       const total = await repo.countStores(f);
-      const last = checkPage(q.page, q.per_page, total);
-      const rows = await repo.storePage(f, q.page, q.per_page);
+      const { rows, ...paging } = await adminPage(q, total, (seek) => repo.storePage(f, seek));
       // The page's reviews (issue 25 item 7), as in the agency's lists: the 平均評価 and 未返信
       // columns of /overview/agencies/{id}.
       const reviews = await repo.reviewSummaries(rows.map((r) => r.id));
       const now = clock.now();
       return {
         data: rows.map((r) => ({ ...presentStoreRow(r, now), reviews: reviews.get(r.id) })),
-        meta: { current_page: q.page, last_page: last, per_page: q.per_page, total },
+        ...paging,
       };
     },
 

@@ -2,6 +2,8 @@ import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kyse
 import { statementBatches } from '../../db/batches';
 import type { Database, UserRow } from '../../db/types';
 import { iso, type Clock } from '../../lib/clock';
+import type { Seek } from '../../lib/keyset';
+import { seekRows, type KeysetOrder } from '../../lib/keyset.repo';
 
 /** What a change is about (ADR 0047). */
 export type AuditEntity =
@@ -150,54 +152,58 @@ const filterOf = (eb: Eb, f: AuditFilter) => {
   return eb.and(all);
 };
 
-/** The history a reader may see, newest first, filtered and paged (ADR 0047). */
-export async function auditPage(
-  db: Kysely<Database>,
-  scope: AuditScope,
-  filter: AuditFilter,
-  page: number,
-  perPage: number,
-): Promise<{ total: number; rows: AuditListRow[] }> {
+/** Newest first: the id, which the indexes on (store_id, id) and (agency_id, id) end in. */
+const NEWEST_FIRST: KeysetOrder = { keys: [sql.ref('audit_log.id')], direction: 'desc' };
+
+/**
+ * The history a reader may see, newest first, filtered (ADR 0047): how many rows match, and a
+ * page of them as `seek` says (keyset paging, ADR 0098).
+ */
+export function auditList(db: Kysely<Database>, scope: AuditScope, filter: AuditFilter) {
   const where = (eb: Eb) => eb.and([scopeOf(eb, scope), filterOf(eb, filter)]);
-  const count = await db
-    .selectFrom('audit_log')
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where(where)
-    .executeTakeFirst();
-  const rows = await db
-    .selectFrom('audit_log')
-    .leftJoin('users as s', 's.id', 'audit_log.store_id')
-    .select([
-      'audit_log.id',
-      'audit_log.at',
-      'audit_log.actor_id',
-      'audit_log.actor_email',
-      'audit_log.actor_role',
-      'audit_log.store_id',
-      'audit_log.agency_id',
-      'audit_log.entity',
-      'audit_log.entity_id',
-      'audit_log.action',
-      'audit_log.summary',
-      'audit_log.before',
-      'audit_log.after',
-    ])
-    .select((eb) => eb.fn.coalesce('s.store_name', 's.name').as('store_name'))
-    .where(where)
-    .orderBy('audit_log.id', 'desc')
-    .limit(perPage)
-    .offset((page - 1) * perPage)
-    .execute();
-  return { total: Number(count?.n ?? 0), rows };
+  return {
+    async count(): Promise<number> {
+      const count = await db
+        .selectFrom('audit_log')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where(where)
+        .executeTakeFirst();
+      return Number(count?.n ?? 0);
+    },
+    rows: (seek: Seek): Promise<AuditListRow[]> =>
+      seekRows(
+        db
+          .selectFrom('audit_log')
+          .leftJoin('users as s', 's.id', 'audit_log.store_id')
+          .select([
+            'audit_log.id',
+            'audit_log.at',
+            'audit_log.actor_id',
+            'audit_log.actor_email',
+            'audit_log.actor_role',
+            'audit_log.store_id',
+            'audit_log.agency_id',
+            'audit_log.entity',
+            'audit_log.entity_id',
+            'audit_log.action',
+            'audit_log.summary',
+            'audit_log.before',
+            'audit_log.after',
+          ])
+          .select((eb) => eb.fn.coalesce('s.store_name', 's.name').as('store_name'))
+          .where(where),
+        NEWEST_FIRST,
+        seek,
+      ),
+  };
 }
 
 export type AuditLog = ReturnType<typeof createAuditLog>;
 
 export function createAuditLog(db: Kysely<Database>, clock: Clock) {
   return {
-    /** The history a reader may see (see `auditPage`). */
-    page: (scope: AuditScope, filter: AuditFilter, page: number, perPage: number) =>
-      auditPage(db, scope, filter, page, perPage),
+    /** The history a reader may see (see `auditList`). */
+    list: (scope: AuditScope, filter: AuditFilter) => auditList(db, scope, filter),
     /** An account as an actor, for a change made where no session is at hand (an OAuth return). */
     actorById: async (id: number): Promise<AuditActor | null> =>
       (await db

@@ -8,6 +8,7 @@ import {
   type AuditRow,
 } from '@tenpo/domain';
 import { notFound } from '../../lib/errors';
+import { keysetPage } from '../../lib/keyset';
 import { okData, withZod } from '../../lib/route';
 import { actorOf, type Actor } from '../../plugins/auth';
 import type { StoreAccess } from '../stores/access';
@@ -65,7 +66,7 @@ export function registerAuditRoutes(
       schema: {
         tags: ['audit'],
         summary:
-          'The change history (who, when, what, values before and after), newest first, 20 a page: a manager reads everything, an agency its stores and itself, a store itself. Filters: store_id (another tenant’s store is 404), entity, action, actor (part of an e-mail or an id), from/to (Tokyo days, inclusive).',
+          'The change history (who, when, what, values before and after), newest first, 20 a page (by `page`, or `after` / `before` with the cursors of the page shown): a manager reads everything, an agency its stores and itself, a store itself. Filters: store_id (another tenant’s store is 404), entity, action, actor (part of an e-mail or an id), from/to (Tokyo days, inclusive).',
         querystring: auditLogQuery,
         response: { 200: ok(auditLogResponse) },
       },
@@ -79,27 +80,36 @@ export function registerAuditRoutes(
         if (scope.kind === 'store' && q.store_id !== actor.user.id) throw notFound();
       }
       const { since, until } = tokyoDayBounds(q.from || undefined, q.to || undefined);
-      const { total, rows } = await deps.audit.page(
-        scope,
+      const list = deps.audit.list(scope, {
+        ...(q.store_id ? { storeId: q.store_id } : {}),
+        ...(q.entity ? { entity: q.entity } : {}),
+        ...(q.action ? { action: q.action } : {}),
+        ...(q.actor ? { actor: q.actor } : {}),
+        since,
+        until,
+      });
+      const total = await list.count();
+      // By number, or next to the page shown (`after` / `before`, ADR 0098): the scope stays.
+      const page = await keysetPage(
+        { page: q.page, perPage: q.per_page, after: q.after, before: q.before },
         {
-          ...(q.store_id ? { storeId: q.store_id } : {}),
-          ...(q.entity ? { entity: q.entity } : {}),
-          ...(q.action ? { action: q.action } : {}),
-          ...(q.actor ? { actor: q.actor } : {}),
-          since,
-          until,
+          total,
+          order: 'id,desc',
+          keyTypes: ['number'],
+          keyOf: (r) => [r.id],
+          read: list.rows,
         },
-        q.page,
-        q.per_page,
       );
       return okData({
-        data: rows.map(present),
+        data: page.rows.map(present),
         meta: {
-          current_page: q.page,
-          last_page: Math.max(1, Math.ceil(total / q.per_page)),
+          current_page: page.current_page,
+          last_page: page.last_page,
           per_page: q.per_page,
           total,
         },
+        next_cursor: page.next_cursor,
+        prev_cursor: page.prev_cursor,
       });
     },
   );

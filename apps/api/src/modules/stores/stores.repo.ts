@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
-import { pageOf, ROLE, type Group, type Page, type StoreRow } from '@tenpo/domain';
+import { ROLE, type Group, type KeysetPage, type StoreRow } from '@tenpo/domain';
 import type { Db } from '../../db/kysely';
+import { keysetPage, type KeysetRequest, type Seek } from '../../lib/keyset';
+import { seekRows, type KeysetOrder } from '../../lib/keyset.repo';
 import { createReviewMetricsRepo } from '../reviews/review-metrics.repo';
 import { GOOGLE_KEY, googleStatusOf } from '../users/users.repo';
 
@@ -16,6 +18,12 @@ export type StoreFilter = {
 };
 
 export type StoresRepo = ReturnType<typeof createStoresRepo>;
+
+/**
+ * The name a store is listed and sorted by, as the list shows it (never null, so the seek's
+ * `=` and `>` hold on every row); the index users_stores_name (migration 0030) is on it.
+ */
+const storeSortName = sql<string>`coalesce(${sql.ref('u.store_name')}, ${sql.ref('u.company_name')}, ${sql.ref('u.email')})`;
 
 export function createStoresRepo(db: Db) {
   const reviewMetrics = createReviewMetricsRepo(db);
@@ -53,49 +61,68 @@ export function createStoresRepo(db: Db) {
     return q;
   };
 
+  /** The list's sort keys, the id last (ADR 0098); each has an index that leads with agency_id. */
+  const sortOf = (o: NonNullable<StoreFilter['orderBy']>): KeysetOrder => ({
+    keys: [
+      ...(o.column === 'name'
+        ? [storeSortName]
+        : o.column === 'created_at'
+          ? [sql.ref('u.created_at')]
+          : []),
+      sql.ref('u.id'),
+    ],
+    direction: o.direction,
+  });
+
   return {
-    async page(f: StoreFilter, page: number, perPage: number, now: Date): Promise<Page<StoreRow>> {
+    /**
+     * A page of stores, by number or next to a page shown (`after` / `before`, ADR 0098): the
+     * cursor's keys seek the index, the filter (the tenant) is always the caller's.
+     */
+    async page(f: StoreFilter, req: KeysetRequest, now: Date): Promise<KeysetPage<StoreRow>> {
       const base = filtered(f);
       const total = await base
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .executeTakeFirstOrThrow();
       const order = f.orderBy ?? { column: 'id', direction: 'asc' };
-      const orderCol =
-        order.column === 'name'
-          ? 'u.store_name'
-          : order.column === 'created_at'
-            ? 'u.created_at'
-            : 'u.id';
-      const rows = await base
-        .select((eb) => [
-          'u.id',
-          'u.email',
-          'u.role',
-          'u.status',
-          'u.agent_code',
-          'u.company_name',
-          'u.store_name',
-          'u.name as person_in_charge',
-          'u.trial_ends_at',
-          'u.payment_fail',
-          eb
-            .selectFrom('users as a')
-            .select('a.logo_url')
-            .whereRef('a.id', '=', 'u.agency_id')
-            .as('agency_logo'),
-          eb
-            .selectFrom('publisher_connections as p')
-            .select('p.status')
-            .whereRef('p.user_id', '=', 'u.id')
-            .where('p.publisher_key', '=', GOOGLE_KEY)
-            .limit(1)
-            .as('google_connection'),
-        ])
-        .orderBy(orderCol, order.direction)
-        .orderBy('u.id', 'asc')
-        .limit(perPage)
-        .offset((page - 1) * perPage)
-        .execute();
+      const query = base.select((eb) => [
+        'u.id',
+        'u.email',
+        'u.role',
+        'u.status',
+        'u.agent_code',
+        'u.company_name',
+        'u.store_name',
+        'u.created_at',
+        'u.name as person_in_charge',
+        'u.trial_ends_at',
+        'u.payment_fail',
+        eb
+          .selectFrom('users as a')
+          .select('a.logo_url')
+          .whereRef('a.id', '=', 'u.agency_id')
+          .as('agency_logo'),
+        eb
+          .selectFrom('publisher_connections as p')
+          .select('p.status')
+          .whereRef('p.user_id', '=', 'u.id')
+          .where('p.publisher_key', '=', GOOGLE_KEY)
+          .limit(1)
+          .as('google_connection'),
+      ]);
+      const list = await keysetPage(req, {
+        total: Number(total.n),
+        order: `${order.column},${order.direction}`,
+        keyTypes: order.column === 'id' ? ['number'] : ['string', 'number'],
+        keyOf: (r) =>
+          order.column === 'name'
+            ? [r.store_name ?? r.company_name ?? r.email, r.id]
+            : order.column === 'created_at'
+              ? [r.created_at, r.id]
+              : [r.id],
+        read: (seek: Seek) => seekRows(query, sortOf(order), seek),
+      });
+      const rows = list.rows;
       const nowIso = now.toISOString();
       // The page's reviews (issue 25 item 7): the overview's 平均評価 and 未返信 columns.
       const reviews = await reviewMetrics.summaries(rows.map((r) => r.id));
@@ -114,7 +141,17 @@ export function createStoresRepo(db: Db) {
         payment_fail: r.payment_fail === 1,
         reviews: reviews.get(r.id),
       }));
-      return pageOf(data, Number(total.n), page, perPage);
+      return {
+        data,
+        current_page: list.current_page,
+        last_page: list.last_page,
+        total: Number(total.n),
+        per_page: req.perPage,
+        from: list.from,
+        to: list.to,
+        next_cursor: list.next_cursor,
+        prev_cursor: list.prev_cursor,
+      };
     },
 
     async groups(where: { agencyId?: number; leaderId?: number }): Promise<Group[]> {

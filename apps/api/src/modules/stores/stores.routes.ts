@@ -6,7 +6,7 @@ import {
   groupSchema,
   idParams,
   ok,
-  paged,
+  keysetPaged,
   pageQuery,
   storeListQuery,
   storeRowSchema,
@@ -26,6 +26,14 @@ const orderOf = (v: string | undefined): StoreFilter['orderBy'] => {
   return { column, direction };
 };
 
+/** The page asked for: by number, or next to a page shown (ADR 0098). */
+const keysetOf = (q: { page: number; per_page: number; after?: string; before?: string }) => ({
+  page: q.page,
+  perPage: q.per_page,
+  after: q.after,
+  before: q.before,
+});
+
 /** The store lists the store selector and the overviews need, by role (spec 3 §4). */
 export function registerStoreRoutes(
   app: FastifyInstance,
@@ -41,7 +49,7 @@ export function registerStoreRoutes(
   const { stores, clock } = deps;
   const agencyQuery = pageQuery(AGENCY_STORES_PER_PAGE).extend(storeListQuery.shape);
   const listQuery = pageQuery(DEFAULT_PER_PAGE).extend(storeListQuery.shape);
-  const pagedStores = { 200: ok(paged(storeRowSchema)) };
+  const pagedStores = { 200: ok(keysetPaged(storeRowSchema)) };
   const groupParams = idParams;
   const agency = withRole(deps.authenticate, 'agency');
   const leader = withRole(deps.authenticate, 'leader');
@@ -52,7 +60,8 @@ export function registerStoreRoutes(
       ...agency,
       schema: {
         tags: ['agency'],
-        summary: "The agency's stores (paged, 5 a page by default)",
+        summary:
+          "The agency's stores (paged, 5 a page by default; by `page`, or `after` / `before` with the cursors of the page shown)",
         querystring: agencyQuery,
         response: pagedStores,
       },
@@ -63,8 +72,7 @@ export function registerStoreRoutes(
       return okData(
         await stores.page(
           { agencyId: actor.user.id, search: q.search, orderBy: orderOf(q.order_by) },
-          q.page,
-          q.per_page,
+          keysetOf(q),
           clock.now(),
         ),
       );
@@ -112,8 +120,7 @@ export function registerStoreRoutes(
             search: q.search,
             orderBy: orderOf(q.order_by),
           },
-          q.page,
-          q.per_page,
+          keysetOf(q),
           clock.now(),
         ),
       );
@@ -157,8 +164,7 @@ export function registerStoreRoutes(
             search: q.search,
             orderBy: orderOf(q.order_by) ?? { column: 'id', direction: 'asc' },
           },
-          q.page,
-          q.per_page,
+          keysetOf(q),
           clock.now(),
         ),
       );
@@ -185,8 +191,7 @@ export function registerStoreRoutes(
       return okData(
         await stores.page(
           { groupId: group.id, search: q.search, orderBy: orderOf(q.order_by) },
-          q.page,
-          q.per_page,
+          keysetOf(q),
           clock.now(),
         ),
       );

@@ -1,14 +1,21 @@
 import type { AdminAgency, AdminStore, AdminStoreRow, Page } from '@tenpo/domain';
 import { api } from '@/lib/api-client';
+import { positionQuery, type CursorPage, type PagePosition } from '@/lib/keyset-pager';
 
-type AdminList<T> = {
+type Cursors = Omit<CursorPage, 'current_page'>;
+
+type AdminList<T> = Cursors & {
   data: T[];
   meta: { current_page: number; last_page: number; per_page: number; total: number };
 };
 
+/** A page of an admin list with the cursors of the pages beside it (ADR 0098). */
+export type AdminPage<T> = Page<T> & Cursors;
+
 /** `meta` paging to the table footer's page (from/to worked out here). */
-const pageOf = <T>(l: AdminList<T>): Page<T> => {
+const pageOf = <T>(l: AdminList<T>): AdminPage<T> => {
   const { current_page, per_page, total, last_page } = l.meta;
+  const { next_cursor, prev_cursor } = l;
   const from = l.data.length === 0 ? null : (current_page - 1) * per_page + 1;
   return {
     data: l.data,
@@ -18,17 +25,24 @@ const pageOf = <T>(l: AdminList<T>): Page<T> => {
     total,
     from,
     to: from === null ? null : from + l.data.length - 1,
+    next_cursor,
+    prev_cursor,
   };
 };
 
-export type AdminListQuery = { page: number; perPage: number; search?: string };
+/** A page by number, or next to the one shown by its cursor. */
+export type AdminListQuery = PagePosition & { perPage: number; search?: string };
 
-const query = (q: AdminListQuery) => ({ page: q.page, per_page: q.perPage, search: q.search });
+const query = (q: AdminListQuery) => ({
+  ...positionQuery(q),
+  per_page: q.perPage,
+  search: q.search,
+});
 
-export const agencyListCall = async (q: AdminListQuery): Promise<Page<AdminAgency>> =>
+export const agencyListCall = async (q: AdminListQuery): Promise<AdminPage<AdminAgency>> =>
   pageOf((await api<AdminList<AdminAgency>>('/admin/agencies', { query: query(q) })).data);
 
-export const customerListCall = async (q: AdminListQuery): Promise<Page<AdminStoreRow>> =>
+export const customerListCall = async (q: AdminListQuery): Promise<AdminPage<AdminStoreRow>> =>
   pageOf((await api<AdminList<AdminStoreRow>>('/admin/customers', { query: query(q) })).data);
 
 export const agencyCall = async (id: number): Promise<AdminAgency> =>

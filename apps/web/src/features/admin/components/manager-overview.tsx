@@ -14,20 +14,17 @@ import {
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  DEFAULT_PER_PAGE,
-  ja,
-  type AdminAgency,
-  type AdminStoreRow,
-  type Page,
-} from '@tenpo/domain';
+import { DEFAULT_PER_PAGE, ja, type AdminAgency, type AdminStoreRow } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '@/components/ui/error-alert';
 import { EmptyRow, TableFooter } from '@/components/ui/table-footer';
 import { errorLines } from '@/lib/api-client';
+import { FIRST_PAGE, positionOf, type PagePosition } from '@/lib/keyset-pager';
 import {
   adminKeys,
   agencyListCall,
+  type AdminListQuery,
+  type AdminPage,
   customerListCall,
   deleteAgencyCall,
   deleteCustomerCall,
@@ -36,22 +33,27 @@ import { AgencyFormModal } from './agency-form-modal';
 import { ConfirmDelete } from './confirm-delete';
 import { CustomerFormModal } from './customer-form-modal';
 
-/** Search, a paged table (10 a page) and its footer; the page goes back when it empties. */
+/**
+ * Search, a paged table (10 a page) and its footer; the page goes back when it empties. The
+ * next and previous pages are asked for by cursor (`onPage`, ADR 0098), others by number.
+ */
 function usePagedList<T>(
   key: 'agencies' | 'customers',
-  call: (q: { page: number; perPage: number; search?: string }) => Promise<Page<T>>,
+  call: (q: AdminListQuery) => Promise<AdminPage<T>>,
 ) {
-  const [page, setPage] = useState(1);
+  const [pos, setPos] = useState<PagePosition>(FIRST_PAGE);
   const [perPage, setPerPage] = useState<number>(DEFAULT_PER_PAGE);
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 300);
-  const q = { page, perPage, search: debounced || undefined };
+  const q = { ...pos, perPage, search: debounced || undefined };
   const list = useQuery({
     queryKey: key === 'agencies' ? adminKeys.agencies(q) : adminKeys.customers(q),
     queryFn: () => call(q),
     placeholderData: keepPreviousData,
   });
-  return { page, setPage, perPage, setPerPage, search, setSearch, list };
+  const setPage = (page: number) => setPos({ page });
+  const onPage = (page: number) => setPos(positionOf(page, list.data));
+  return { page: pos.page, setPage, onPage, perPage, setPerPage, search, setSearch, list };
 }
 
 function Logo({ url, name }: { url: string | null; name: string }) {
@@ -144,7 +146,7 @@ function CustomersTab() {
           d && (
             <TableFooter
               page={d}
-              onPage={l.setPage}
+              onPage={l.onPage}
               onPerPage={(n) => {
                 l.setPerPage(n);
                 l.setPage(1);
@@ -307,7 +309,7 @@ function AgenciesTab({ onOpenAgency }: { onOpenAgency: (a: AdminAgency) => void 
           d && (
             <TableFooter
               page={d}
-              onPage={l.setPage}
+              onPage={l.onPage}
               onPerPage={(n) => {
                 l.setPerPage(n);
                 l.setPage(1);

@@ -10,6 +10,9 @@ export type AuditFilters = {
   from: string;
   to: string;
   page: number;
+  /** The page next to the one shown, by its cursor (ADR 0098); `page` otherwise. */
+  after?: string;
+  before?: string;
 };
 
 export const auditKeys = {
@@ -28,6 +31,8 @@ export const auditLogCall = async (f: AuditFilters): Promise<AuditLogResponse> =
         from: f.from || undefined,
         to: f.to || undefined,
         page: f.page,
+        after: f.after,
+        before: f.before,
       },
     })
   ).data;

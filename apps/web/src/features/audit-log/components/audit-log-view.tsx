@@ -17,6 +17,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { AUDIT_ACTIONS, AUDIT_ENTITIES, type AuditRow } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
 import { errorLines } from '@/lib/api-client';
+import { positionOf } from '@/lib/keyset-pager';
 import { tokyoDateTime } from '@/lib/format';
 import { auditKeys, auditLogCall, type AuditFilters } from '../api/audit-log-api';
 import { AuditChanges } from './audit-changes';
@@ -53,12 +54,28 @@ export function AuditLogView({
     placeholderData: keepPreviousData,
   });
   const [open, setOpen] = useState<number | null>(null);
-  const set = (patch: Partial<AuditFilters>) => setF((x) => ({ ...x, page: 1, ...patch }));
+  // A filter changed: page 1, no cursor. The next and previous pages go by cursor (ADR 0098).
+  const set = (patch: Partial<AuditFilters>) =>
+    setF((x) => ({ ...x, page: 1, after: undefined, before: undefined, ...patch }));
   const entityLabel = (e: string) => t(`auditLog.entities.${e}`, { defaultValue: e });
   const actionLabel = (a: string) => t(`auditLog.actions.${a}`, { defaultValue: a });
   const who = (r: AuditRow) => r.actor?.email ?? t('auditLog.system');
   const rows = list.data?.data ?? [];
   const meta = list.data?.meta;
+  const toPage = (page: number) =>
+    setF((x) => ({
+      ...x,
+      after: undefined,
+      before: undefined,
+      ...positionOf(
+        page,
+        list.data && {
+          current_page: list.data.meta.current_page,
+          next_cursor: list.data.next_cursor,
+          prev_cursor: list.data.prev_cursor,
+        },
+      ),
+    }));
 
   return (
     <Stack>
@@ -200,11 +217,7 @@ export function AuditLogView({
           <Text size="sm" c="dimmed">
             {t('auditLog.total', { total: meta.total })}
           </Text>
-          <Pagination
-            total={meta.last_page}
-            value={meta.current_page}
-            onChange={(page) => setF((x) => ({ ...x, page }))}
-          />
+          <Pagination total={meta.last_page} value={meta.current_page} onChange={toPage} />
         </Group>
       )}
     </Stack>

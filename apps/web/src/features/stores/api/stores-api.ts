@@ -1,5 +1,6 @@
 import { MAX_PER_PAGE, ROLE, type Group, type Page, type StoreRow, type User } from '@tenpo/domain';
 import { api } from '@/lib/api-client';
+import type { CursorPage } from '@/lib/keyset-pager';
 
 export type StoreListQuery = {
   page: number;
@@ -8,15 +9,22 @@ export type StoreListQuery = {
   groupId?: number | null;
   /** A manager's view of one agency's stores (/overview/agencies/{id}). */
   agencyId?: number;
+  /** The page next to the one shown, by its cursor (ADR 0098); `page` otherwise. */
+  after?: string;
+  before?: string;
 };
 
-type AdminList = {
+/** A page of stores with the cursors of the pages beside it, when the answer has them. */
+export type StorePage = Page<StoreRow> & Omit<CursorPage, 'current_page'>;
+
+type AdminList = Omit<CursorPage, 'current_page'> & {
   data: StoreRow[];
   meta: { current_page: number; last_page: number; per_page: number; total: number };
 };
 
-const fromAdmin = (l: AdminList): Page<StoreRow> => {
+const fromAdmin = (l: AdminList): StorePage => {
   const { current_page, per_page, total, last_page } = l.meta;
+  const { next_cursor, prev_cursor } = l;
   const from = l.data.length === 0 ? null : (current_page - 1) * per_page + 1;
   return {
     data: l.data,
@@ -26,6 +34,8 @@ const fromAdmin = (l: AdminList): Page<StoreRow> => {
     total,
     from,
     to: from === null ? null : from + l.data.length - 1,
+    next_cursor,
+    prev_cursor,
   };
 };
 
@@ -33,8 +43,14 @@ const fromAdmin = (l: AdminList): Page<StoreRow> => {
  * The stores a user may act for (spec 1 §4 store lists): a manager loads every store, an
  * agency its own, a group leader the stores of its groups ordered by id ascending.
  */
-export const storeListCall = async (user: User, q: StoreListQuery): Promise<Page<StoreRow>> => {
-  const query = { page: q.page, per_page: q.perPage, search: q.search };
+export const storeListCall = async (user: User, q: StoreListQuery): Promise<StorePage> => {
+  const query = {
+    page: q.page,
+    per_page: q.perPage,
+    search: q.search,
+    after: q.after,
+    before: q.before,
+  };
   if (user.role === ROLE.manager) {
     const agency = q.agencyId ? { agency_id: q.agencyId } : {};
     const group = q.groupId ? { group_id: q.groupId } : {};
@@ -44,10 +60,10 @@ export const storeListCall = async (user: User, q: StoreListQuery): Promise<Page
   }
   if (user.role === ROLE.agency) {
     const path = q.groupId ? `/agency/groups/${q.groupId}/stores` : '/agency/stores';
-    return (await api<Page<StoreRow>>(path, { query })).data;
+    return (await api<StorePage>(path, { query })).data;
   }
   const path = q.groupId ? `/group-leader/groups/${q.groupId}/stores` : '/group-leader/stores';
-  return (await api<Page<StoreRow>>(path, { query: { ...query, order_by: 'id,asc' } })).data;
+  return (await api<StorePage>(path, { query: { ...query, order_by: 'id,asc' } })).data;
 };
 
 /** Most groups one agency's selector lists at once (the API's largest page). */

@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '@/components/ui/error-alert';
 import { TableFooter } from '@/components/ui/table-footer';
 import { errorLines } from '@/lib/api-client';
+import { FIRST_PAGE, positionOf, type PagePosition } from '@/lib/keyset-pager';
 import { groupListCall, storeKeys, storeListCall } from '../api/stores-api';
 import { GroupFormModal } from './group-form';
 import { StoreOverviewTable } from './store-overview-table';
@@ -30,7 +31,9 @@ export function StoreOverview({
   onViewReport: (rows: StoreRow[]) => void;
 }) {
   const { t } = useTranslation();
-  const [page, setPage] = useState(1);
+  // The page shown; the next and previous pages are asked for by cursor (ADR 0098).
+  const [pos, setPos] = useState<PagePosition>(FIRST_PAGE);
+  const setPage = (page: number) => setPos({ page });
   const [perPage, setPerPage] = useState<number>(AGENCY_STORES_PER_PAGE);
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 300);
@@ -47,7 +50,7 @@ export function StoreOverview({
     queryFn: () => groupListCall(user, agencyId),
     enabled: withGroups,
   });
-  const q = { page, perPage, search: debounced, groupId, agencyId };
+  const q = { ...pos, perPage, search: debounced, groupId, agencyId };
   const list = useQuery({
     queryKey: storeKeys.list(user.id, q),
     queryFn: () => storeListCall(user, q),
@@ -150,7 +153,7 @@ export function StoreOverview({
       {d && (
         <TableFooter
           page={d}
-          onPage={setPage}
+          onPage={(p) => setPos(positionOf(p, d))}
           onPerPage={(n) => {
             setPerPage(n);
             setPage(1);

@@ -19,6 +19,7 @@ import { storeOptionDisabled, type StoreRow, type User } from '@tenpo/domain';
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '@/components/ui/error-alert';
 import { errorLines } from '@/lib/api-client';
+import { FIRST_PAGE, positionOf, type PagePosition } from '@/lib/keyset-pager';
 import { rememberStores } from '@/lib/selection';
 import { storeKeys, storeListCall } from '../api/stores-api';
 
@@ -47,7 +48,8 @@ export function StoreSelector({
 }) {
   const { t } = useTranslation();
   const [opened, setOpened] = useState(false);
-  const [page, setPage] = useState(1);
+  // The next and previous pages are asked for by cursor (ADR 0098), others by number.
+  const [pos, setPos] = useState<PagePosition>(FIRST_PAGE);
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 300);
   const [chosen, setChosen] = useState<number[]>([]);
@@ -63,8 +65,8 @@ export function StoreSelector({
   }, [known.data]);
 
   const list = useQuery({
-    queryKey: storeKeys.list(user.id, { page, perPage: SELECTOR_PER_PAGE, search: debounced }),
-    queryFn: () => storeListCall(user, { page, perPage: SELECTOR_PER_PAGE, search: debounced }),
+    queryKey: storeKeys.list(user.id, { ...pos, perPage: SELECTOR_PER_PAGE, search: debounced }),
+    queryFn: () => storeListCall(user, { ...pos, perPage: SELECTOR_PER_PAGE, search: debounced }),
     enabled: opened,
     placeholderData: keepPreviousData,
   });
@@ -86,7 +88,7 @@ export function StoreSelector({
     const single =
       selectedIds.length === 1 && !(only && storeOptionDisabled(only, 'single')) ? selectedIds : [];
     setChosen(mode === 'single' ? single : selectedIds);
-    setPage(1);
+    setPos(FIRST_PAGE);
     setSearch('');
     setOpened(true);
   };
@@ -130,7 +132,7 @@ export function StoreSelector({
             value={search}
             onChange={(e) => {
               setSearch(e.currentTarget.value);
-              setPage(1);
+              setPos(FIRST_PAGE);
             }}
           />
           {list.isError && <ErrorAlert lines={errorLines(list.error)} />}
@@ -183,8 +185,8 @@ export function StoreSelector({
           {list.data && list.data.last_page > 1 && (
             <Pagination
               total={list.data.last_page}
-              value={page}
-              onChange={setPage}
+              value={pos.page}
+              onChange={(p) => setPos(positionOf(p, list.data))}
               siblings={2}
               size="sm"
             />
