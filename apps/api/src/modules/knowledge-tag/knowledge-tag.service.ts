@@ -93,6 +93,9 @@ export function createKnowledgeTagService(deps: {
 
   /** The store whose tag these keys are; anything wrong answers 404 and says nothing more. */
   const resolve = async (keys: EmbedKeys) => {
+    // No key holds a NUL (they are base64url), and PostgreSQL's text cannot hold one: not found.
+    if ([keys.api_key, keys.app_key, keys.entity_id].some((k) => k.includes('\0')))
+      throw notFound();
     const row = await repo.byApiKey(keys.api_key);
     if (!row || !safeEqualTo(row.app_key)(keys.app_key)) throw notFound();
     const store = await deps.findStore(row.store_id);
