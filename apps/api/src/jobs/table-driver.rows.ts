@@ -129,22 +129,7 @@ export async function insertJob(
   payloadText: string,
   opts: { key: string | null; runAt?: Date; maxAttempts?: number },
 ): Promise<void> {
-  const now = iso(clock.now());
-  await target
-    .insertInto('jobs')
-    .values({
-      queue: queueName,
-      payload: payloadText,
-      status: 'queued',
-      attempts: 0,
-      max_attempts: opts.maxAttempts ?? 5,
-      run_at: iso(opts.runAt ?? clock.now()),
-      idempotency_key: opts.key,
-      created_at: now,
-      updated_at: now,
-    })
-    .onConflict((oc) => oc.column('idempotency_key').doNothing())
-    .execute();
+  await insertJobs(target, clock, [{ queueName, payloadText, ...opts }]);
 }
 
 /** `insertJob` for many jobs, in as few statements as the limit on parameters allows. */

@@ -200,6 +200,22 @@ export function auditList(db: Kysely<Database>, scope: AuditScope, filter: Audit
 
 export type AuditLog = ReturnType<typeof createAuditLog>;
 
+/** A change's row in `audit_log`, its agency already known. */
+const rowOf = (entry: AuditEntry, agencyId: number | null, at: string) => ({
+  at,
+  actor_id: entry.actor?.id ?? null,
+  actor_email: entry.actor?.email ?? null,
+  actor_role: entry.actor?.role ?? null,
+  store_id: entry.storeId ?? null,
+  agency_id: agencyId,
+  entity: entry.entity,
+  entity_id: entry.entityId === null ? null : String(entry.entityId),
+  action: entry.action,
+  summary: entry.summary ?? null,
+  before: clean(entry.before),
+  after: clean(entry.after),
+});
+
 export function createAuditLog(db: Kysely<Database>, clock: Clock) {
   return {
     /** The history a reader may see (see `auditList`). */
@@ -227,20 +243,7 @@ export function createAuditLog(db: Kysely<Database>, clock: Clock) {
       }
       await trx
         .insertInto('audit_log')
-        .values({
-          at: iso(clock.now()),
-          actor_id: entry.actor?.id ?? null,
-          actor_email: entry.actor?.email ?? null,
-          actor_role: entry.actor?.role ?? null,
-          store_id: entry.storeId ?? null,
-          agency_id: agencyId ?? null,
-          entity: entry.entity,
-          entity_id: entry.entityId === null ? null : String(entry.entityId),
-          action: entry.action,
-          summary: entry.summary ?? null,
-          before: clean(entry.before),
-          after: clean(entry.after),
-        })
+        .values(rowOf(entry, agencyId ?? null, iso(clock.now())))
         .execute();
     },
     /**
@@ -253,20 +256,7 @@ export function createAuditLog(db: Kysely<Database>, clock: Clock) {
       trx: Kysely<Database> | Transaction<Database> = db,
     ) {
       const at = iso(clock.now());
-      const rows = entries.map((entry) => ({
-        at,
-        actor_id: entry.actor?.id ?? null,
-        actor_email: entry.actor?.email ?? null,
-        actor_role: entry.actor?.role ?? null,
-        store_id: entry.storeId ?? null,
-        agency_id: entry.agencyId,
-        entity: entry.entity,
-        entity_id: entry.entityId === null ? null : String(entry.entityId),
-        action: entry.action,
-        summary: entry.summary ?? null,
-        before: clean(entry.before),
-        after: clean(entry.after),
-      }));
+      const rows = entries.map((entry) => rowOf(entry, entry.agencyId, at));
       for (const batch of statementBatches(rows))
         await trx.insertInto('audit_log').values(batch).execute();
     },
