@@ -7,6 +7,7 @@ import {
   backoffMs,
   DEFAULT_RETENTION,
   keyOf,
+  type EnqueueOptions,
   type EngineOptions,
   type NewJob,
   type Queue,
@@ -54,6 +55,19 @@ const idOfKey = (key: string): string => {
   const h = createHash('sha256').update(`tenpo-job:${key}`).digest('hex');
   // A version-5-shaped UUID (name-based), so the id column's uuid type takes it.
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h.slice(16, 17), 16) & 0x3) | 0x8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+};
+
+/** A job's data and pg-boss options from the engine's, as `send` and `insert` both take them. */
+const jobOf = (payload: unknown, opts: Omit<EnqueueOptions, 'trx'>) => {
+  const key = keyOf(opts);
+  const maxAttempts = Math.max(1, opts.maxAttempts ?? 5);
+  const data: Data = { payload: payload ?? null, maxAttempts };
+  return {
+    data,
+    ...(key === null ? {} : { id: idOfKey(key), singletonKey: key }),
+    retryLimit: maxAttempts - 1,
+    ...(opts.runAt ? { startAfter: opts.runAt } : {}),
+  };
 };
 
 /**
@@ -136,13 +150,9 @@ export async function createPgBossQueue(
     driver: 'pg-boss',
     async enqueue(name, payload, opts = {}) {
       await b.ensureQueue(name);
-      const key = keyOf(opts);
-      const maxAttempts = Math.max(1, opts.maxAttempts ?? 5);
-      const data: Data = { payload: payload ?? null, maxAttempts };
+      const { data, ...options } = jobOf(payload, opts);
       await boss.send(name, data, {
-        ...(key === null ? {} : { id: idOfKey(key), singletonKey: key }),
-        retryLimit: maxAttempts - 1,
-        ...(opts.runAt ? { startAfter: opts.runAt } : {}),
+        ...options,
         // The caller's transaction: the job exists exactly when its writes commit.
         ...(opts.trx ? { db: fromKysely(opts.trx) } : {}),
       });
@@ -158,17 +168,7 @@ export async function createPgBossQueue(
         // same id, key, retries and start as `send` gives each.
         await boss.insert(
           name,
-          list.map((j) => {
-            const key = keyOf(j.opts ?? {});
-            const maxAttempts = Math.max(1, j.opts?.maxAttempts ?? 5);
-            const data: Data = { payload: j.payload ?? null, maxAttempts };
-            return {
-              data,
-              ...(key === null ? {} : { id: idOfKey(key), singletonKey: key }),
-              retryLimit: maxAttempts - 1,
-              ...(j.opts?.runAt ? { startAfter: j.opts.runAt } : {}),
-            };
-          }),
+          list.map((j) => jobOf(j.payload, j.opts ?? {})),
           trx ? { db: fromKysely(trx) } : {},
         );
         const w = workers.get(name);

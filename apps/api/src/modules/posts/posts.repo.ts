@@ -99,25 +99,6 @@ const queries = (db: Db) => {
     },
 
     /** One store's post, its media and its targets, in one go (the transaction's writes). */
-    async insert(post: NewPost, media: NewPostMedia[], targets: NewTarget[]) {
-      const row = await db
-        .insertInto('posts')
-        .values(post)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      if (media.length)
-        await db
-          .insertInto('post_media')
-          .values(media.map((m) => ({ ...m, post_id: row.id })))
-          .execute();
-      const rows = await db
-        .insertInto('post_targets')
-        .values(targets.map((t) => ({ ...t, post_id: row.id })))
-        .returningAll()
-        .execute();
-      return { post: row, targets: rows };
-    },
-
     /**
      * Many stores' posts of one submission, with their media and targets, in one statement per
      * table (as many as the databases' limit on parameters needs): a post to 1,000 stores costs
