@@ -196,3 +196,35 @@ describe('calendar days and months', () => {
     expect(isDay(20260101)).toBe(false);
   });
 });
+
+describe("the wall clock's arithmetic (issue 26 P2) against Date#toISOString", () => {
+  const byIso = (ms: number) =>
+    new Date(ms + 9 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
+  it('agrees from 1600 to 2500 (a step prime to seconds, hours and days) and at the edges of days', () => {
+    const from = Date.UTC(1600, 0, 1);
+    const to = Date.UTC(2500, 0, 1);
+    const differ: number[] = [];
+    for (let ms = from; ms < to; ms += 3_600_000 * 29 + 1_000_003)
+      if (formatTokyo(ms, 'YYYY-MM-DD HH:mm:ss') !== byIso(ms)) differ.push(ms);
+    expect(differ).toEqual([]);
+    for (const ms of [
+      Date.UTC(2000, 1, 28, 15),
+      Date.UTC(2000, 1, 29, 14, 59, 59, 999),
+      Date.UTC(2000, 1, 29, 15),
+      Date.UTC(1900, 1, 28, 15),
+      Date.UTC(2100, 1, 28, 15),
+      Date.UTC(2026, 11, 31, 14, 59, 59, 999),
+      Date.UTC(2026, 11, 31, 15),
+      0,
+      -1,
+    ])
+      expect(formatTokyo(ms, 'YYYY-MM-DD HH:mm:ss')).toBe(byIso(ms));
+  });
+
+  it('keeps Date’s forms outside 0000–9999 and its error for an invalid date', () => {
+    expect(tokyoDay(Date.UTC(9999, 11, 31, 15))).toBe('+010000-01-01'.slice(0, 10));
+    expect(tokyoDay(Date.UTC(9999, 11, 31, 14))).toBe('9999-12-31');
+    expect(tokyoDay(new Date('0005-06-07T00:00:00Z'))).toBe('0005-06-07');
+    expect(() => tokyoDay(new Date('x'))).toThrow(RangeError);
+  });
+});

@@ -1,5 +1,5 @@
 import { serializerCompiler as zodSerializerCompiler } from 'fastify-type-provider-zod';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { ok, userSchema } from '@tenpo/domain';
 import { compileFastSerializer, serializerCompiler } from './serializer';
@@ -167,6 +167,50 @@ const cases: [string, z.ZodType, unknown][] = [
   ['an enum of numbers', z.object({ e: z.enum({ A: 1, B: 2 }) }), { e: 2 }],
   ["a number's text for an enum of numbers", z.object({ e: z.enum({ A: 1, B: 2 }) }), { e: '2' }],
   ['an enum nullable and null', z.object({ e: z.enum(['a']).nullable() }), { e: null }],
+  // The exact path (JSON.stringify of the value itself) against the writer's and zod's text.
+  [
+    'keys in another order than the schema',
+    plain,
+    Object.fromEntries(Object.entries(good).reverse()),
+  ],
+  ['an optional key first, set to undefined', plain, { opt: undefined, ...good }],
+  [
+    'an optional key where the schema has it',
+    plain,
+    { n: 1.5, i: -3, s: 'é', b: true, lit: 'x', maybe: null, opt: 7, list: [] },
+  ],
+  ['an optional key out of its place', plain, { ...good, opt: 7 }],
+  ['an own toJSON', z.object({ s: z.string() }), { s: 'a', toJSON: () => 'x' }],
+  [
+    'an instance whose class has toJSON',
+    z.object({ s: z.string() }),
+    new (class {
+      s = 'a';
+      toJSON() {
+        return 'x';
+      }
+    })(),
+  ],
+  [
+    'an object of null prototype',
+    z.object({ s: z.string() }),
+    Object.assign(Object.create(null) as object, { s: 'a' }),
+  ],
+  // eslint-disable-next-line no-sparse-arrays -- a hole is what is tested
+  ['a sparse array', plain, { ...good, list: [, { a: 'q' }] }],
+  ['a string needing escapes', plain, { ...good, s: '\u2028 "\\ \n \ud800 é 店' }],
+  [
+    'a union of objects',
+    z.object({
+      u: z.union([z.object({ a: z.string() }), z.object({ a: z.string(), b: z.number() })]),
+    }),
+    { u: { a: 'x', b: 1 } },
+  ],
+  [
+    'a union of primitives',
+    z.object({ u: z.union([z.string(), z.number().nullable()]) }),
+    { u: null },
+  ],
 ];
 
 describe('the fast response serializer', () => {
@@ -220,6 +264,27 @@ describe('the fast response serializer', () => {
     ['a nullish property', true, z.object({ s: z.string().nullish() })],
   ] as [string, boolean, z.ZodType][])('%s: fast path %s', (_name, fast, schema) => {
     expect(compileFastSerializer(schema) !== null).toBe(fast);
+  });
+
+  it("writes a value of exactly the schema's shape with JSON.stringify, in one call", () => {
+    const fast = compileFastSerializer(ok(userSchema));
+    // The user in the schema's key order.
+    const data = Object.fromEntries(
+      Object.keys(userSchema.shape).map((k) => [k, user[k as keyof typeof user]]),
+    );
+    const value = { status_code: 200, data };
+    const expected = viaZod(ok(userSchema), value).json;
+    const spy = vi.spyOn(JSON, 'stringify');
+    try {
+      expect(fast?.(value)).toBe(expected);
+      expect(spy.mock.calls.map((c) => c[0])).toEqual([value]);
+      spy.mockClear();
+      // A key the schema lacks: the writer strips it, string by string.
+      fast?.({ ...value, extra: 1 });
+      expect(spy.mock.calls.length).toBeGreaterThan(1);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('vouches only for values zod accepts', () => {

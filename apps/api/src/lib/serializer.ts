@@ -188,6 +188,121 @@ function compile(schema: unknown): Fast | null {
   return null;
 }
 
+/*
+ * The exact path. Where a value has exactly the schema's shape (each object plain, with the
+ * schema's keys in the schema's order and no other; every value one the writer above vouches
+ * for), JSON.stringify writes the same text as the writer, and V8's JSON.stringify is about twice
+ * as fast as building the text in JavaScript (GET /api/posts: 46 KB in ~120 µs against ~250 µs).
+ * `exactOf` checks that without writing; any doubt answers false and the writer decides.
+ * JSON.stringify differs from the writer only where these checks refuse: a key the schema lacks
+ * (stripped by the writer), keys in another order (the writer follows the schema), a toJSON or a
+ * prototype other than Object's (the writer reads properties; JSON.stringify calls toJSON), an
+ * own `__proto__` key in a record (the writer drops it, as zod does).
+ */
+type Exact = (v: unknown) => boolean;
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => {
+  if (typeof v !== 'object' || v === null) return false;
+  const proto: unknown = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+};
+
+const exactObject = (props: readonly { key: string; optional: boolean; exact: Exact }[]): Exact => {
+  const n = props.length;
+  return (v) => {
+    if (!isPlainObject(v)) return false;
+    // The object's keys (own enumerable, in order: its prototype is Object's or none) walked
+    // against the schema's: a key that is not the next expected one, or a value it refuses.
+    let i = 0;
+    for (const k in v) {
+      let p = props[i];
+      // An optional property left out: no key on either side.
+      while (p !== undefined && p.key !== k && p.optional && v[p.key] === undefined) p = props[++i];
+      if (p === undefined || p.key !== k) return false;
+      const value = v[k];
+      // Present as undefined: neither writes it.
+      if (!(p.optional && value === undefined) && !p.exact(value)) return false;
+      i++;
+    }
+    for (; i < n; i++) {
+      const p = props[i] as (typeof props)[number];
+      if (!p.optional || v[p.key] !== undefined) return false;
+    }
+    return true;
+  };
+};
+
+function compileExact(schema: unknown): Exact | null {
+  // Only where the writer vouches (same refusals as `compile`), and no union of anything but
+  // primitives: the writer takes a union's first option that accepts the value, which for
+  // objects may strip keys another option would keep.
+  if (!(schema instanceof z.ZodType) || compile(schema) === null) return null;
+  if (schema instanceof z.ZodString) return (v) => typeof v === 'string';
+  if (schema instanceof z.ZodNumber) {
+    if (checksOf(schema).length === 0 && !(schema instanceof z.ZodNumberFormat))
+      return (v) => typeof v === 'number' && Number.isFinite(v);
+    return (v) => Number.isSafeInteger(v);
+  }
+  if (schema instanceof z.ZodBoolean) return (v) => v === true || v === false;
+  if (schema instanceof z.ZodLiteral) {
+    const values: unknown[] = [...schema.values];
+    return (v) => values.includes(v);
+  }
+  if (schema instanceof z.ZodEnum) {
+    const values: unknown[] = [...schema.options];
+    return (v) => values.includes(v);
+  }
+  if (schema instanceof z.ZodNullable) {
+    const inner = compileExact(schema.unwrap());
+    return inner && ((v) => v === null || inner(v));
+  }
+  if (schema instanceof z.ZodUnion) {
+    const primitive = (o: unknown): boolean =>
+      o instanceof z.ZodString ||
+      o instanceof z.ZodNumber ||
+      o instanceof z.ZodBoolean ||
+      o instanceof z.ZodLiteral ||
+      o instanceof z.ZodEnum ||
+      (o instanceof z.ZodNullable && primitive(o.unwrap()));
+    if (!schema.options.every(primitive)) return null;
+    const options = schema.options.map(compileExact) as Exact[];
+    return (v) => options.some((o) => o(v));
+  }
+  if (schema instanceof z.ZodArray) {
+    const element = compileExact(schema.unwrap());
+    return (
+      element &&
+      ((v) => {
+        if (!Array.isArray(v)) return false;
+        for (let i = 0; i < v.length; i++) if (!element(v[i])) return false;
+        return true;
+      })
+    );
+  }
+  if (schema instanceof z.ZodObject) {
+    const props: { key: string; optional: boolean; exact: Exact }[] = [];
+    for (const [key, prop] of Object.entries(schema.shape)) {
+      const optional = prop instanceof z.ZodOptional;
+      const exact = compileExact(optional ? prop.unwrap() : prop);
+      if (!exact) return null;
+      props.push({ key, optional, exact });
+    }
+    return exactObject(props);
+  }
+  if (schema instanceof z.ZodRecord) {
+    const value = compileExact(schema.valueType);
+    return (
+      value &&
+      ((v) => {
+        if (!isPlainObject(v) || Object.getOwnPropertySymbols(v).length > 0) return false;
+        for (const k of Object.keys(v)) if (k === '__proto__' || !value(v[k])) return false;
+        return true;
+      })
+    );
+  }
+  return null;
+}
+
 /**
  * A serializer for the plain shapes our responses use (objects that strip unknown keys, strings,
  * numbers, integers, booleans, literals, enums, nullable, optional properties, unions, arrays, records
@@ -195,7 +310,12 @@ function compile(schema: unknown): Fast | null {
  * pass. null when the schema has anything else (a check, a transform, a date…): zod serializes
  * those routes unchanged.
  */
-export const compileFastSerializer = (schema: z.ZodType): Fast | null => compile(schema);
+export const compileFastSerializer = (schema: z.ZodType): Fast | null => {
+  const write = compile(schema);
+  if (!write) return null;
+  const exact = compileExact(schema);
+  return exact ? (v) => (exact(v) ? JSON.stringify(v) : write(v)) : write;
+};
 
 /**
  * The zod type provider's serializer compiler with a fast path (ADR 0016): where the response
@@ -212,7 +332,7 @@ export const serializerCompiler: typeof zodSerializerCompiler = (route) => {
       : typeof given === 'object' && given !== null && 'properties' in given
         ? given.properties
         : null;
-  const fast = compile(schema);
+  const fast = schema instanceof z.ZodType ? compileFastSerializer(schema) : null;
   if (!fast) return slow;
   return (data) => {
     const out = fast(data);
