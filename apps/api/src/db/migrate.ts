@@ -28,6 +28,7 @@ import { postApprovals } from './migrations/0027-post-approvals';
 import { firstReply } from './migrations/0028-first-reply';
 import { reportMonthsCovering } from './migrations/0029-report-months-covering';
 import { keysetPaging } from './migrations/0030-keyset-paging';
+import { postsKeyset } from './migrations/0031-posts-keyset';
 
 /** Migrations are listed here in order; each runs on SQLite and PostgreSQL alike. */
 const migrations = (dialect: Dialect): Record<string, Migration> => ({
@@ -59,6 +60,7 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   '0028-first-reply': firstReply(dialect),
   '0029-report-months-covering': reportMonthsCovering(dialect),
   '0030-keyset-paging': keysetPaging(dialect),
+  '0031-posts-keyset': postsKeyset(),
 });
 
 const migratorOf = ({ db, dialect, schema }: DbHandle): Migrator => {

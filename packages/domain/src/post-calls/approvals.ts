@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { idField } from '../ids';
-import { paged } from '../paging/paging';
+import { keysetPaged, keysetQuery } from '../paging/keyset';
 import { APPROVAL_EXPIRY_DAYS, APPROVAL_NOTE_MAX, approvalQueueQuery } from '../reviews/approvals';
 
 /**
@@ -56,8 +56,10 @@ export const postApprovalRejectBody = z.object({
 });
 export const postApprovalWithdrawQuery = z.object({ user_id: idField() });
 
-/** `GET /posts/approvals`: open is `pending`. */
-export const postApprovalListQuery = approvalQueueQuery(POST_APPROVAL_STATES);
+/** `GET /posts/approvals`: open is `pending`; by `page`, or by cursor (ADR 0098), newest first. */
+export const postApprovalListQuery = approvalQueueQuery(POST_APPROVAL_STATES).extend(
+  keysetQuery.shape,
+);
 export type PostApprovalListQuery = z.infer<typeof postApprovalListQuery>;
 
 /** A request as the queue lists it: with what the approver needs to judge the post. */
@@ -74,4 +76,4 @@ export const postApprovalItemSchema = postApprovalSchema.extend({
   title: z.string().nullable(),
 });
 export type PostApprovalItemView = z.infer<typeof postApprovalItemSchema>;
-export const postApprovalListResponse = z.object({ data: paged(postApprovalItemSchema) });
+export const postApprovalListResponse = z.object({ data: keysetPaged(postApprovalItemSchema) });

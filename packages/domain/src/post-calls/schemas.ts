@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { storeIdList } from '../ids';
-import { PAGE_SIZE_OPTIONS, paged } from '../paging/paging';
+import { keysetPaged, keysetQuery } from '../paging/keyset';
+import { PAGE_SIZE_OPTIONS } from '../paging/paging';
 import { PUBLISHER_KEYS } from '../publishers/publishers';
 import { formatTokyoDateTime, parseTokyoDateTime } from '../tokyo';
 import { postApprovalSummarySchema } from './approvals';
@@ -162,6 +163,8 @@ export const postListQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
   post_key_search: z.string().max(200).optional(),
   post_type: z.enum(POST_TYPE_FILTERS).default('all'),
+  // Keyset paging (ADR 0098): the cursor of the page before or after, newest first.
+  ...keysetQuery.shape,
 });
 /** GET /posts/{offers|events|news}: 10 a page by default (spec 2 §9). */
 export const postTopicListQuery = postListQuery.omit({ post_type: true }).extend({
@@ -174,7 +177,8 @@ export const postTopicListQuery = postListQuery.omit({ post_type: true }).extend
 
 export const postOneQuery = z.object({ user_id: storeIdList });
 
-export const postListResponse = z.object({ data: paged(postSchema) });
+/** The spec's page (`current_page`, `last_page`, `total`…) with `next_cursor` and `prev_cursor`. */
+export const postListResponse = z.object({ data: keysetPaged(postSchema) });
 export const postCreatedSchema = z.object({
   submission_id: z.string(),
   /** The submission's posts, one per store, and how many of them wait for approval. */

@@ -1,12 +1,39 @@
-import type { Selectable, Transaction } from 'kysely';
+import {
+  PostgresAdapter,
+  sql,
+  type ExpressionBuilder,
+  type Selectable,
+  type SqlBool,
+  type Transaction,
+} from 'kysely';
 import type { PostApprovalListQuery, PostApprovalState } from '@tenpo/domain';
 import type { Db } from '../../db/kysely';
 import type { Database, PostApprovalsTable, PostRow, PostTargetRow } from '../../db/types';
+import { keysetPage, type KeysetList, type Seek } from '../../lib/keyset';
+import { seekRows, type KeysetOrder } from '../../lib/keyset.repo';
 
 export type PostApprovalRow = Selectable<PostApprovalsTable>;
 export type PostApprovalListRow = PostApprovalRow & { store_name: string | null; post: PostRow };
 export type PostApprovalsRepo = ReturnType<typeof createPostApprovalsRepo>;
 export type PostApprovalsQueries = ReturnType<typeof postApprovalQueries>;
+
+/**
+ * The queue's order (ADR 0098, amended 2026-11-29): newest first, ties by id the same way;
+ * post_approvals_state_created or post_approvals_store (migration 0031) serve the seek.
+ */
+const NEWEST: KeysetOrder = {
+  keys: [sql.ref('a.created_at'), sql.ref('a.id')],
+  direction: 'desc',
+};
+const NEWEST_NAME = 'post_approvals:created_at,desc';
+
+/** `a.store_id` among the ids: one array parameter on PostgreSQL (an agency's thousand). */
+const ofStores =
+  (db: Db, ids: readonly number[]) =>
+  (eb: ExpressionBuilder<Database & { a: PostApprovalsTable }, 'a'>) =>
+    db.getExecutor().adapter instanceof PostgresAdapter
+      ? sql<SqlBool>`${sql.ref('a.store_id')} = any(${[...ids]}::int[])`
+      : eb('a.store_id', 'in', [...ids]);
 
 export const postApprovalQueries = (db: Db) => ({
   byId: (id: number) =>
@@ -84,25 +111,42 @@ export const postApprovalQueries = (db: Db) => ({
       .limit(limit)
       .execute(),
 
-  /** The requests of the stores in a state (`open`: pending), newest first, with their posts. */
-  async page(storeIds: readonly number[], q: PostApprovalListQuery) {
+  /**
+   * The requests of the stores in a state (`open`: pending), newest first, with their posts: by
+   * `page`, or next to a page shown by its cursor (ADR 0098); the filter is always the caller's.
+   */
+  async page(
+    storeIds: readonly number[],
+    q: PostApprovalListQuery,
+  ): Promise<KeysetList<PostApprovalListRow> & { total: number }> {
     const state = q.state === 'open' ? 'pending' : q.state;
     const where = db
       .selectFrom('post_approvals as a')
-      .where('a.store_id', 'in', [...storeIds])
+      .where(ofStores(db, storeIds))
       .where('a.state', '=', state);
-    const [rows, count] = await Promise.all([
-      where
-        .innerJoin('users as u', 'u.id', 'a.store_id')
-        .selectAll('a')
-        .select('u.store_name')
-        .orderBy('a.created_at', 'desc')
-        .orderBy('a.id', 'desc')
-        .limit(q.limit)
-        .offset((q.page - 1) * q.limit)
-        .execute(),
-      where.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ]);
+    const count = await where
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    const total = Number(count.n);
+    const list = await keysetPage(
+      { page: q.page, perPage: q.limit, after: q.after, before: q.before },
+      {
+        total,
+        order: NEWEST_NAME,
+        keyTypes: ['string', 'number'],
+        keyOf: (r) => [r.created_at, r.id],
+        read: (seek: Seek) =>
+          seekRows(
+            where
+              .innerJoin('users as u', 'u.id', 'a.store_id')
+              .selectAll('a')
+              .select('u.store_name'),
+            NEWEST,
+            seek,
+          ),
+      },
+    );
+    const rows = list.rows;
     const posts = rows.length
       ? await db
           .selectFrom('posts')
@@ -116,11 +160,12 @@ export const postApprovalQueries = (db: Db) => ({
       : [];
     const byId = new Map(posts.map((p) => [p.id, p]));
     return {
+      ...list,
       rows: rows.flatMap((r) => {
         const post = byId.get(r.post_id);
         return post ? [{ ...r, post }] : [];
       }),
-      total: Number(count.n),
+      total,
     };
   },
 

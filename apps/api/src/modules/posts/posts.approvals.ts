@@ -1,10 +1,9 @@
 import {
   formatPostDate,
   noticeJa,
-  pageOf,
   POST_APPROVAL_EXPIRY_DAYS,
   postApprovalJa,
-  type Page,
+  type KeysetPage,
   type PostApprovalItemView,
   type PostApprovalListQuery,
   type PostView,
@@ -165,9 +164,10 @@ async function listOf(
   viewer: Who,
   storeIds: number[],
   q: PostApprovalListQuery,
-): Promise<Page<PostApprovalItemView>> {
+): Promise<KeysetPage<PostApprovalItemView>> {
   const { repo } = deps;
-  const { rows, total } = await repo.page(storeIds, q);
+  const list = await repo.page(storeIds, q);
+  const { rows, total } = list;
   const items = await Promise.all(
     rows.map(async (r) => {
       const open = r.state === 'pending';
@@ -188,7 +188,17 @@ async function listOf(
       };
     }),
   );
-  return pageOf(items, total, q.page, q.limit);
+  return {
+    data: items,
+    current_page: list.current_page,
+    last_page: list.last_page,
+    total,
+    per_page: q.limit,
+    from: list.from,
+    to: list.to,
+    next_cursor: list.next_cursor,
+    prev_cursor: list.prev_cursor,
+  };
 }
 
 /**

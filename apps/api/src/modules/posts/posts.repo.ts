@@ -1,5 +1,6 @@
 import type { Db } from '../../db/kysely';
 import type {
+  Database,
   PostMediaRow,
   PostMediaTable,
   PostRow,
@@ -7,8 +8,17 @@ import type {
   PostTargetRow,
   PostTargetsTable,
 } from '../../db/types';
-import { sql, type Insertable, type Updateable } from 'kysely';
+import {
+  PostgresAdapter,
+  sql,
+  type ExpressionBuilder,
+  type Insertable,
+  type SqlBool,
+  type Updateable,
+} from 'kysely';
 import { statementBatches } from '../../db/batches';
+import { keysetPage, type KeysetList, type KeysetRequest, type Seek } from '../../lib/keyset';
+import { seekRows, type KeysetOrder } from '../../lib/keyset.repo';
 import type { PostApprovalRow } from './posts.approvals.repo';
 
 export type NewPost = Omit<Insertable<PostsTable>, 'id'>;
@@ -27,10 +37,27 @@ export type PostBundle = {
   approval?: PostApprovalRow | null;
 };
 
+/** What narrows the posts list besides its stores: a text in the content, a post type. */
+export type PostListFilter = { search?: string | undefined; postType?: PostRow['post_type'] };
+
+/**
+ * The posts lists' order (ADR 0098, its amendment of 2026-11-29): newest first, ties (the posts
+ * of one submission to many stores share their creation time) by id the same way. The cursor's
+ * order names the list, so another list's cursor is refused.
+ */
+const NEWEST: KeysetOrder = { keys: [sql.ref('created_at'), sql.ref('id')], direction: 'desc' };
+const NEWEST_NAME = 'posts:created_at,desc';
+
 export type PostsQueries = ReturnType<typeof queries>;
 export type PostsRepo = ReturnType<typeof createPostsRepo>;
 
 const queries = (db: Db) => {
+  // PostgreSQL: the stores as one array parameter, not an IN list of an agency's thousand (its
+  // parse and plan were most of the call, as for the reports); SQLite seeks each id's rows.
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  const ofStores = (ids: readonly number[]) => (eb: ExpressionBuilder<Database, 'posts'>) =>
+    postgres ? sql<SqlBool>`store_id = any(${[...ids]}::int[])` : eb('store_id', 'in', [...ids]);
+
   const bundles = async (posts: PostRow[]): Promise<PostBundle[]> => {
     if (posts.length === 0) return [];
     const ids = posts.map((p) => p.id);
@@ -140,16 +167,20 @@ const queries = (db: Db) => {
 
     bundles,
 
+    /**
+     * A page of the stores' posts, newest first, by number or next to a page shown (`after` /
+     * `before`, ADR 0098): the cursor's keys seek posts_created or posts_store_created (migration
+     * 0031), the stores and the filter are always the caller's.
+     */
     async page(
-      storeIds: number[],
-      search: string | undefined,
-      page: number,
-      perPage: number,
-      postType?: PostRow['post_type'],
-    ) {
-      let q = db.selectFrom('posts').where('store_id', 'in', storeIds);
-      if (postType) q = q.where('post_type', '=', postType);
+      storeIds: readonly number[],
+      filter: PostListFilter,
+      req: KeysetRequest,
+    ): Promise<KeysetList<PostBundle> & { total: number }> {
+      let q = db.selectFrom('posts').where(ofStores(storeIds));
+      if (filter.postType) q = q.where('post_type', '=', filter.postType);
       // A literal search: % and _ in it are escaped (ESCAPE works alike on both databases).
+      const search = filter.search;
       if (search)
         q = q.where(
           sql<boolean>`content like ${`%${search.replace(/[\\%_]/g, '\\$&')}%`} escape '\\'`,
@@ -157,14 +188,15 @@ const queries = (db: Db) => {
       const total = Number(
         (await q.select((e) => e.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0,
       );
-      const rows = await q
-        .selectAll()
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(perPage)
-        .offset((page - 1) * perPage)
-        .execute();
-      return { total, rows: await bundles(rows) };
+      const rows = q.selectAll();
+      const list = await keysetPage(req, {
+        total,
+        order: NEWEST_NAME,
+        keyTypes: ['string', 'number'],
+        keyOf: (r) => [r.created_at, r.id],
+        read: (seek: Seek) => seekRows(rows, NEWEST, seek),
+      });
+      return { ...list, total, rows: await bundles(list.rows) };
     },
 
     async one(id: number): Promise<PostBundle | undefined> {

@@ -37,6 +37,14 @@ const MEDIA_FIELD = /^medias(?:\[(\d*)\])?$/;
 /** More file fields than this are not read at all (the parser's own cap is 10 files). */
 const MEDIA_SLOTS = 20;
 
+/** The page asked for: by number, or next to a page shown by its cursor (ADR 0098). */
+const keysetOf = (q: { page: number; limit: number; after?: string; before?: string }) => ({
+  page: q.page,
+  perPage: q.limit,
+  after: q.after,
+  before: q.before,
+});
+
 /** A form's `user_id`: comma-separated ids (issue 22 item 8: digits only); anything else is no store. */
 const storeIdsOf = (text: string | undefined): number[] =>
   (text ?? '')
@@ -206,7 +214,7 @@ function registerTopicRoutes(app: FastifyInstance, deps: PostRouteDeps): void {
         ...storeRoute(deps.authenticate, deps.access, 'read', 'query'),
         schema: {
           tags: ['posts'],
-          summary: `The ${path} of one store or several, newest first (paged, 10 a page by default).`,
+          summary: `The ${path} of one store or several, newest first (paged, 10 a page by default; by \`page\`, or \`after\` / \`before\` with the cursors of the page shown).`,
           querystring: postTopicListQuery,
           response: { 200: ok(postListResponse) },
         },
@@ -215,7 +223,9 @@ function registerTopicRoutes(app: FastifyInstance, deps: PostRouteDeps): void {
         const q = req.query;
         const stores = storesOf(req);
         const ids = stores.map((x) => x.id);
-        return okData({ data: await posts.page(ids, q.post_key_search, q.page, q.limit, kind) });
+        return okData({
+          data: await posts.page(ids, { search: q.post_key_search, postType: kind }, keysetOf(q)),
+        });
       },
     );
     r.get(
@@ -273,7 +283,7 @@ export function registerPostRoutes(app: FastifyInstance, deps: PostRouteDeps): v
       ...storeRoute(deps.authenticate, deps.access, 'read', 'query'),
       schema: {
         tags: ['posts'],
-        summary: `The posts of one store or several, newest first (paged: limit 5/10/25/50, 5 by default; post_key_search in the content). Each row lists its targets (store × channel) with state, time, live link and error lines. At most ${POST_MAX_FILES} media a post.`,
+        summary: `The posts of one store or several, newest first (paged: limit 5/10/25/50, 5 by default; by \`page\`, or \`after\` / \`before\` with the cursors of the page shown; post_key_search in the content). Each row lists its targets (store × channel) with state, time, live link and error lines. At most ${POST_MAX_FILES} media a post.`,
         querystring: postListQuery,
         response: { 200: ok(postListResponse) },
       },
@@ -284,7 +294,9 @@ export function registerPostRoutes(app: FastifyInstance, deps: PostRouteDeps): v
       const ids = stores.map((s) => s.id);
       const type =
         q.post_type === 'all' ? undefined : q.post_type === 'whatNew' ? 'news' : q.post_type;
-      return okData({ data: await posts.page(ids, q.post_key_search, q.page, q.limit, type) });
+      return okData({
+        data: await posts.page(ids, { search: q.post_key_search, postType: type }, keysetOf(q)),
+      });
     },
   );
 

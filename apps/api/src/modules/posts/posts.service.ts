@@ -1,11 +1,18 @@
-import { ja, pageOf, type PostTopicType, type PostView, type PublisherKey } from '@tenpo/domain';
+import {
+  ja,
+  type KeysetPage,
+  type PostTopicType,
+  type PostView,
+  type PublisherKey,
+} from '@tenpo/domain';
 import type { StoredTopic } from './posts.draft';
 import type { UserRow } from '../../db/types';
 import { iso } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
 import { jobOf, PUBLISH_QUEUE, retryKeyOf } from './posts.jobs';
 import { isRetryable } from './posts.present';
-import type { PostBundle } from './posts.repo';
+import type { KeysetRequest } from '../../lib/keyset';
+import type { PostBundle, PostListFilter } from './posts.repo';
 import type { PostRequest } from './posts.validate';
 import { createSubmit, type Submitted } from './posts.submit';
 import { createPostsContext, onePost, type PostsDeps } from './posts.context';
@@ -41,15 +48,27 @@ export function createPostsService(deps: PostsDeps) {
       known?: Map<string, string | null>,
     ): Promise<Submitted> => createPosts(c, actor, stores, input, media, kind, known),
 
+    /**
+     * A page of the stores' posts, newest first: by `page`, or next to a page shown by its
+     * cursor (ADR 0098); the spec's paging fields and the two cursors.
+     */
     async page(
-      storeIds: number[],
-      search: string | undefined,
-      page: number,
-      perPage: number,
-      postType?: PostTopicType,
-    ) {
-      const { total, rows } = await repo.page(storeIds, search, page, perPage, postType);
-      return pageOf(await Promise.all(rows.map(present)), total, page, perPage);
+      storeIds: readonly number[],
+      filter: PostListFilter,
+      req: KeysetRequest,
+    ): Promise<KeysetPage<PostView>> {
+      const list = await repo.page(storeIds, filter, req);
+      return {
+        data: await Promise.all(list.rows.map(present)),
+        current_page: list.current_page,
+        last_page: list.last_page,
+        total: list.total,
+        per_page: req.perPage,
+        from: list.from,
+        to: list.to,
+        next_cursor: list.next_cursor,
+        prev_cursor: list.prev_cursor,
+      };
     },
 
     /** The post, if it belongs to one of these stores (404 otherwise, as for a foreign store). */

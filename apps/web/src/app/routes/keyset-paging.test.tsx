@@ -2,6 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { AdminStoreRow, AuditRow, StoreRow, User } from '@tenpo/domain';
 import { beforeEach, describe, expect, it } from 'vitest';
+import type { PostRow } from '../../features/posts/api/posts-api';
+import { noPostApprovals } from '../../features/posts/approval/test-mocks';
 import {
   loginData,
   mockApi,
@@ -18,9 +20,14 @@ import {
  */
 
 /** A list of `total` rows served as the API does: by number or by a cursor naming its page. */
-const pageOf = (req: MockRequest, total: number, defaultPerPage: number) => {
+const pageOf = (
+  req: MockRequest,
+  total: number,
+  defaultPerPage: number,
+  perPageParam = 'per_page',
+) => {
   const q = req.url.searchParams;
-  const perPage = Number(q.get('per_page') ?? defaultPerPage);
+  const perPage = Number(q.get(perPageParam) ?? defaultPerPage);
   const last = Math.max(1, Math.ceil(total / perPage));
   const after = q.get('after');
   const before = q.get('before');
@@ -207,5 +214,65 @@ describe('pagers send the cursor for the next and previous page', () => {
       { page: '1', after: null, before: 'prev-1' },
       { page: '3', after: null, before: null },
     ]);
+  });
+
+  it('the posts list: next by after, back by before, a jump by page, a search from page 1', async () => {
+    const post = (id: number): PostRow => ({
+      id,
+      content: `投稿${id}`,
+      created_at: '2026-11-01T00:00:00Z',
+      publish_date: null,
+      delete_date: null,
+      media_url: [],
+      targets: [],
+    });
+    const { calls } = mockApi({
+      ...noPostApprovals,
+      'GET /refresh-token': ok(loginData()),
+      'GET /posts': (req) => {
+        const p = pageOf(req, 23, 5, 'limit');
+        const from = p.ids[0] ?? null;
+        // Spec 2 §7: `data.data` is the page.
+        return ok({
+          data: {
+            data: p.ids.map(post),
+            ...p.paging,
+            from,
+            to: from === null ? null : from + p.ids.length - 1,
+            ...p.cursors,
+          },
+        });
+      },
+    });
+    signIn();
+    renderAt('/posts');
+    expect(await screen.findByText('投稿1')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: '2' }));
+    expect(await screen.findByText('投稿6')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: '3' }));
+    expect(await screen.findByText('投稿11')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: '2' }));
+    expect(await screen.findByText('投稿6')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: '5' }));
+    expect(await screen.findByText('投稿21')).toBeInTheDocument();
+    expect(cursorsOf(calls, '/posts')).toEqual([
+      { page: '1', after: null, before: null },
+      { page: '2', after: 'next-2', before: null },
+      { page: '3', after: 'next-3', before: null },
+      { page: '2', after: null, before: 'prev-2' },
+      { page: '5', after: null, before: null },
+    ]);
+    // A new search starts again from page 1, with no cursor.
+    await userEvent.type(screen.getByRole('textbox', { name: '検索' }), '春');
+    await waitFor(
+      () => {
+        const last = calls.filter((c) => c.path === '/posts').at(-1);
+        expect(last?.url.searchParams.get('post_key_search')).toBe('春');
+        expect(last?.url.searchParams.get('page')).toBe('1');
+        expect(last?.url.searchParams.has('after')).toBe(false);
+        expect(last?.url.searchParams.has('before')).toBe(false);
+      },
+      { timeout: 3000 },
+    );
   });
 });

@@ -6,6 +6,7 @@ import {
   type TopicField,
 } from '@tenpo/domain';
 import { api } from '@/lib/api-client';
+import type { CursorPage } from '@/lib/keyset-pager';
 
 /** The calls of spec 2 §7 (Posts) behind /create-post, /post/{id} and /posts. */
 
@@ -72,7 +73,18 @@ export type PostState =
   | 'failed'
   | 'removed';
 
-export type PostListQuery = { ids: readonly number[]; page: number; perPage: number; q: string };
+export type PostListQuery = {
+  ids: readonly number[];
+  page: number;
+  perPage: number;
+  q: string;
+  /** The page next to the one shown, by its cursor (ADR 0098); `page` otherwise. */
+  after?: string;
+  before?: string;
+};
+
+/** A page of posts with the cursors of the pages beside it. */
+export type PostPage = Page<PostRow> & Omit<CursorPage, 'current_page'>;
 
 export const postKeys = {
   all: ['posts'] as const,
@@ -83,14 +95,19 @@ export const postKeys = {
 
 const idsParam = (ids: readonly number[]) => ids.join(',');
 
-/** Spec 2 §7: the body's `data.data` is the page, and `data.data.data` its rows. */
-export const postsCall = async (q: PostListQuery, signal?: AbortSignal): Promise<Page<PostRow>> =>
+/**
+ * Spec 2 §7: the body's `data.data` is the page, and `data.data.data` its rows; the page next
+ * to the one shown is asked for by its cursor (`after` / `before`, ADR 0098).
+ */
+export const postsCall = async (q: PostListQuery, signal?: AbortSignal): Promise<PostPage> =>
   (
-    await api<{ data: Page<PostRow> }>('/posts', {
+    await api<{ data: PostPage }>('/posts', {
       query: {
         user_id: idsParam(q.ids),
         limit: q.perPage,
         page: q.page,
+        after: q.after,
+        before: q.before,
         post_key_search: q.q.trim() || undefined,
       },
       signal,

@@ -17,6 +17,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { EmptyRow, TableFooter } from '@/components/ui/table-footer';
 import { ja } from '@/i18n/ja';
+import { FIRST_PAGE, positionOf, type PagePosition } from '@/lib/keyset-pager';
 import { TOAST_MS } from '@/lib/timing';
 import {
   postKeys,
@@ -153,20 +154,22 @@ function DateLines({ value }: { value: string | null }) {
 
 export function PostsList({ storeIds, stores }: { storeIds: number[]; stores: StoreRow[] }) {
   const { t } = useTranslation();
-  const [page, setPage] = useState(1);
+  // The page shown; the next and previous pages are asked for by cursor (ADR 0098).
+  const [pos, setPos] = useState<PagePosition>(FIRST_PAGE);
   const [perPage, setPerPage] = useState<number>(DEFAULT_POSTS_PER_PAGE);
   const [search, setSearch] = useState('');
   const [q] = useDebouncedValue(search, POST_SEARCH_DEBOUNCE_MS);
   const [sort, setSort] = useState<Sort>(null);
   const [lastQ, setLastQ] = useState(q);
   if (q !== lastQ) {
-    // A new search goes back to page 1 (spec 2 §4).
+    // A new search goes back to page 1 (spec 2 §4), with no cursor.
     setLastQ(q);
-    setPage(1);
+    setPos(FIRST_PAGE);
   }
+  const query = { ids: storeIds, ...pos, perPage, q };
   const list = useQuery({
-    queryKey: postKeys.list({ ids: storeIds, page, perPage, q }),
-    queryFn: ({ signal }) => postsCall({ ids: storeIds, page, perPage, q }, signal),
+    queryKey: postKeys.list(query),
+    queryFn: ({ signal }) => postsCall(query, signal),
     placeholderData: keepPreviousData,
     enabled: storeIds.length > 0,
   });
@@ -194,7 +197,7 @@ export function PostsList({ storeIds, stores }: { storeIds: number[]; stores: St
   };
 
   const pageInfo = list.data ?? {
-    current_page: page,
+    current_page: pos.page,
     last_page: 1,
     per_page: perPage,
     total: 0,
@@ -297,10 +300,10 @@ export function PostsList({ storeIds, stores }: { storeIds: number[]; stores: St
       </Table.ScrollContainer>
       <TableFooter
         page={pageInfo}
-        onPage={setPage}
+        onPage={(p) => setPos(positionOf(p, list.data))}
         onPerPage={(n) => {
           setPerPage(n);
-          setPage(1);
+          setPos(FIRST_PAGE);
         }}
       />
     </Stack>
