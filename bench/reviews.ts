@@ -105,6 +105,26 @@ async function measure(label: string, databaseUrl: string, dataDir: string) {
       `  inbox, ${ids.length} stores, ${what} (${total.toLocaleString('en')} match): ${ms.toFixed(1)} ms = ${(ms / plain).toFixed(1)}× the plain select (${ms <= TARGET_MS ? 'within' : 'OVER'} ${TARGET_MS} ms)`,
     );
   }
+  // Keyset paging (ADR 0098, amended 2026-11-29): page 1, a deep page next to a cursor, and the
+  // last page by number (read from the end; a capped count's last page is its 10,000th row's).
+  const paging: [string, Omit<ReviewListQuery, 'user_id' | 'limit' | 'page'>][] = [
+    ['every review', { replied: 'all' }],
+    ['unreplied ★1–2', { replied: 'unreplied', stars: [1, 2] }],
+    ['text search 「駐車場」', { replied: 'all', q: '駐車場' }],
+  ];
+  for (const [what, f] of paging) {
+    const first = await repo.page(ids, f, 1, 10);
+    const deep = Math.max(1, Math.floor(first.last_page / 2));
+    const cursor = (await repo.page(ids, f, deep, 10)).next_cursor ?? '';
+    const [one, next, last] = [
+      await timed(() => repo.page(ids, f, 1, 10)),
+      await timed(() => repo.page(ids, f, deep + 1, 10, { after: cursor })),
+      await timed(() => repo.page(ids, f, first.last_page, 10)),
+    ];
+    console.log(
+      `  inbox paging, ${what} (${first.total.toLocaleString('en')} match, ${first.last_page} pages): page 1 ${one.toFixed(1)} ms, page ${deep + 1} by cursor ${next.toFixed(1)} ms, last page by number ${last.toFixed(1)} ms`,
+    );
+  }
   await database.close();
 }
 

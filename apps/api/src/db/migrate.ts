@@ -29,6 +29,7 @@ import { firstReply } from './migrations/0028-first-reply';
 import { reportMonthsCovering } from './migrations/0029-report-months-covering';
 import { keysetPaging } from './migrations/0030-keyset-paging';
 import { postsKeyset } from './migrations/0031-posts-keyset';
+import { reviewsKeyset } from './migrations/0032-reviews-keyset';
 
 /** Migrations are listed here in order; each runs on SQLite and PostgreSQL alike. */
 const migrations = (dialect: Dialect): Record<string, Migration> => ({
@@ -61,6 +62,7 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   '0029-report-months-covering': reportMonthsCovering(dialect),
   '0030-keyset-paging': keysetPaging(dialect),
   '0031-posts-keyset': postsKeyset(),
+  '0032-reviews-keyset': reviewsKeyset(),
 });
 
 const migratorOf = ({ db, dialect, schema }: DbHandle): Migrator => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idField, storeIdList } from '../ids';
-import { PAGE_SIZE_OPTIONS, paged } from '../paging/paging';
+import { keysetPaged, keysetQuery } from '../paging/keyset';
+import { PAGE_SIZE_OPTIONS } from '../paging/paging';
 import { REVIEW_REPLY_STATES } from './reply-states';
 
 /**
@@ -89,8 +90,8 @@ export const approvalQueueQuery = <S extends readonly string[]>(states: S) =>
     page: z.coerce.number().int().min(1).default(1),
   });
 
-/** `GET /reviews/approvals`. */
-export const approvalListQuery = approvalQueueQuery(APPROVAL_STATES);
+/** `GET /reviews/approvals`: by `page`, or by cursor (ADR 0098), newest first. */
+export const approvalListQuery = approvalQueueQuery(APPROVAL_STATES).extend(keysetQuery.shape);
 export type ApprovalListQuery = z.infer<typeof approvalListQuery>;
 
 export const approvalItemSchema = reviewApprovalSchema.extend({
@@ -100,7 +101,7 @@ export const approvalItemSchema = reviewApprovalSchema.extend({
   reviewer_name: z.string(),
 });
 export type ApprovalItemView = z.infer<typeof approvalItemSchema>;
-export const approvalListResponse = z.object({ data: paged(approvalItemSchema) });
+export const approvalListResponse = z.object({ data: keysetPaged(approvalItemSchema) });
 
 /** An agency's rule: its stores' replies go out only once approved (off by default). */
 export const approvalSettingsSchema = z.object({

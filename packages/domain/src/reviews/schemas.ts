@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { commaParts, idField, storeIdList } from '../ids';
-import { PAGE_SIZE_OPTIONS, paged } from '../paging/paging';
+import { keysetPaged, keysetQuery } from '../paging/keyset';
+import { PAGE_SIZE_OPTIONS } from '../paging/paging';
 import { reviewApprovalSchema } from './approvals';
 import { REVIEW_REPLY_STATES } from './reply-states';
 
@@ -39,6 +40,8 @@ export const reviewListQuery = z.object({
   date_to: isoDate.optional(),
   /** Words in the review's text or the reviewer's name. */
   q: z.string().trim().max(REVIEW_SEARCH_MAX).optional(),
+  // Keyset paging (ADR 0098, amended 2026-11-29): the cursor of the page before or after.
+  ...keysetQuery.shape,
 });
 export type ReviewListQuery = z.infer<typeof reviewListQuery>;
 
@@ -82,7 +85,7 @@ export const reviewSchema = z.object({
 export type ReviewView = z.infer<typeof reviewSchema>;
 
 export const reviewListResponse = z.object({
-  data: paged(reviewSchema).extend({
+  data: keysetPaged(reviewSchema).extend({
     /** More matched than were counted: `total` is a floor (「10,000件以上」). */
     total_at_least: z.boolean().optional(),
   }),

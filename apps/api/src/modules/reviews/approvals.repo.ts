@@ -1,7 +1,16 @@
-import type { Selectable, Transaction } from 'kysely';
+import {
+  PostgresAdapter,
+  sql,
+  type ExpressionBuilder,
+  type Selectable,
+  type SqlBool,
+  type Transaction,
+} from 'kysely';
 import { OPEN_APPROVAL_STATES, type ApprovalListQuery, type ApprovalState } from '@tenpo/domain';
 import type { Db } from '../../db/kysely';
 import type { Database, ReplyApprovalsTable } from '../../db/types';
+import { keysetPage, type KeysetList, type Seek } from '../../lib/keyset';
+import { seekRows, type KeysetOrder } from '../../lib/keyset.repo';
 
 export type ApprovalRow = Selectable<ReplyApprovalsTable>;
 export type ApprovalListRow = ApprovalRow & {
@@ -15,6 +24,24 @@ export type ApprovalsRepo = ReturnType<typeof createApprovalsRepo>;
 export type ApprovalsQueries = ReturnType<typeof queries>;
 
 const OPEN = [...OPEN_APPROVAL_STATES];
+
+/**
+ * The queue's order (ADR 0098, amended 2026-11-29): newest first, ties by id the same way;
+ * reply_approvals_created (migration 0032) or reply_approvals_store serve the seek.
+ */
+const NEWEST: KeysetOrder = {
+  keys: [sql.ref('a.created_at'), sql.ref('a.id')],
+  direction: 'desc',
+};
+const NEWEST_NAME = 'reply_approvals:created_at,desc';
+
+/** `a.store_id` among the ids: one array parameter on PostgreSQL (an agency's thousand). */
+const ofStores =
+  (db: Db, ids: readonly number[]) =>
+  (eb: ExpressionBuilder<Database & { a: ReplyApprovalsTable }, 'a'>) =>
+    db.getExecutor().adapter instanceof PostgresAdapter
+      ? sql<SqlBool>`${sql.ref('a.store_id')} = any(${[...ids]}::int[])`
+      : eb('a.store_id', 'in', [...ids]);
 
 const queries = (db: Db) => ({
   /** The agencies among `agencyIds` whose stores' replies (or posts) need approval. */
@@ -140,33 +167,50 @@ const queries = (db: Db) => ({
     return Number(r.numUpdatedRows) === 1;
   },
 
-  /** The requests of the stores in a state (`open`: pending or failed), newest first. */
-  async page(storeIds: readonly number[], q: ApprovalListQuery) {
+  /**
+   * The requests of the stores in a state (`open`: pending or failed), newest first: by `page`,
+   * or next to a page shown by its cursor (ADR 0098, amended 2026-11-29); the stores and the
+   * state are always the caller's, whatever the cursor says.
+   */
+  async page(
+    storeIds: readonly number[],
+    q: ApprovalListQuery,
+  ): Promise<KeysetList<ApprovalListRow> & { total: number }> {
     const states: string[] = q.state === 'open' ? OPEN : [q.state];
     const where = db
       .selectFrom('reply_approvals as a')
-      .where('a.store_id', 'in', [...storeIds])
+      .where(ofStores(db, storeIds))
       .where('a.state', 'in', states);
-    const [rows, count] = await Promise.all([
-      where
-        .innerJoin('reviews as r', 'r.id', 'a.review_id')
-        .innerJoin('users as u', 'u.id', 'a.store_id')
-        .selectAll('a')
-        .select([
-          'u.store_name',
-          'r.star_rating',
-          'r.comment as review_comment',
-          'r.reviewer_name',
-          'r.reply_state',
-        ])
-        .orderBy('a.created_at', 'desc')
-        .orderBy('a.id', 'desc')
-        .limit(q.limit)
-        .offset((q.page - 1) * q.limit)
-        .execute(),
-      where.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return { rows: rows as ApprovalListRow[], total: Number(count.n) };
+    const count = await where
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    const total = Number(count.n);
+    const list = await keysetPage(
+      { page: q.page, perPage: q.limit, after: q.after, before: q.before },
+      {
+        total,
+        order: NEWEST_NAME,
+        keyTypes: ['string', 'number'],
+        keyOf: (r: ApprovalListRow) => [r.created_at, r.id],
+        read: (seek: Seek) =>
+          seekRows(
+            where
+              .innerJoin('reviews as r', 'r.id', 'a.review_id')
+              .innerJoin('users as u', 'u.id', 'a.store_id')
+              .selectAll('a')
+              .select([
+                'u.store_name',
+                'r.star_rating',
+                'r.comment as review_comment',
+                'r.reviewer_name',
+                'r.reply_state',
+              ]),
+            NEWEST,
+            seek,
+          ) as Promise<ApprovalListRow[]>,
+      },
+    );
+    return { ...list, total };
   },
 });
 

@@ -3,13 +3,12 @@ import {
   approvalJa,
   noticeJa,
   OPEN_APPROVAL_STATES,
-  pageOf,
   postApprovalJa,
   ROLE,
   type ApprovalItemView,
   type ApprovalListQuery,
   type ApprovalSettingsView,
-  type Page,
+  type KeysetPage,
 } from '@tenpo/domain';
 import type { UserRow } from '../../db/types';
 import type { Clock } from '../../lib/clock';
@@ -148,20 +147,25 @@ async function listOf(
   viewer: Who,
   storeIds: number[],
   q: ApprovalListQuery,
-): Promise<Page<ApprovalItemView>> {
-  const { rows, total } = await repo.page(storeIds, q);
-  return pageOf(
-    rows.map((r) => ({
+): Promise<KeysetPage<ApprovalItemView>> {
+  const list = await repo.page(storeIds, q);
+  return {
+    data: list.rows.map((r) => ({
       ...approvalView(r, viewer, r.reply_state),
       store_name: r.store_name ?? '',
       review_star_rating: r.star_rating,
       review_comment: r.review_comment,
       reviewer_name: r.reviewer_name,
     })),
-    total,
-    q.page,
-    q.limit,
-  );
+    current_page: list.current_page,
+    last_page: list.last_page,
+    total: list.total,
+    per_page: q.limit,
+    from: list.from,
+    to: list.to,
+    next_cursor: list.next_cursor,
+    prev_cursor: list.prev_cursor,
+  };
 }
 
 /** An agency's rules: read by its stores, set by the agency itself or a manager. */

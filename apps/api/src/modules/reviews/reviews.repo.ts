@@ -1,5 +1,4 @@
 import {
-  CompiledQuery,
   PostgresAdapter,
   sql,
   type Expression,
@@ -12,12 +11,27 @@ import { PUBLISHER_STATUS, type ReviewListQuery } from '@tenpo/domain';
 import type { ProviderReview, ProviderReviewReply } from '../../channels/channel';
 import type { Db } from '../../db/kysely';
 import type { Database, ReviewSyncsTable, ReviewsTable } from '../../db/types';
+import { keysetPage, type KeysetList, type KeysetRequest, type Seek } from '../../lib/keyset';
+import { seekRows, type KeysetOrder } from '../../lib/keyset.repo';
 
 export type ReviewsRepo = ReturnType<typeof createReviewsRepo>;
 export type ReviewsQueries = ReturnType<typeof queries>;
 export type ReviewRow = Selectable<ReviewsTable> & { store_name: string | null };
 export type ReviewSyncPatch = Partial<Omit<ReviewSyncsTable, 'store_id' | 'updated_at'>>;
-export type ReviewFilter = Omit<ReviewListQuery, 'user_id' | 'limit' | 'page'>;
+export type ReviewFilter = Omit<ReviewListQuery, 'user_id' | 'limit' | 'page' | 'after' | 'before'>;
+/** A page's keys, found in the index before the rows are read. */
+type Keys = { id: number; created_at: string };
+
+/**
+ * The inbox's order (ADR 0098, amended 2026-11-29): newest review first, ties (one instant,
+ * e.g. a sync's import) by id the same way. `reviews_recent` (created_at, id) serves the seek on
+ * PostgreSQL, `reviews_store_created` (store_id, created_at, and the rowid) on SQLite.
+ */
+const NEWEST: KeysetOrder = {
+  keys: [sql.ref('r.created_at'), sql.ref('r.id')],
+  direction: 'desc',
+};
+const NEWEST_NAME = 'reviews:created_at,desc';
 
 const GOOGLE = 'google_my_business';
 /** The Google row states under which a store's reviews are read (as for its metrics). */
@@ -195,58 +209,14 @@ const queries = (db: Db) => ({
         .execute();
   },
 
-  /**
-   * One page of the stores' reviews, newest first, and the count of all that match: counted up
-   * to REVIEW_COUNT_CAP + 1 (a word in one review in five, 40,000 matches, was 53 ms on
-   * PostgreSQL to count exactly; nobody pages past the 10,000th); `total > REVIEW_COUNT_CAP`
-   * means "more than". The page's
-   * ids are found first, from the inbox index alone, and only their rows are read (a deferred
-   * join): a late page does not read the rows it skips.
-   */
-  async page(storeIds: readonly number[], f: ReviewFilter, page: number, perPage: number) {
-    const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
-    const where = matching(storeIds, f, postgres);
-    const pageOf = db
-      .selectFrom('reviews as r')
-      .select('r.id')
-      .where(where)
-      .orderBy('r.created_at', 'desc')
-      .orderBy('r.id', 'desc')
-      .limit(perPage)
-      .offset((page - 1) * perPage);
-    const countOf = () => countMatching(db, storeIds, f, matching(storeIds, f, postgres, 'count'));
-    let ids: { id: number }[];
-    let total: number;
-    if (f.q && !postgres && sqliteIndexed(f.q.toLowerCase())) {
-      // SQLite sorts a search's matches for the page anyway: they are counted in the same pass
-      // (a second pass was a third of the time); past the last page, counted apart. The matches
-      // are checked against the other filters in the narrow `reviews_search_keys`, not in the
-      // table's rows (three times slower), which SQLite picks only with ANALYZE's figures.
-      const q = pageOf.select(sql<number>`count(*) over ()`.as('n')).compile();
-      const from = 'from "reviews" as "r"';
-      const got = (
-        await db.executeQuery<{ id: number; n: number }>(
-          CompiledQuery.raw(q.sql.replace(from, `${from} indexed by "reviews_search_keys"`), [
-            ...q.parameters,
-          ]),
-        )
-      ).rows;
-      ids = got;
-      total = got[0] ? Number(got[0].n) : await countOf();
-    } else [ids, total] = await Promise.all([pageOf.execute(), countOf()]);
-    const rows = ids.length
-      ? await base(db)
-          .where(
-            'r.id',
-            'in',
-            ids.map((r) => r.id),
-          )
-          .orderBy('r.created_at', 'desc')
-          .orderBy('r.id', 'desc')
-          .execute()
-      : [];
-    return { rows, total };
-  },
+  /** One page of the stores' reviews and the count of all that match (`inboxPage`). */
+  page: (
+    storeIds: readonly number[],
+    f: ReviewFilter,
+    page: number,
+    perPage: number,
+    cursor: Pick<KeysetRequest, 'after' | 'before'> = {},
+  ) => inboxPage(db, storeIds, f, page, perPage, cursor),
 
   /** The store's reviews whose reply Google still moderates (the oldest first, 20 at most). */
   pendingReplies: (storeId: number) =>
@@ -298,6 +268,102 @@ const queries = (db: Db) => ({
   },
 });
 
+/**
+ * One page of the stores' reviews, newest first, and the count of all that match: counted up
+ * to REVIEW_COUNT_CAP + 1 (a word in one review in five, 40,000 matches, was 53 ms on
+ * PostgreSQL to count exactly; nobody pages past the 10,000th); `total > REVIEW_COUNT_CAP`
+ * means "more than". The page is read by `page` or next to a page shown (`after` / `before`,
+ * ADR 0098 amended 2026-11-29): the cursor's keys seek the index in the list's order, with
+ * every filter applied. The page's ids are found first, from the inbox index alone, and only
+ * their rows are read (a deferred join): a late page does not read the rows it skips.
+ */
+async function inboxPage(
+  db: Db,
+  storeIds: readonly number[],
+  f: ReviewFilter,
+  page: number,
+  perPage: number,
+  cursor: Pick<KeysetRequest, 'after' | 'before'>,
+): Promise<KeysetList<ReviewRow> & { total: number }> {
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  const where = matching(storeIds, f, postgres);
+  // SQLite sorts a search's matches for the page anyway; they are checked against the other
+  // filters in the narrow `reviews_search_keys`, not in the table's rows (three times
+  // slower), which SQLite picks only with ANALYZE's figures.
+  const sqliteSearch = !!f.q && !postgres && sqliteIndexed(f.q.toLowerCase());
+  const keys = (
+    sqliteSearch
+      ? db.selectFrom(
+          sql`"reviews" as "r" indexed by "reviews_search_keys"` as unknown as 'reviews as r',
+        )
+      : db.selectFrom('reviews as r')
+  )
+    .select(['r.id', 'r.created_at'])
+    .where(where);
+  const countOf = () => countMatching(db, storeIds, f, matching(storeIds, f, postgres, 'count'));
+  const byNumber = !cursor.after && !cursor.before;
+  const offset = (page - 1) * perPage;
+  // Page 1 is read beside the count, as it always was (keysetPage takes it, from either end);
+  // a later page by number waits for the count, to read from the nearer end.
+  let early: Promise<Keys[]> | null = null;
+  let total: number;
+  if (byNumber && sqliteSearch) {
+    // The matches are counted in the pass that sorts them (a second pass was a third of the
+    // time); past the last page, counted apart.
+    const got = await keys
+      .select(sql<number>`count(*) over ()`.as('n'))
+      .orderBy('r.created_at', 'desc')
+      .orderBy('r.id', 'desc')
+      .limit(perPage)
+      .offset(offset)
+      .execute();
+    early = Promise.resolve(got);
+    total = got[0] ? Number(got[0].n) : await countOf();
+  } else if (byNumber && page === 1) {
+    early = seekRows(keys, NEWEST, { from: 'start', offset, limit: perPage });
+    [total] = await Promise.all([countOf(), early]);
+  } else total = await countOf();
+  // A capped count is a floor: the list goes on past it, so it is never read from its end.
+  const capped = total > REVIEW_COUNT_CAP;
+  const shown = capped ? REVIEW_COUNT_CAP : total;
+  const read = (seek: Seek): Promise<Keys[]> => {
+    if (seek.from === 'end' && (capped || sqliteSearch || early))
+      seek = { from: 'start', offset: shown - seek.offset - seek.limit, limit: seek.limit };
+    if (seek.from === 'start' && early && seek.offset === offset)
+      return early.then((r) => r.slice(0, seek.limit));
+    return seekRows(keys, NEWEST, seek);
+  };
+  const list = await keysetPage(
+    { page, perPage, after: cursor.after, before: cursor.before },
+    {
+      total: shown,
+      order: NEWEST_NAME,
+      keyTypes: ['string', 'number'],
+      keyOf: (r) => [r.created_at, r.id],
+      read,
+    },
+  );
+  let ids = list.rows;
+  // Past the last page of a capped count, by number: the rows there, as before the cursors.
+  if (capped && byNumber && page > list.last_page) {
+    ids = await (early ?? seekRows(keys, NEWEST, { from: 'start', offset, limit: perPage }));
+    list.from = ids.length ? offset + 1 : null;
+    list.to = ids.length ? offset + ids.length : null;
+  }
+  const rows = ids.length
+    ? await base(db)
+        .where(
+          'r.id',
+          'in',
+          ids.map((r) => r.id),
+        )
+        .orderBy('r.created_at', 'desc')
+        .orderBy('r.id', 'desc')
+        .execute()
+    : [];
+  return { ...list, rows, total };
+}
+
 const base = (db: Db) =>
   db
     .selectFrom('reviews as r')
@@ -319,7 +385,12 @@ const matching =
     purpose: 'page' | 'count' = 'page',
   ) =>
   (eb: ReviewsScope): Expression<SqlBool> => {
-    const all: Expression<SqlBool>[] = [eb('r.store_id', 'in', [...storeIds])];
+    // PostgreSQL: the stores as one array parameter, not an IN list of an agency's thousand.
+    const all: Expression<SqlBool>[] = [
+      postgres
+        ? sql<SqlBool>`${sql.ref('r.store_id')} = any(${[...storeIds]}::int[])`
+        : eb('r.store_id', 'in', [...storeIds]),
+    ];
     if (f.stars?.length) all.push(eb('r.star_rating', 'in', f.stars));
     if (f.replied === 'replied') all.push(eb('r.has_reply', '=', 1));
     if (f.replied === 'unreplied') all.push(eb('r.has_reply', '=', 0));

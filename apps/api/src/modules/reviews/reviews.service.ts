@@ -3,13 +3,12 @@ import {
   checkReply,
   hasBlocking,
   ja,
-  pageOf,
   publisherByKey,
   REVIEW_REPLY_MAX_BYTES,
   reviewJa,
   ruleSetsForCategory,
   type ComplianceFinding,
-  type Page,
+  type KeysetPage,
   type ReviewListQuery,
   type ReviewView,
 } from '@tenpo/domain';
@@ -147,17 +146,20 @@ export function createReviewsService(deps: ReviewsServiceDeps) {
     viewer: Viewer,
     stores: UserRow[],
     q: ReviewListQuery,
-  ): Promise<Page<ReviewView> & { total_at_least: boolean }> {
+  ): Promise<KeysetPage<ReviewView> & { total_at_least: boolean }> {
     const ids = stores.map((s) => s.id);
-    const { rows, total } = await repo.page(ids, q, q.page, q.limit);
-    const capped = total > REVIEW_COUNT_CAP;
+    const got = await repo.page(ids, q, q.page, q.limit, { after: q.after, before: q.before });
+    const capped = got.total > REVIEW_COUNT_CAP;
     return {
-      ...pageOf(
-        await viewsOf(viewer, stores, rows),
-        capped ? REVIEW_COUNT_CAP : total,
-        q.page,
-        q.limit,
-      ),
+      data: await viewsOf(viewer, stores, got.rows),
+      current_page: got.current_page,
+      last_page: got.last_page,
+      total: capped ? REVIEW_COUNT_CAP : got.total,
+      per_page: q.limit,
+      from: got.from,
+      to: got.to,
+      next_cursor: got.next_cursor,
+      prev_cursor: got.prev_cursor,
       total_at_least: capped,
     };
   }

@@ -1,6 +1,6 @@
 import type {
   ComplianceFinding,
-  Page,
+  KeysetPage,
   ReviewRepliedFilter,
   ReviewView,
   RuleSetId,
@@ -22,7 +22,12 @@ export type ReviewFilters = {
   perPage: number;
 };
 
-export type ReviewListQuery = ReviewFilters & { ids: readonly number[] };
+/** With the cursor of the page next to the one shown, when the pager moved by one (ADR 0098). */
+export type ReviewListQuery = ReviewFilters & {
+  ids: readonly number[];
+  after?: string | undefined;
+  before?: string | undefined;
+};
 
 export type FindingSeverity = ComplianceFinding['severity'];
 /** One finding of the compliance check (`POST /reviews/check`), as the domain's rules give it. */
@@ -41,13 +46,15 @@ export const reviewKeys = {
 export const reviewsCall = async (
   q: ReviewListQuery,
   signal?: AbortSignal,
-): Promise<Page<ReviewView> & { total_at_least?: boolean }> =>
+): Promise<KeysetPage<ReviewView> & { total_at_least?: boolean }> =>
   (
-    await api<{ data: Page<ReviewView> & { total_at_least?: boolean } }>('/reviews', {
+    await api<{ data: KeysetPage<ReviewView> & { total_at_least?: boolean } }>('/reviews', {
       query: {
         user_id: q.ids.join(','),
         limit: q.perPage,
         page: q.page,
+        after: q.after,
+        before: q.before,
         stars: q.stars.length > 0 ? q.stars.join(',') : undefined,
         replied: q.replied,
         date_from: q.from || undefined,

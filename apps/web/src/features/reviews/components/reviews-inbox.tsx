@@ -1,10 +1,11 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Center, Group, Loader, Stack, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '@/components/ui/error-alert';
 import { TableFooter } from '@/components/ui/table-footer';
 import { errorLines } from '@/lib/api-client';
+import { positionOf, type PagePosition } from '@/lib/keyset-pager';
 import { reviewKeys, reviewsCall } from '../api/reviews-api';
 import { useReviewFilters } from '../hooks/use-review-filters';
 import { ApprovalPanel } from './approval-panel';
@@ -20,7 +21,16 @@ import { ReplyTemplatesButton } from './reply-templates';
 export function ReviewsInbox({ storeIds }: { storeIds: number[] }) {
   const { t } = useTranslation();
   const { filters, update, clear } = useReviewFilters();
-  const query = { ...filters, ids: storeIds };
+  // The page next to the one shown is asked for by its cursor (ADR 0098): kept for the page and
+  // the filters and stores it was made under; any other page (a jump, a new filter, the URL)
+  // goes by number.
+  const listKey = JSON.stringify({ ...filters, page: 0, ids: storeIds });
+  const [moved, setMoved] = useState<PagePosition & { key: string }>({ page: 0, key: '' });
+  const cursor =
+    moved.key === listKey && moved.page === filters.page
+      ? { after: moved.after, before: moved.before }
+      : {};
+  const query = { ...filters, ids: storeIds, ...cursor };
   const list = useQuery({
     queryKey: reviewKeys.list(query),
     queryFn: ({ signal }) => reviewsCall(query, signal),
@@ -68,7 +78,10 @@ export function ReviewsInbox({ storeIds }: { storeIds: number[] }) {
       {list.data && (
         <TableFooter
           page={list.data}
-          onPage={(page) => update({ page })}
+          onPage={(page) => {
+            setMoved({ ...positionOf(page, list.data), key: listKey });
+            update({ page });
+          }}
           onPerPage={(perPage) => update({ perPage })}
         />
       )}
