@@ -6,7 +6,7 @@ import fastifyStatic from '@fastify/static';
 import { createMailbox, sandboxDemoGrants, sandboxPlugin, type Mailbox } from '@tenpo/sandbox';
 import { buildApp } from './app';
 import { DEFAULT_WEB_DIST } from './assets';
-import { ConfigError, type Config } from './config';
+import { ConfigError, databasePoolSizeOf, type Config } from './config';
 import { openDatabase } from './db/kysely';
 import { migrateToLatest, MigrationsPendingError, waitForMigrations } from './db/migrate';
 import { seedDemo, type DemoSeedGrants } from './db/seed';
@@ -167,7 +167,7 @@ const sandboxClientDeps = (config: Config) => {
 
 /** The composition root: database, migrations, demo data, API, sandbox and web in one process. */
 export async function composeServer(config: Config) {
-  const database = openDatabase(config.databaseUrl);
+  const database = openDatabase(config.databaseUrl, { poolSize: databasePoolSizeOf(config) });
   // Under Kysely's migration lock (a PostgreSQL advisory lock): API processes started together
   // migrate one after another, the later ones finding nothing left to do (ADR 0053).
   await migrateToLatest(database);
@@ -214,7 +214,9 @@ export async function composeServer(config: Config) {
  * the schema under running API processes (ADR 0053).
  */
 export async function composeWorker(config: Config) {
-  const database = openDatabase(config.databaseUrl);
+  const database = openDatabase(config.databaseUrl, {
+    poolSize: databasePoolSizeOf(config, true),
+  });
   try {
     await waitForMigrations(database, {
       maxWaitMs: config.migrationWaitMs,

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEV_API_KEY, loadConfig } from './config';
+import { ConfigError, DEV_API_KEY, databasePoolSizeOf, loadConfig } from './config';
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'tenpo-config-'));
 
@@ -87,10 +87,20 @@ describe('loadConfig: defaults, the secret key and malformed values', () => {
     [{ TENPO_API_KEY: 'abc' }, 'TENPO_API_KEY'],
     [{ SMTP_URL: 'http://mail' }, 'SMTP_URL'],
     [{ PUBLIC_URL: 'not a url' }, 'PUBLIC_URL'],
+    [{ DATABASE_POOL_SIZE: '1' }, 'DATABASE_POOL_SIZE'],
   ])('stops on %o with a message naming %s', (env, name) => {
     const run = () => loadConfig({ DATA_DIR: tmp(), ...env });
     expect(run).toThrow(ConfigError);
     expect(run).toThrow(new RegExp(`^Invalid configuration:\\n  ${name}: `));
+  });
+
+  it('sizes the PostgreSQL pool: 10, 20 where jobs run, or DATABASE_POOL_SIZE', () => {
+    const api = loadConfig({ DATA_DIR: tmp(), TENPO_WORKER: 'false' });
+    const both = loadConfig({ DATA_DIR: tmp() });
+    const set = loadConfig({ DATA_DIR: tmp(), DATABASE_POOL_SIZE: '32' });
+    expect([databasePoolSizeOf(api), databasePoolSizeOf(api, true)]).toEqual([10, 20]);
+    expect(databasePoolSizeOf(both)).toBe(20);
+    expect([databasePoolSizeOf(set), databasePoolSizeOf(set, false)]).toEqual([32, 32]);
   });
 
   it('takes PostgreSQL, PUBLIC_URL and the port from the environment', () => {

@@ -71,6 +71,9 @@ const envSchema = z.object({
   UPLOAD_INFLIGHT_USER_MB: z.coerce.number().int().min(1).default(512),
   UPLOAD_INFLIGHT_PROCESS_MB: z.coerce.number().int().min(1).default(1024),
   TENPO_WORKER: boolish.default(true),
+  // PostgreSQL connections this process's pool opens at most (issue 26 P9): default 10, or 20
+  // in a process that runs jobs (16 publish jobs at once, plus the schedules and the API).
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(500).optional(),
   // The job engine (ADR 0020): the table driver, or pg-boss on PostgreSQL. Default: pg-boss when
   // DATABASE_URL is PostgreSQL, the table driver otherwise (ADR 0053).
   TENPO_JOB_DRIVER: z.enum(['table', 'pg-boss']).optional(),
@@ -249,6 +252,8 @@ export type Config = Readonly<{
   host: string;
   dataDir: string;
   databaseUrl: string;
+  /** The PostgreSQL pool's size in this process (DATABASE_POOL_SIZE; `databasePoolSizeOf`). */
+  databasePoolSize: number | null;
   publicUrl: string;
   providers: 'sandbox' | 'live';
   /**
@@ -712,6 +717,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST,
     dataDir,
     databaseUrl: e.DATABASE_URL ?? `sqlite:${path.join(dataDir, 'tenpo.sqlite')}`,
+    databasePoolSize: e.DATABASE_POOL_SIZE ?? null,
     publicUrl,
     providers: e.TENPO_PROVIDERS,
     sandboxMount:
@@ -757,3 +763,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }),
   });
 }
+
+/**
+ * The PostgreSQL pool of a process (issue 26 P9): DATABASE_POOL_SIZE, else 10 for an API process
+ * and 20 for one that runs jobs: 16 publish jobs at once each hold a connection for their
+ * statements, and with 10 they queued for one (3.2 ms a wait, 14 waits a publish in bench/scale.ts).
+ */
+export const databasePoolSizeOf = (config: Config, runsJobs = config.runWorker): number =>
+  config.databasePoolSize ?? (runsJobs ? 20 : 10);

@@ -49,16 +49,17 @@ export const changeStampOf = (db: Db): ChangeStamp | undefined => changeStamps.g
 /**
  * Opens the database named by DATABASE_URL: `sqlite:<file>` (or `file:`) for the embedded
  * default, `postgres://…` for PostgreSQL. A `schema` query parameter on a PostgreSQL URL
- * sets the search path (the test suite gives each file its own schema).
+ * sets the search path (the test suite gives each file its own schema). `poolSize`: PostgreSQL's
+ * connections at most (10).
  */
-export function openDatabase(url: string): DbHandle {
+export function openDatabase(url: string, opts: { poolSize?: number } = {}): DbHandle {
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
     const u = new URL(url);
     const schema = u.searchParams.get('schema');
     u.searchParams.delete('schema');
     const pool = new pg.Pool({
       connectionString: u.toString(),
-      max: 10,
+      max: opts.poolSize ?? 10,
       ...(schema ? { options: `-c search_path=${schema}` } : {}),
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });

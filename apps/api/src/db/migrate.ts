@@ -30,6 +30,7 @@ import { reportMonthsCovering } from './migrations/0029-report-months-covering';
 import { keysetPaging } from './migrations/0030-keyset-paging';
 import { postsKeyset } from './migrations/0031-posts-keyset';
 import { reviewsKeyset } from './migrations/0032-reviews-keyset';
+import { rateTake } from './migrations/0033-rate-take';
 
 /** Migrations are listed here in order; each runs on SQLite and PostgreSQL alike. */
 const migrations = (dialect: Dialect): Record<string, Migration> => ({
@@ -63,6 +64,7 @@ const migrations = (dialect: Dialect): Record<string, Migration> => ({
   '0030-keyset-paging': keysetPaging(dialect),
   '0031-posts-keyset': postsKeyset(),
   '0032-reviews-keyset': reviewsKeyset(),
+  '0033-rate-take': rateTake(dialect),
 });
 
 const migratorOf = ({ db, dialect, schema }: DbHandle): Migrator => {

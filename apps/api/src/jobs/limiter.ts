@@ -7,7 +7,8 @@ import { limitLabelOf, rateLimitWaitSeconds, rateLimitWaits } from '../lib/metri
 /**
  * Sliding-window rate limits kept in the database (`job_rate_events`), so that every process and
  * both drivers count the same starts (ADR 0020). A start is recorded only while the window
- * holds fewer than `max`; the check and the record are one atomic step.
+ * holds fewer than `max`; the check and the record are one atomic step (one statement on
+ * either database: ADR 0100).
  */
 export type Limiter = {
   /**
@@ -20,40 +21,18 @@ export type Limiter = {
 };
 
 export function createLimiter(db: Db, dialect: Dialect, clock: Clock): Limiter {
-  /** Records one start for `key`, or returns when the oldest start in the window expires. */
+  /** SQLite: records one start for `key`, or returns when the oldest start in the window expires. */
   const take = async (key: string, max: number, perMs: number): Promise<Date | null> => {
     const now = clock.now();
     const at = iso(now);
     const since = iso(addMs(now, -perMs));
-    if (dialect === 'sqlite') {
-      // One statement: SQLite holds its write lock for the whole of it, across processes too.
-      const r = await sql`
-        insert into job_rate_events (key, at)
-        select ${key}, ${at}
-        where (select count(*) from job_rate_events where key = ${key} and at > ${since}) < ${max}
-      `.execute(db);
-      if (Number(r.numAffectedRows ?? 0) === 1) return null;
-    } else {
-      // PostgreSQL reads a snapshot per statement: a transaction-scoped advisory lock on the key
-      // makes the count and the insert one step among all processes.
-      const ok = await db.transaction().execute(async (trx) => {
-        await sql`select pg_advisory_xact_lock(hashtext(${`tenpo-rate:${key}`}))`.execute(trx);
-        // The time once the lock is held: a start waiting for the lock is not recorded early.
-        const now = clock.now();
-        const at = iso(now);
-        const since = iso(addMs(now, -perMs));
-        const row = await trx
-          .selectFrom('job_rate_events')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('key', '=', key)
-          .where('at', '>', since)
-          .executeTakeFirstOrThrow();
-        if (Number(row.n) >= max) return false;
-        await trx.insertInto('job_rate_events').values({ key, at }).execute();
-        return true;
-      });
-      if (ok) return null;
-    }
+    // One statement: SQLite holds its write lock for the whole of it, across processes too.
+    const r = await sql`
+      insert into job_rate_events (key, at)
+      select ${key}, ${at}
+      where (select count(*) from job_rate_events where key = ${key} and at > ${since}) < ${max}
+    `.execute(db);
+    if (Number(r.numAffectedRows ?? 0) === 1) return null;
     const oldest = await db
       .selectFrom('job_rate_events')
       .select((eb) => eb.fn.min<string>('at').as('at'))
@@ -65,20 +44,47 @@ export function createLimiter(db: Db, dialect: Dialect, clock: Clock): Limiter {
     return addMs(from, perMs + 1);
   };
 
+  const refused = (key: string, wait: Date): Date => {
+    const label = { limit: limitLabelOf(key) };
+    rateLimitWaits.inc(label);
+    rateLimitWaitSeconds.observe(label, Math.max(0, wait.getTime() - clock.now().getTime()) / 1000);
+    return wait;
+  };
+
+  /**
+   * PostgreSQL: every limit's check and record in one statement, all or nothing
+   * (`tenpo_rate_take`, migration 0033; ADR 0100): it was a transaction of five statements per
+   * limit under an advisory lock held across round trips, which serialised the workers.
+   */
+  const acquireAll = async (
+    keyed: { key: string; max: number; perMs: number }[],
+  ): Promise<Date | null> => {
+    const { rows } = await sql<{ refused_key: string | null; retry_at: string | null }>`
+      select refused_key, retry_at from tenpo_rate_take(
+        ${keyed.map((k) => k.key)}::text[], ${keyed.map((k) => k.max)}::integer[],
+        ${keyed.map((k) => k.perMs)}::bigint[], ${iso(clock.now())})
+    `.execute(db);
+    const row = rows[0];
+    if (!row?.refused_key || !row.retry_at) return null;
+    return refused(row.refused_key, new Date(row.retry_at));
+  };
+
   return {
     async acquire(limits, payload) {
+      if (dialect === 'postgres') {
+        const keyed = limits.flatMap((l) => {
+          const key = l.key(payload);
+          return key === null ? [] : [{ key, max: l.max, perMs: l.perMs }];
+        });
+        return keyed.length === 0 ? null : acquireAll(keyed);
+      }
       const taken: string[] = [];
       for (const limit of limits) {
         const key = limit.key(payload);
         if (key === null) continue;
         const wait = await take(key, limit.max, limit.perMs);
         if (wait) {
-          const label = { limit: limitLabelOf(key) };
-          rateLimitWaits.inc(label);
-          rateLimitWaitSeconds.observe(
-            label,
-            Math.max(0, wait.getTime() - clock.now().getTime()) / 1000,
-          );
+          refused(key, wait);
           // All or nothing: give back what this job took from the earlier limits.
           for (const k of taken) {
             const last = await db
