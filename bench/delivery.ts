@@ -48,7 +48,7 @@ import { migrateToLatest } from '../apps/api/src/db/migrate';
 import { seedDemo } from '../apps/api/src/db/seed';
 import type { UserRow } from '../apps/api/src/db/types';
 import { iso, systemClock } from '../apps/api/src/lib/clock';
-import type { ResolvedMedium } from '../apps/api/src/modules/posts/posts.service';
+import type { ResolvedMedium } from '../apps/api/src/modules/posts/posts.create';
 import { PUBLISH_QUEUE } from '../apps/api/src/modules/posts/posts.jobs';
 import { API_KEY, login } from '../apps/api/test/helpers';
 import { connectThroughConsent, consent, freePort, X_USER } from '../apps/api/test/sandbox';
