@@ -64,10 +64,17 @@ export function createGrantAccess(deps: GrantAccessDeps): GrantAccessService {
     expires_at: t.expiresAt ? iso(t.expiresAt) : null,
   });
 
-  const load = async (h: CredentialHandle): Promise<ChannelCredentialsRow> => {
-    const row = await repo.credentials(h.storeId, h.publisher);
-    if (!row) throw deps.notConnected(h.publisher);
-    return row;
+  /**
+   * The store's credentials with its connection's entity id, in one read (issue 26 P9). The
+   * entity id is kept across a refresh, which rewrites tokens only, never the connection.
+   */
+  const load = async (
+    h: CredentialHandle,
+  ): Promise<{ row: ChannelCredentialsRow; entityId: string | null }> => {
+    const found = await repo.credentialsWithEntity(h.storeId, h.publisher);
+    if (!found) throw deps.notConnected(h.publisher);
+    const { connection_entity_id: entityId, ...row } = found;
+    return { row, entityId };
   };
 
   /** Refreshes under the grant's lease, unless someone did since `seen` was read. */
@@ -135,22 +142,20 @@ export function createGrantAccess(deps: GrantAccessDeps): GrantAccessService {
     }
   }
 
-  const grantOf = async (row: ChannelCredentialsRow): Promise<Grant> => {
-    const connection = await repo.connection(row.user_id, row.publisher_key);
-    return {
-      accessToken: open(row.access_token),
-      providerUserId: row.provider_user_id,
-      accountId: row.provider_account_id,
-      entityId: connection?.entity_id ?? null,
-      pageId: row.page_id,
-      pageToken: row.page_token ? open(row.page_token) : null,
-      igUserId: row.ig_user_id,
-    };
-  };
+  const grantOf = (row: ChannelCredentialsRow, entityId: string | null): Grant => ({
+    accessToken: open(row.access_token),
+    providerUserId: row.provider_user_id,
+    accountId: row.provider_account_id,
+    entityId,
+    pageId: row.page_id,
+    pageToken: row.page_token ? open(row.page_token) : null,
+    igUserId: row.ig_user_id,
+  });
 
   return {
     async use<T>(h: CredentialHandle, call: (grant: Grant) => Promise<T>): Promise<T> {
-      let row = await load(h);
+      const loaded = await load(h);
+      let row = loaded.row;
       const channel = channels[h.publisher];
       try {
         let refreshed = false;
@@ -160,13 +165,13 @@ export function createGrantAccess(deps: GrantAccessDeps): GrantAccessService {
           refreshed = true;
         }
         try {
-          return await call(await grantOf(row));
+          return await call(grantOf(row, loaded.entityId));
         } catch (err) {
           // Our clock and the provider's may disagree: an early expiry gets one refresh. A
           // refused call did not take effect, so running it again is safe.
           if (!(err instanceof ChannelError) || err.kind !== 'reauth' || refreshed) throw err;
           row = await refreshFrom(row);
-          return await call(await grantOf(row));
+          return await call(grantOf(row, loaded.entityId));
         }
       } catch (err) {
         if (!(err instanceof ChannelError)) throw err;
@@ -177,7 +182,7 @@ export function createGrantAccess(deps: GrantAccessDeps): GrantAccessService {
     },
 
     async refresh(h) {
-      return open((await refreshFrom(await load(h))).access_token);
+      return open((await refreshFrom((await load(h)).row)).access_token);
     },
   };
 }

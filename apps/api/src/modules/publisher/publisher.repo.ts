@@ -86,6 +86,28 @@ const queries = (db: Db) => {
         .where('publisher_key', '=', key)
         .executeTakeFirst(),
 
+    /**
+     * The store's credentials on a channel with its connection's entity id, in one statement
+     * (a grant's use reads both: issue 26 P9). The connection is matched as `connection` does;
+     * none, or one that names no entity, gives null.
+     */
+    credentialsWithEntity: (
+      userId: number,
+      key: string,
+    ): Promise<(ChannelCredentialsRow & { connection_entity_id: string | null }) | undefined> =>
+      db
+        .selectFrom('channel_credentials')
+        .leftJoin('publisher_connections', (j) =>
+          j
+            .onRef('publisher_connections.user_id', '=', 'channel_credentials.user_id')
+            .onRef('publisher_connections.publisher_key', '=', 'channel_credentials.publisher_key'),
+        )
+        .selectAll('channel_credentials')
+        .select('publisher_connections.entity_id as connection_entity_id')
+        .where('channel_credentials.user_id', '=', userId)
+        .where('channel_credentials.publisher_key', '=', key)
+        .executeTakeFirst(),
+
     async saveCredentials(
       userId: number,
       key: string,
