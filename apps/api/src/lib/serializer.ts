@@ -304,6 +304,13 @@ function compileExact(schema: unknown): Exact | null {
 }
 
 /**
+ * Whether `value` takes the exact path under `schema` (one JSON.stringify): for tests that keep a
+ * presenter's keys in its schema's order.
+ */
+export const isExactShape = (schema: z.ZodType, value: unknown): boolean =>
+  compileExact(schema)?.(value) ?? false;
+
+/**
  * A serializer for the plain shapes our responses use (objects that strip unknown keys, strings,
  * numbers, integers, booleans, literals, enums, nullable, optional properties, unions, arrays, records
  * with plain string keys), which checks each value as zod would and writes the JSON in the same

@@ -145,9 +145,7 @@ export async function presentPost(b: PostBundle, storage: MediaStorage): Promise
     media_url: medias.map((m) => m.url),
     medias,
     state: overallState(b.targets),
-    post_type: b.post.post_type,
-    topic: topicView(b.post.topic),
-    approval: b.approval ? approvalSummary(b.approval) : null,
+    // In the schema's order: the answer is then written by one JSON.stringify (ADR 0099).
     targets: b.targets.map((t) => ({
       id: t.id,
       user_id: t.store_id,
@@ -171,5 +169,8 @@ export async function presentPost(b: PostBundle, storage: MediaStorage): Promise
           }))
         : [],
     })),
+    post_type: b.post.post_type,
+    topic: topicView(b.post.topic),
+    approval: b.approval ? approvalSummary(b.approval) : null,
   };
 }
