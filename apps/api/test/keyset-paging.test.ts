@@ -1,8 +1,21 @@
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pagingJa, ROLE } from '@tenpo/domain';
 import { iso } from '../src/lib/clock';
-import { addOtherTenant, buildTestApp, call, json, login, type TestApp } from './helpers';
+import { addOtherTenant, buildTestApp, call, login, type TestApp } from './helpers';
+import {
+  expectCursorParams,
+  expectRefused,
+  forged,
+  getOk,
+  gotOf,
+  offsetPages as offsetPagesOf,
+  openApi,
+  SPEC_FIELDS,
+  walkEveryWay as walkPages,
+  type Got,
+  type PageBody,
+  type Query,
+} from './keyset-walk';
 
 /**
  * Keyset paging (issue 26, ADR 0098): every page of the agency's store list, the manager's
@@ -108,142 +121,45 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-/** One page as both envelopes say it: rows' ids, the spec's numbers and the cursors. */
-type Got = {
-  ids: number[];
-  current_page: number;
-  last_page: number;
-  total: number;
-  per_page: number;
-  from: number | null;
-  to: number | null;
-  next: string | null;
-  prev: string | null;
+/** The admin lists' page: the spec's numbers under `meta`, no `from` / `to`, the two cursors. */
+type AdminPage = {
+  data: { id: number }[];
+  meta: { current_page: number; last_page: number; per_page: number; total: number };
+  next_cursor: string | null;
+  prev_cursor: string | null;
 };
 
-type StoresBody = {
-  data: {
-    data: { id: number }[];
-    current_page: number;
-    last_page: number;
-    total: number;
-    per_page: number;
-    from: number | null;
-    to: number | null;
-    next_cursor: string | null;
-    prev_cursor: string | null;
-  };
-};
-type AdminBody = {
-  data: {
-    data: { id: number }[];
-    meta: { current_page: number; last_page: number; per_page: number; total: number };
-    next_cursor: string | null;
-    prev_cursor: string | null;
-  };
-};
-
-async function get(token: string, path: string, q: Record<string, string | number>) {
-  const qs = new URLSearchParams(
-    Object.entries(q).map(([k, v]): [string, string] => [k, String(v)]),
-  );
-  const res = await call(t.app, { method: 'GET', url: `/api${path}?${qs}`, token });
-  expect([path, qs.toString(), res.statusCode, res.statusCode === 200 ? '' : res.body]).toEqual([
-    path,
-    qs.toString(),
-    200,
-    '',
-  ]);
-  const body = json<StoresBody | AdminBody>(res).data;
-  if ('meta' in body) {
-    const m = body.meta;
-    const from = body.data.length === 0 ? null : (m.current_page - 1) * m.per_page + 1;
-    return {
-      ids: body.data.map((r) => r.id),
-      current_page: m.current_page,
-      last_page: m.last_page,
-      total: m.total,
-      per_page: m.per_page,
-      from,
-      to: from === null ? null : from + body.data.length - 1,
-      next: body.next_cursor,
-      prev: body.prev_cursor,
-    } satisfies Got;
-  }
+/** One page as both envelopes say it: the admin lists' `meta` read as the spec's numbers. */
+async function get(token: string, path: string, q: Query): Promise<Got> {
+  const body = (await getOk<{ data: PageBody | AdminPage }>(t, token, path, q)).data;
+  if (!('meta' in body)) return gotOf(body);
+  const m = body.meta;
+  const from = body.data.length === 0 ? null : (m.current_page - 1) * m.per_page + 1;
   return {
     ids: body.data.map((r) => r.id),
-    current_page: body.current_page,
-    last_page: body.last_page,
-    total: body.total,
-    per_page: body.per_page,
-    from: body.from,
-    to: body.to,
+    current_page: m.current_page,
+    last_page: m.last_page,
+    total: m.total,
+    per_page: m.per_page,
+    from,
+    to: from === null ? null : from + body.data.length - 1,
     next: body.next_cursor,
     prev: body.prev_cursor,
-  } satisfies Got;
+  };
 }
 
 /** The pages as LIMIT / OFFSET read them, straight from the database. */
-async function offsetPages(
-  from: string,
-  where: string,
-  orderBy: string,
-  perPage: number,
-): Promise<number[][]> {
-  const pages: number[][] = [];
-  for (let offset = 0; ; offset += perPage) {
-    const r = await sql
-      .raw<{
-        id: number;
-      }>(
-        `select id from ${from} where ${where} order by ${orderBy} limit ${perPage} offset ${offset}`,
-      )
-      .execute(t.database.db);
-    if (r.rows.length === 0) break;
-    pages.push(r.rows.map((x) => Number(x.id)));
-  }
-  return pages;
-}
+const offsetPages = (from: string, where: string, orderBy: string, perPage: number) =>
+  offsetPagesOf(t, from, where, orderBy, perPage);
 
-/**
- * Walks the list by number, forwards by `after` from page 1, backwards by `before` from the last
- * page: each walk meets the OFFSET pages, with the same numbers on each page.
- */
-async function walkEveryWay(
-  token: string,
-  path: string,
-  q: Record<string, string | number>,
-  want: number[][],
-) {
-  const total = want.flat().length;
-  const last = Math.max(1, want.length);
-  const byNumber: Got[] = [];
-  for (let page = 1; page <= last; page++) byNumber.push(await get(token, path, { ...q, page }));
-  expect(byNumber.map((p) => p.ids)).toEqual(want.length ? want : [[]]);
-  for (const [i, p] of byNumber.entries()) {
-    expect(p).toMatchObject({ current_page: i + 1, last_page: last, total });
-    expect(p.next === null).toBe(i === last - 1);
-    expect(p.prev === null).toBe(i === 0);
-  }
-  const spec = (p: Got) => [p.ids, p.current_page, p.last_page, p.total, p.from, p.to];
-
-  const forward: Got[] = [byNumber[0] as Got];
-  for (let p = forward[0]; p?.next; ) {
-    p = await get(token, path, { ...q, after: p.next });
-    forward.push(p);
-    expect(forward.length).toBeLessThanOrEqual(last);
-  }
-  expect(forward.map(spec)).toEqual(byNumber.map(spec));
-
-  const backward: Got[] = [byNumber[last - 1] as Got];
-  for (let p = backward[0]; p?.prev; ) {
-    p = await get(token, path, { ...q, before: p.prev });
-    backward.push(p);
-    expect(backward.length).toBeLessThanOrEqual(last);
-  }
-  expect(backward.reverse().map(spec)).toEqual(byNumber.map(spec));
-  return byNumber;
-}
+/** Walks `path` as `token` every way; the pages meet in all but `per_page` and the cursors. */
+const walkEveryWay = (token: string, path: string, q: Query, want: number[][]) =>
+  walkPages(
+    (x) => get(token, path, x),
+    q,
+    want,
+    SPEC_FIELDS.filter((f) => f !== 'per_page'),
+  );
 
 const STORES_WHERE = (agency: number) => `role in (0, 1) and agency_id = ${agency}`;
 const SORTS = {
@@ -376,19 +292,11 @@ describe('the audit log by cursor is the log by OFFSET', () => {
 describe('a cursor that is not ours is a 422, in Japanese', () => {
   const first = async () =>
     get(agencyToken, '/agency/stores', { per_page: 5, order_by: 'name,asc' });
-  const refused = async (url: string, field: string, message: string = pagingJa.cursorInvalid) => {
-    const res = await call(t.app, { method: 'GET', url, token: agencyToken });
-    expect([url, res.statusCode]).toEqual([url, 422]);
-    const body = json<{ status_code: number; message: string; errors: Record<string, string[]> }>(
-      res,
-    );
-    expect(body.status_code).toBe(422);
-    expect(body.errors[field]).toEqual([message]);
-  };
+  const refused = async (url: string, field: string, message: string = pagingJa.cursorInvalid) =>
+    expectRefused(t, agencyToken, url, field, message);
 
   it('not base64url, not ours, for another order, or both ways at once', async () => {
     const p = await first();
-    const forged = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
     await refused('/api/agency/stores?after=%24%24%24', 'after');
     await refused(`/api/agency/stores?after=${'A'.repeat(3000)}`, 'after');
     await refused('/api/agency/stores?before=bm90LWpzb24', 'before');
@@ -409,9 +317,7 @@ describe('a cursor that is not ours is a 422, in Japanese', () => {
 
 describe('OpenAPI', () => {
   it('documents after and before on every list that takes them, and the cursors answered', async () => {
-    const doc = json<{
-      paths: Record<string, { get?: { parameters?: { name: string; in: string }[] } }>;
-    }>(await call(t.app, { method: 'GET', url: '/api/docs/json' }));
+    const doc = await openApi(t);
     for (const p of [
       '/api/agency/stores',
       '/api/agency/groups/{id}/stores',
@@ -421,12 +327,8 @@ describe('OpenAPI', () => {
       '/api/admin/customers',
       '/api/admin/agencies',
       '/api/audit-log',
-    ]) {
-      const names = (doc.paths[p]?.get?.parameters ?? [])
-        .filter((x) => x.in === 'query')
-        .map((x) => x.name);
-      expect([p, names]).toEqual([p, expect.arrayContaining(['page', 'after', 'before'])]);
-    }
+    ])
+      expectCursorParams(doc, p);
     const text = JSON.stringify(doc.paths['/api/agency/stores']);
     expect(text).toContain('next_cursor');
     expect(text).toContain('prev_cursor');

@@ -1,7 +1,26 @@
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pagingJa, ROLE } from '@tenpo/domain';
-import { addOtherTenant, buildTestApp, call, json, login, type TestApp } from './helpers';
+import { pagingJa } from '@tenpo/domain';
+import { buildTestApp, call, json, login, type TestApp } from './helpers';
+import {
+  expectCursorParams,
+  expectCursorsAnswered,
+  expectPageFields,
+  expectRefused,
+  forged,
+  getOk,
+  idsOnward,
+  gotOf,
+  NEWEST_FIRST,
+  newestAfter,
+  offsetPages as offsetPagesOf,
+  openApi,
+  storesOfBoth,
+  urlOf,
+  walkEveryWay as walkPages,
+  type Got,
+  type PageBody,
+  type Query,
+} from './keyset-walk';
 
 /**
  * Keyset paging of the posts lists (issue 26, ADR 0098 amended 2026-11-29): every page of
@@ -62,35 +81,7 @@ async function addPost(storeId: number, i: number, prefix: string) {
 
 beforeAll(async () => {
   t = await buildTestApp();
-  const other = await addOtherTenant(t, {
-    stores: ['other-1@tenpo.example', 'other-2@tenpo.example'],
-  });
-  const db = t.database.db;
-  theirs = (
-    await db
-      .selectFrom('users')
-      .select('id')
-      .where('agency_id', '=', other.agencyId)
-      .orderBy('id')
-      .execute()
-  ).map((r) => r.id);
-  expect(theirs).toHaveLength(2);
-  const agency = await db
-    .selectFrom('users')
-    .select('id')
-    .where('email', '=', 'agency@tenpo.example')
-    .executeTakeFirstOrThrow();
-  mine = (
-    await db
-      .selectFrom('users')
-      .select('id')
-      .where('agency_id', '=', agency.id)
-      .where('role', 'in', [ROLE.freeTrial, ROLE.shop])
-      .orderBy('id')
-      .limit(4)
-      .execute()
-  ).map((r) => r.id);
-  expect(mine).toHaveLength(4);
+  ({ mine, theirs } = await storesOfBoth(t, 4));
   // Interleaved ids: the two tenants' posts alternate, at the same instants.
   for (let i = 0; i < 46; i++) {
     await addPost(mine[i % mine.length] as number, i, 'keyset');
@@ -103,120 +94,21 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-/** One page: its rows' ids, the spec's numbers and the cursors. */
-type Got = {
-  ids: number[];
-  current_page: number;
-  last_page: number;
-  total: number;
-  per_page: number;
-  from: number | null;
-  to: number | null;
-  next: string | null;
-  prev: string | null;
-};
-
-/** Spec 2 §7: the body's `data.data` is the page, `data.data.data` its rows. */
-type Body = {
-  data: {
-    data: { id: number }[];
-    current_page: number;
-    last_page: number;
-    total: number;
-    per_page: number;
-    from: number | null;
-    to: number | null;
-    next_cursor: string | null;
-    prev_cursor: string | null;
-  };
-};
-
-const urlOf = (path: string, q: Record<string, string | number>) =>
-  `/api${path}?${new URLSearchParams(Object.entries(q).map(([k, v]): [string, string] => [k, String(v)]))}`;
-
-async function get(token: string, path: string, q: Record<string, string | number>) {
-  const url = urlOf(path, q);
-  const res = await call(t.app, { method: 'GET', url, token });
-  expect([url, res.statusCode, res.statusCode === 200 ? '' : res.body]).toEqual([url, 200, '']);
-  const body = json<{ data: Body }>(res).data.data;
+/** One page of a posts list: spec 2 §7, the body's `data.data` is the page, nothing else in it. */
+async function get(token: string, path: string, q: Query): Promise<Got> {
+  const body = (await getOk<{ data: { data: PageBody } }>(t, token, path, q)).data.data;
   // The spec's fields are all there, and the two cursors beside them, nothing else.
-  expect(Object.keys(body).sort()).toEqual(
-    [
-      'current_page',
-      'data',
-      'from',
-      'last_page',
-      'next_cursor',
-      'per_page',
-      'prev_cursor',
-      'to',
-      'total',
-    ].sort(),
-  );
-  return {
-    ids: body.data.map((r) => r.id),
-    current_page: body.current_page,
-    last_page: body.last_page,
-    total: body.total,
-    per_page: body.per_page,
-    from: body.from,
-    to: body.to,
-    next: body.next_cursor,
-    prev: body.prev_cursor,
-  } satisfies Got;
+  expectPageFields(body);
+  return gotOf(body);
 }
 
 /** The pages as LIMIT / OFFSET read them, straight from the database, newest first. */
-async function offsetPages(from: string, where: string, perPage: number): Promise<number[][]> {
-  const pages: number[][] = [];
-  for (let offset = 0; ; offset += perPage) {
-    const r = await sql
-      .raw<{
-        id: number;
-      }>(
-        `select id from ${from} where ${where} order by created_at desc, id desc limit ${perPage} offset ${offset}`,
-      )
-      .execute(t.database.db);
-    if (r.rows.length === 0) break;
-    pages.push(r.rows.map((x) => Number(x.id)));
-  }
-  return pages;
-}
+const offsetPages = (from: string, where: string, perPage: number) =>
+  offsetPagesOf(t, from, where, NEWEST_FIRST, perPage);
 
-/**
- * Walks the list by number, forwards by `after` from page 1 and backwards by `before` from the
- * last page: each walk meets the OFFSET pages, with the same numbers on each page.
- */
-async function walkEveryWay(path: string, q: Record<string, string | number>, want: number[][]) {
-  const total = want.flat().length;
-  const last = Math.max(1, want.length);
-  const byNumber: Got[] = [];
-  for (let page = 1; page <= last; page++)
-    byNumber.push(await get(agencyToken, path, { ...q, page }));
-  expect(byNumber.map((p) => p.ids)).toEqual(want.length ? want : [[]]);
-  for (const [i, p] of byNumber.entries()) {
-    expect(p).toMatchObject({ current_page: i + 1, last_page: last, total });
-    expect(p.next === null).toBe(i === last - 1);
-    expect(p.prev === null).toBe(i === 0);
-  }
-  const spec = (p: Got) => [p.ids, p.current_page, p.last_page, p.total, p.per_page, p.from, p.to];
-
-  const forward: Got[] = [byNumber[0] as Got];
-  for (let p = forward[0]; p?.next; ) {
-    p = await get(agencyToken, path, { ...q, after: p.next });
-    forward.push(p);
-    expect(forward.length).toBeLessThanOrEqual(last);
-  }
-  expect(forward.map(spec)).toEqual(byNumber.map(spec));
-
-  const backward: Got[] = [byNumber[last - 1] as Got];
-  for (let p = backward[0]; p?.prev; ) {
-    p = await get(agencyToken, path, { ...q, before: p.prev });
-    backward.push(p);
-    expect(backward.length).toBeLessThanOrEqual(last);
-  }
-  expect(backward.reverse().map(spec)).toEqual(byNumber.map(spec));
-}
+/** Walks `path` as the agency every way. */
+const walkEveryWay = (path: string, q: Query, want: number[][]) =>
+  walkPages((x) => get(agencyToken, path, x), q, want);
 
 const ofStores = (ids: readonly number[]) => `store_id in (${ids.join(',')})`;
 
@@ -293,23 +185,7 @@ describe('a cursor reaches only the stores named, whoever made it', () => {
     const p1 = await get(otherToken, '/posts', { user_id: theirs.join(','), limit: 5 });
     expect(p1.ids).toHaveLength(5);
     // Its keys: the last row of the other tenant's first page.
-    const key = (
-      await sql
-        .raw<{
-          created_at: string;
-          id: number;
-        }>(`select created_at, id from posts where id = ${p1.ids.at(-1)}`)
-        .execute(t.database.db)
-    ).rows[0];
-    const want = (
-      await sql
-        .raw<{
-          id: number;
-        }>(
-          `select id from posts where ${ofStores(mine)} and (created_at < '${key?.created_at}' or (created_at = '${key?.created_at}' and id < ${key?.id})) order by created_at desc, id desc limit 5`,
-        )
-        .execute(t.database.db)
-    ).rows.map((r) => Number(r.id));
+    const want = await newestAfter(t, 'posts', ofStores(mine), p1.ids.at(-1), 5);
     expect(want).toHaveLength(5);
     const p = await get(agencyToken, '/posts', {
       user_id: mine.join(','),
@@ -320,12 +196,10 @@ describe('a cursor reaches only the stores named, whoever made it', () => {
     // Walking on from there meets every later post of the agency's, and no other. The cursor's
     // place was the other list's, so the walk may run past the end: then the last page comes
     // again (ADR 0098: a cursor past the end answers the last page).
-    const seen = [...p.ids];
-    for (let q = p; q.next; ) {
-      q = await get(agencyToken, '/posts', { user_id: mine.join(','), limit: 5, after: q.next });
-      seen.push(...q.ids);
-      expect(seen.length).toBeLessThan(100);
-    }
+    const seen = await idsOnward(
+      (after) => get(agencyToken, '/posts', { user_id: mine.join(','), limit: 5, after }),
+      p,
+    );
     const all = (await offsetPages('posts', ofStores(mine), 100)).flat();
     expect([...new Set(seen)]).toEqual(all.slice(all.indexOf(want[0] as number)));
   });
@@ -345,20 +219,8 @@ describe('a cursor reaches only the stores named, whoever made it', () => {
 });
 
 describe("a cursor that is not this list's is a 422, in Japanese", () => {
-  const refused = async (
-    path: string,
-    q: Record<string, string>,
-    field: string,
-    message: string,
-  ) => {
-    const url = urlOf(path, { user_id: mine.join(','), ...q });
-    const res = await call(t.app, { method: 'GET', url, token: agencyToken });
-    expect([url, res.statusCode]).toEqual([url, 422]);
-    const body = json<{ status_code: number; errors: Record<string, string[]> }>(res);
-    expect(body.status_code).toBe(422);
-    expect(body.errors[field]).toEqual([message]);
-  };
-  const forged = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+  const refused = async (path: string, q: Record<string, string>, field: string, message: string) =>
+    expectRefused(t, agencyToken, urlOf(path, { user_id: mine.join(','), ...q }), field, message);
 
   it('not base64url, not ours, the store list’s, the queue’s, or both ways at once', async () => {
     const posts = await get(agencyToken, '/posts', { user_id: mine.join(','), limit: 5 });
@@ -409,9 +271,7 @@ describe("a cursor that is not this list's is a 422, in Japanese", () => {
 
 describe('OpenAPI', () => {
   it('documents after and before on the posts lists, and the cursors answered', async () => {
-    const doc = json<{
-      paths: Record<string, { get?: { parameters?: { name: string; in: string }[] } }>;
-    }>(await call(t.app, { method: 'GET', url: '/api/docs/json' }));
+    const doc = await openApi(t);
     for (const p of [
       '/api/posts',
       '/api/posts/offers',
@@ -419,16 +279,8 @@ describe('OpenAPI', () => {
       '/api/posts/news',
       '/api/posts/approvals',
     ]) {
-      const names = (doc.paths[p]?.get?.parameters ?? [])
-        .filter((x) => x.in === 'query')
-        .map((x) => x.name);
-      expect([p, names]).toEqual([p, expect.arrayContaining(['page', 'after', 'before'])]);
-      const text = JSON.stringify(doc.paths[p]?.get);
-      expect([p, text.includes('next_cursor'), text.includes('prev_cursor')]).toEqual([
-        p,
-        true,
-        true,
-      ]);
+      expectCursorParams(doc, p);
+      expectCursorsAnswered(doc, p);
     }
   });
 });

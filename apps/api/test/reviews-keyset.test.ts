@@ -1,8 +1,28 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pagingJa, ROLE } from '@tenpo/domain';
+import { pagingJa } from '@tenpo/domain';
 import { REVIEW_COUNT_CAP } from '../src/modules/reviews/reviews.repo';
-import { addOtherTenant, buildTestApp, call, json, login, type TestApp } from './helpers';
+import { buildTestApp, call, login, type TestApp } from './helpers';
+import {
+  expectCursorParams,
+  expectCursorsAnswered,
+  expectPageFields,
+  expectRefused,
+  forged,
+  getOk,
+  idsOnward,
+  gotOf,
+  NEWEST_FIRST,
+  newestAfter,
+  offsetPages as offsetPagesOf,
+  openApi,
+  storesOfBoth,
+  urlOf,
+  walkEveryWay as walkPages,
+  type Got,
+  type PageBody,
+  type Query,
+} from './keyset-walk';
 
 /**
  * Keyset paging of the reviews inbox and the reviews' approval queue (issue 26, ADR 0098
@@ -76,35 +96,8 @@ async function addReview(storeId: number, i: number, prefix: string) {
 
 beforeAll(async () => {
   t = await buildTestApp();
-  const other = await addOtherTenant(t, {
-    stores: ['other-1@tenpo.example', 'other-2@tenpo.example'],
-  });
-  const db = t.database.db;
-  theirs = (
-    await db
-      .selectFrom('users')
-      .select('id')
-      .where('agency_id', '=', other.agencyId)
-      .orderBy('id')
-      .execute()
-  ).map((r) => r.id);
-  expect(theirs).toHaveLength(2);
-  const agency = await db
-    .selectFrom('users')
-    .select('id')
-    .where('email', '=', 'agency@tenpo.example')
-    .executeTakeFirstOrThrow();
-  const stores = (
-    await db
-      .selectFrom('users')
-      .select('id')
-      .where('agency_id', '=', agency.id)
-      .where('role', 'in', [ROLE.freeTrial, ROLE.shop])
-      .orderBy('id')
-      .limit(5)
-      .execute()
-  ).map((r) => r.id);
-  expect(stores).toHaveLength(5);
+  let stores: number[];
+  ({ mine: stores, theirs } = await storesOfBoth(t, 5));
   mine = stores.slice(0, 4);
   big = stores[4] as number;
   // Interleaved ids: the two tenants' reviews alternate, at the same instants.
@@ -119,120 +112,27 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-type Got = {
-  ids: number[];
-  current_page: number;
-  last_page: number;
-  total: number;
-  per_page: number;
-  from: number | null;
-  to: number | null;
-  next: string | null;
-  prev: string | null;
-};
+/** The inbox's page: spec 2 §7's, and `total_at_least` where the count is capped (ADR 0096). */
+type Page = PageBody & { total_at_least?: boolean };
 
-type Body = {
-  data: {
-    data: { id: number }[];
-    current_page: number;
-    last_page: number;
-    total: number;
-    per_page: number;
-    from: number | null;
-    to: number | null;
-    next_cursor: string | null;
-    prev_cursor: string | null;
-    total_at_least?: boolean;
-  };
-};
+/** The page of a reviews list: the body's `data.data`. */
+const body = async (token: string, path: string, q: Query) =>
+  (await getOk<{ data: { data: Page } }>(t, token, path, q)).data.data;
 
-const urlOf = (path: string, q: Record<string, string | number>) =>
-  `/api${path}?${new URLSearchParams(Object.entries(q).map(([k, v]): [string, string] => [k, String(v)]))}`;
-
-async function body(token: string, path: string, q: Record<string, string | number>) {
-  const url = urlOf(path, q);
-  const res = await call(t.app, { method: 'GET', url, token });
-  expect([url, res.statusCode, res.statusCode === 200 ? '' : res.body]).toEqual([url, 200, '']);
-  return json<{ data: Body }>(res).data.data;
-}
-
-async function get(token: string, path: string, q: Record<string, string | number>) {
+async function get(token: string, path: string, q: Query): Promise<Got> {
   const b = await body(token, path, q);
   // The spec's fields are all there (the inbox's `total_at_least` too), and the two cursors.
-  const fields = [
-    'current_page',
-    'data',
-    'from',
-    'last_page',
-    'next_cursor',
-    'per_page',
-    'prev_cursor',
-    'to',
-    'total',
-  ];
-  if (path === '/reviews') fields.push('total_at_least');
-  expect(Object.keys(b).sort()).toEqual(fields.sort());
-  return {
-    ids: b.data.map((r) => r.id),
-    current_page: b.current_page,
-    last_page: b.last_page,
-    total: b.total,
-    per_page: b.per_page,
-    from: b.from,
-    to: b.to,
-    next: b.next_cursor,
-    prev: b.prev_cursor,
-  } satisfies Got;
+  expectPageFields(b, path === '/reviews' ? ['total_at_least'] : []);
+  return gotOf(b);
 }
 
 /** The pages as LIMIT / OFFSET read them, straight from the database, newest first. */
-async function offsetPages(from: string, where: string, perPage: number): Promise<number[][]> {
-  const pages: number[][] = [];
-  for (let offset = 0; ; offset += perPage) {
-    const r = await sql
-      .raw<{
-        id: number;
-      }>(
-        `select id from ${from} where ${where} order by created_at desc, id desc limit ${perPage} offset ${offset}`,
-      )
-      .execute(t.database.db);
-    if (r.rows.length === 0) break;
-    pages.push(r.rows.map((x) => Number(x.id)));
-  }
-  return pages;
-}
+const offsetPages = (from: string, where: string, perPage: number) =>
+  offsetPagesOf(t, from, where, NEWEST_FIRST, perPage);
 
 /** By number, forwards by `after` from page 1, backwards by `before` from the last page. */
-async function walkEveryWay(path: string, q: Record<string, string | number>, want: number[][]) {
-  const total = want.flat().length;
-  const last = Math.max(1, want.length);
-  const byNumber: Got[] = [];
-  for (let page = 1; page <= last; page++)
-    byNumber.push(await get(agencyToken, path, { ...q, page }));
-  expect(byNumber.map((p) => p.ids)).toEqual(want.length ? want : [[]]);
-  for (const [i, p] of byNumber.entries()) {
-    expect(p).toMatchObject({ current_page: i + 1, last_page: last, total });
-    expect(p.next === null).toBe(i === last - 1);
-    expect(p.prev === null).toBe(i === 0);
-  }
-  const spec = (p: Got) => [p.ids, p.current_page, p.last_page, p.total, p.per_page, p.from, p.to];
-
-  const forward: Got[] = [byNumber[0] as Got];
-  for (let p = forward[0]; p?.next; ) {
-    p = await get(agencyToken, path, { ...q, after: p.next });
-    forward.push(p);
-    expect(forward.length).toBeLessThanOrEqual(last);
-  }
-  expect(forward.map(spec)).toEqual(byNumber.map(spec));
-
-  const backward: Got[] = [byNumber[last - 1] as Got];
-  for (let p = backward[0]; p?.prev; ) {
-    p = await get(agencyToken, path, { ...q, before: p.prev });
-    backward.push(p);
-    expect(backward.length).toBeLessThanOrEqual(last);
-  }
-  expect(backward.reverse().map(spec)).toEqual(byNumber.map(spec));
-}
+const walkEveryWay = (path: string, q: Query, want: number[][]) =>
+  walkPages((x) => get(agencyToken, path, x), q, want);
 
 const ofStores = (ids: readonly number[]) => `store_id in (${ids.join(',')})`;
 const user_id = () => mine.join(',');
@@ -329,23 +229,7 @@ describe('a cursor reaches only the stores named, whoever made it', () => {
   it("another tenant's cursor positions within the caller's own reviews", async () => {
     const p1 = await get(otherToken, '/reviews', { user_id: theirs.join(','), limit: 5 });
     expect(p1.ids).toHaveLength(5);
-    const key = (
-      await sql
-        .raw<{
-          created_at: string;
-          id: number;
-        }>(`select created_at, id from reviews where id = ${p1.ids.at(-1)}`)
-        .execute(t.database.db)
-    ).rows[0];
-    const want = (
-      await sql
-        .raw<{
-          id: number;
-        }>(
-          `select id from reviews where ${ofStores(mine)} and (created_at < '${key?.created_at}' or (created_at = '${key?.created_at}' and id < ${key?.id})) order by created_at desc, id desc limit 5`,
-        )
-        .execute(t.database.db)
-    ).rows.map((r) => Number(r.id));
+    const want = await newestAfter(t, 'reviews', ofStores(mine), p1.ids.at(-1), 5);
     expect(want).toHaveLength(5);
     const p = await get(agencyToken, '/reviews', {
       user_id: user_id(),
@@ -353,12 +237,10 @@ describe('a cursor reaches only the stores named, whoever made it', () => {
       after: p1.next ?? '',
     });
     expect(p.ids).toEqual(want);
-    const seen = [...p.ids];
-    for (let q = p; q.next; ) {
-      q = await get(agencyToken, '/reviews', { user_id: user_id(), limit: 5, after: q.next });
-      seen.push(...q.ids);
-      expect(seen.length).toBeLessThan(100);
-    }
+    const seen = await idsOnward(
+      (after) => get(agencyToken, '/reviews', { user_id: user_id(), limit: 5, after }),
+      p,
+    );
     const all = (await offsetPages('reviews', ofStores(mine), 100)).flat();
     expect([...new Set(seen)]).toEqual(all.slice(all.indexOf(want[0] as number)));
   });
@@ -386,20 +268,8 @@ describe('a cursor reaches only the stores named, whoever made it', () => {
 });
 
 describe("a cursor that is not this list's is a 422, in Japanese", () => {
-  const refused = async (
-    path: string,
-    q: Record<string, string>,
-    field: string,
-    message: string,
-  ) => {
-    const url = urlOf(path, { user_id: user_id(), ...q });
-    const res = await call(t.app, { method: 'GET', url, token: agencyToken });
-    expect([url, res.statusCode]).toEqual([url, 422]);
-    const b = json<{ status_code: number; errors: Record<string, string[]> }>(res);
-    expect(b.status_code).toBe(422);
-    expect(b.errors[field]).toEqual([message]);
-  };
-  const forged = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+  const refused = async (path: string, q: Record<string, string>, field: string, message: string) =>
+    expectRefused(t, agencyToken, urlOf(path, { user_id: user_id(), ...q }), field, message);
 
   it('not base64url, not ours, the posts list’s, the queue’s, or both ways at once', async () => {
     const reviews = await get(agencyToken, '/reviews', { user_id: user_id(), limit: 5 });
@@ -505,20 +375,10 @@ describe('a capped count (ADR 0096) pages by cursor both ways', () => {
 
 describe('OpenAPI', () => {
   it('documents after and before on the inbox and the queue, and the cursors answered', async () => {
-    const doc = json<{
-      paths: Record<string, { get?: { parameters?: { name: string; in: string }[] } }>;
-    }>(await call(t.app, { method: 'GET', url: '/api/docs/json' }));
+    const doc = await openApi(t);
     for (const p of ['/api/reviews', '/api/reviews/approvals']) {
-      const names = (doc.paths[p]?.get?.parameters ?? [])
-        .filter((x) => x.in === 'query')
-        .map((x) => x.name);
-      expect([p, names]).toEqual([p, expect.arrayContaining(['page', 'after', 'before'])]);
-      const text = JSON.stringify(doc.paths[p]?.get);
-      expect([p, text.includes('next_cursor'), text.includes('prev_cursor')]).toEqual([
-        p,
-        true,
-        true,
-      ]);
+      expectCursorParams(doc, p);
+      expectCursorsAnswered(doc, p);
     }
   });
 });
