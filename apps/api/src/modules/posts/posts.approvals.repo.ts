@@ -1,12 +1,6 @@
-import {
-  PostgresAdapter,
-  sql,
-  type ExpressionBuilder,
-  type Selectable,
-  type SqlBool,
-  type Transaction,
-} from 'kysely';
+import { sql, type Selectable, type Transaction } from 'kysely';
 import type { PostApprovalListQuery, PostApprovalState } from '@tenpo/domain';
+import { amongIds, isPostgres } from '../../db/among-ids';
 import type { Db } from '../../db/kysely';
 import type { Database, PostApprovalsTable, PostRow, PostTargetRow } from '../../db/types';
 import { keysetPage, type KeysetList, type Seek } from '../../lib/keyset';
@@ -26,14 +20,6 @@ const NEWEST: KeysetOrder = {
   direction: 'desc',
 };
 const NEWEST_NAME = 'post_approvals:created_at,desc';
-
-/** `a.store_id` among the ids: one array parameter on PostgreSQL (an agency's thousand). */
-const ofStores =
-  (db: Db, ids: readonly number[]) =>
-  (eb: ExpressionBuilder<Database & { a: PostApprovalsTable }, 'a'>) =>
-    db.getExecutor().adapter instanceof PostgresAdapter
-      ? sql<SqlBool>`${sql.ref('a.store_id')} = any(${[...ids]}::int[])`
-      : eb('a.store_id', 'in', [...ids]);
 
 export const postApprovalQueries = (db: Db) => ({
   byId: (id: number) =>
@@ -122,7 +108,7 @@ export const postApprovalQueries = (db: Db) => ({
     const state = q.state === 'open' ? 'pending' : q.state;
     const where = db
       .selectFrom('post_approvals as a')
-      .where(ofStores(db, storeIds))
+      .where(amongIds(isPostgres(db), 'a.store_id', storeIds))
       .where('a.state', '=', state);
     const count = await where
       .select((eb) => eb.fn.countAll<number>().as('n'))

@@ -1,6 +1,6 @@
+import { amongIds, isPostgres } from '../../db/among-ids';
 import type { Db } from '../../db/kysely';
 import type {
-  Database,
   PostMediaRow,
   PostMediaTable,
   PostRow,
@@ -8,14 +8,7 @@ import type {
   PostTargetRow,
   PostTargetsTable,
 } from '../../db/types';
-import {
-  PostgresAdapter,
-  sql,
-  type ExpressionBuilder,
-  type Insertable,
-  type SqlBool,
-  type Updateable,
-} from 'kysely';
+import { sql, type Insertable, type Updateable } from 'kysely';
 import { statementBatches } from '../../db/batches';
 import { keysetPage, type KeysetList, type KeysetRequest, type Seek } from '../../lib/keyset';
 import { seekRows, type KeysetOrder } from '../../lib/keyset.repo';
@@ -52,11 +45,7 @@ export type PostsQueries = ReturnType<typeof queries>;
 export type PostsRepo = ReturnType<typeof createPostsRepo>;
 
 const queries = (db: Db) => {
-  // PostgreSQL: the stores as one array parameter, not an IN list of an agency's thousand (its
-  // parse and plan were most of the call, as for the reports); SQLite seeks each id's rows.
-  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
-  const ofStores = (ids: readonly number[]) => (eb: ExpressionBuilder<Database, 'posts'>) =>
-    postgres ? sql<SqlBool>`store_id = any(${[...ids]}::int[])` : eb('store_id', 'in', [...ids]);
+  const postgres = isPostgres(db);
 
   const bundles = async (posts: PostRow[]): Promise<PostBundle[]> => {
     if (posts.length === 0) return [];
@@ -177,7 +166,7 @@ const queries = (db: Db) => {
       filter: PostListFilter,
       req: KeysetRequest,
     ): Promise<KeysetList<PostBundle> & { total: number }> {
-      let q = db.selectFrom('posts').where(ofStores(storeIds));
+      let q = db.selectFrom('posts').where(amongIds(postgres, 'store_id', storeIds));
       if (filter.postType) q = q.where('post_type', '=', filter.postType);
       // A literal search: % and _ in it are escaped (ESCAPE works alike on both databases).
       const search = filter.search;

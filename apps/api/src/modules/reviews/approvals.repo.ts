@@ -1,12 +1,6 @@
-import {
-  PostgresAdapter,
-  sql,
-  type ExpressionBuilder,
-  type Selectable,
-  type SqlBool,
-  type Transaction,
-} from 'kysely';
+import { sql, type Selectable, type Transaction } from 'kysely';
 import { OPEN_APPROVAL_STATES, type ApprovalListQuery, type ApprovalState } from '@tenpo/domain';
+import { amongIds, isPostgres } from '../../db/among-ids';
 import type { Db } from '../../db/kysely';
 import type { Database, ReplyApprovalsTable } from '../../db/types';
 import { keysetPage, type KeysetList, type Seek } from '../../lib/keyset';
@@ -34,14 +28,6 @@ const NEWEST: KeysetOrder = {
   direction: 'desc',
 };
 const NEWEST_NAME = 'reply_approvals:created_at,desc';
-
-/** `a.store_id` among the ids: one array parameter on PostgreSQL (an agency's thousand). */
-const ofStores =
-  (db: Db, ids: readonly number[]) =>
-  (eb: ExpressionBuilder<Database & { a: ReplyApprovalsTable }, 'a'>) =>
-    db.getExecutor().adapter instanceof PostgresAdapter
-      ? sql<SqlBool>`${sql.ref('a.store_id')} = any(${[...ids]}::int[])`
-      : eb('a.store_id', 'in', [...ids]);
 
 const queries = (db: Db) => ({
   /** The agencies among `agencyIds` whose stores' replies (or posts) need approval. */
@@ -179,7 +165,7 @@ const queries = (db: Db) => ({
     const states: string[] = q.state === 'open' ? OPEN : [q.state];
     const where = db
       .selectFrom('reply_approvals as a')
-      .where(ofStores(db, storeIds))
+      .where(amongIds(isPostgres(db), 'a.store_id', storeIds))
       .where('a.state', 'in', states);
     const count = await where
       .select((eb) => eb.fn.countAll<number>().as('n'))

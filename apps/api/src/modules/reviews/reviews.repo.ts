@@ -1,5 +1,4 @@
 import {
-  PostgresAdapter,
   sql,
   type Expression,
   type ExpressionBuilder,
@@ -9,6 +8,7 @@ import {
 } from 'kysely';
 import { PUBLISHER_STATUS, type ReviewListQuery } from '@tenpo/domain';
 import type { ProviderReview, ProviderReviewReply } from '../../channels/channel';
+import { amongIds, isPostgres } from '../../db/among-ids';
 import type { Db } from '../../db/kysely';
 import type { Database, ReviewSyncsTable, ReviewsTable } from '../../db/types';
 import { keysetPage, type KeysetList, type KeysetRequest, type Seek } from '../../lib/keyset';
@@ -285,7 +285,7 @@ async function inboxPage(
   perPage: number,
   cursor: Pick<KeysetRequest, 'after' | 'before'>,
 ): Promise<KeysetList<ReviewRow> & { total: number }> {
-  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  const postgres = isPostgres(db);
   const where = matching(storeIds, f, postgres);
   // SQLite sorts a search's matches for the page anyway; they are checked against the other
   // filters in the narrow `reviews_search_keys`, not in the table's rows (three times
@@ -385,12 +385,7 @@ const matching =
     purpose: 'page' | 'count' = 'page',
   ) =>
   (eb: ReviewsScope): Expression<SqlBool> => {
-    // PostgreSQL: the stores as one array parameter, not an IN list of an agency's thousand.
-    const all: Expression<SqlBool>[] = [
-      postgres
-        ? sql<SqlBool>`${sql.ref('r.store_id')} = any(${[...storeIds]}::int[])`
-        : eb('r.store_id', 'in', [...storeIds]),
-    ];
+    const all: Expression<SqlBool>[] = [amongIds(postgres, 'r.store_id', storeIds)];
     if (f.stars?.length) all.push(eb('r.star_rating', 'in', f.stars));
     if (f.replied === 'replied') all.push(eb('r.has_reply', '=', 1));
     if (f.replied === 'unreplied') all.push(eb('r.has_reply', '=', 0));

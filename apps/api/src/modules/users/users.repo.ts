@@ -1,5 +1,6 @@
-import { PostgresAdapter, sql } from 'kysely';
+import { sql } from 'kysely';
 import { compiledOnce } from '../../db/compiled';
+import { amongIds, isPostgres } from '../../db/among-ids';
 import type { Db } from '../../db/kysely';
 import type { NewUser, UserRow, UserUpdate } from '../../db/types';
 
@@ -82,13 +83,7 @@ export function createUsersRepo(db: Db) {
         : db
             .selectFrom('users')
             .select(STORE_NAME_COLUMNS)
-            .where((eb) =>
-              // PostgreSQL: one array parameter, not an IN list of 1,000 or 10,000 (its parse and
-              // bind were the largest part of the multi-store report's call, issue 26 P3).
-              db.getExecutor().adapter instanceof PostgresAdapter
-                ? sql<boolean>`id = any(${[...ids]}::int[])`
-                : eb('id', 'in', [...ids]),
-            )
+            .where(amongIds(isPostgres(db), 'id', ids))
             .execute(),
 
     /** Which of these stores are in a group this leader leads, in one query. */
