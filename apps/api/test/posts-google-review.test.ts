@@ -2,22 +2,21 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ja, type PostView } from '@tenpo/domain';
 import type { ChannelRegistry, Publishes } from '../src/channels/channel';
 import { credentialHandle } from '../src/channels/channel';
-import type { JobContext, JobHandler, Queue } from '../src/jobs/engine';
-import { createPostsRepo } from '../src/modules/posts/posts.repo';
+import type { JobHandler } from '../src/jobs/engine';
 import {
   jobOf,
-  PUBLISH_QUEUE,
-  registerPostJobs,
   REVIEW_FIRST_WAIT_MS,
   REVIEW_GIVE_UP_MS,
   SETTLE_AFTER_MS,
   type TargetJob,
 } from '../src/modules/posts/posts.jobs';
-import { createMediaStorage } from '../src/storage';
 import { call, json, multipart, type TestApp } from './helpers';
 import {
   CREATE,
+  handRunContext,
   postsHelpers,
+  publishHandler,
+  RetryAsked,
   startPostsWorld,
   type Created,
   type PostsWorld,
@@ -37,23 +36,7 @@ let shop = 0;
 let publishDying: JobHandler<TargetJob>;
 const { countOf, submit, drainUntil, stateOf, tokyoIn } = postsHelpers(() => w);
 
-class Retry extends Error {
-  constructor(readonly at: Date) {
-    super('retry');
-  }
-}
-const ctx = (): JobContext => ({
-  id: 'j',
-  queue: PUBLISH_QUEUE,
-  key: null,
-  attempt: 1,
-  maxAttempts: 5,
-  signal: new AbortController().signal,
-  retryAt: (at: Date) => {
-    throw new Retry(at);
-  },
-  log: t.app.log,
-});
+const ctx = () => handRunContext(t);
 
 const GOOGLE = 'google_my_business' as const;
 
@@ -139,17 +122,7 @@ beforeAll(async () => {
       } satisfies Publishes;
     }) as ChannelRegistry['require'],
   };
-  const handlers = new Map<string, JobHandler<TargetJob>>();
-  registerPostJobs(
-    { work: (name: string, h: JobHandler<TargetJob>) => handlers.set(name, h) } as unknown as Queue,
-    {
-      repo: createPostsRepo(t.database.db),
-      registry: dying,
-      storage: createMediaStorage(t.config),
-      clock: t.clock,
-    },
-  );
-  publishDying = handlers.get(PUBLISH_QUEUE) as JobHandler<TargetJob>;
+  publishDying = publishHandler(w, { registry: dying });
 }, 60_000);
 afterAll(async () => {
   await t?.close();
@@ -210,7 +183,7 @@ describe('a Google post under review', () => {
     // The engine runs the job again; its send is settled with Google's posts first.
     t.clock.advance(SETTLE_AFTER_MS + 1000);
     await publishDying(job, ctx()).catch((e: unknown) => {
-      if (!(e instanceof Retry)) throw e;
+      if (!(e instanceof RetryAsked)) throw e;
     });
     expect((await stateOf(post.id))[GOOGLE]).toBe('failed');
     expect((await listed(post.id)).targets[0]?.errors).toContain(ja.postRejected('Google'));

@@ -3,8 +3,12 @@ import { expect } from 'vitest';
 import { formatPostDate, type PostView, type PublisherKey } from '@tenpo/domain';
 import { createChannels } from '../src/channels';
 import type { HttpDeps } from '../src/channels/http';
-import { credentialHandle } from '../src/channels/channel';
+import { credentialHandle, type ChannelRegistry } from '../src/channels/channel';
 import { findPublished } from '../src/channels/settle';
+import type { JobContext, JobHandler, Queue } from '../src/jobs/engine';
+import { PUBLISH_QUEUE, registerPostJobs, type TargetJob } from '../src/modules/posts/posts.jobs';
+import { createPostsRepo, type PostsRepo } from '../src/modules/posts/posts.repo';
+import { createMediaStorage } from '../src/storage';
 import { createPublisherRepo } from '../src/modules/publisher/publisher.repo';
 import {
   createPublisherService,
@@ -175,4 +179,46 @@ export function postsHelpers(get: () => PostsWorld) {
     Object.fromEntries((await targetsOf(postId)).targets.map((x) => [x.publisher_key, x.state]));
   const tokyoIn = (ms: number) => formatPostDate(new Date(get().t.clock.now().getTime() + ms));
   return { calls, countOf, atProvider, submit, targetsOf, drainUntil, stateOf, tokyoIn };
+}
+
+/** What a publish job run by hand throws when it asks to run again at `at`. */
+export class RetryAsked extends Error {
+  constructor(readonly at: Date) {
+    super('retry');
+  }
+}
+
+/** A publish job's context for a run by hand: asking to run again throws `RetryAsked`. */
+export const handRunContext = (t: TestApp): JobContext => ({
+  id: 'j',
+  queue: PUBLISH_QUEUE,
+  key: null,
+  attempt: 1,
+  maxAttempts: 5,
+  signal: new AbortController().signal,
+  retryAt: (at: Date) => {
+    throw new RetryAsked(at);
+  },
+  log: t.app.log,
+});
+
+/**
+ * The publish job's handler, to run by hand: registered on a queue that only keeps handlers,
+ * on `repo` and `registry` (the world's own by default).
+ */
+export function publishHandler(
+  w: PostsWorld,
+  deps: { repo?: PostsRepo; registry?: ChannelRegistry } = {},
+): JobHandler<TargetJob> {
+  const handlers = new Map<string, JobHandler<TargetJob>>();
+  const queue = {
+    work: (name: string, h: JobHandler<TargetJob>) => handlers.set(name, h),
+  } as unknown as Queue;
+  registerPostJobs(queue, {
+    repo: deps.repo ?? createPostsRepo(w.t.database.db),
+    registry: deps.registry ?? w.reader.registry,
+    storage: createMediaStorage(w.t.config),
+    clock: w.t.clock,
+  });
+  return handlers.get(PUBLISH_QUEUE) as JobHandler<TargetJob>;
 }

@@ -1,19 +1,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PostView } from '@tenpo/domain';
-import type { JobContext, JobHandler, Queue } from '../src/jobs/engine';
-import { createPostsRepo } from '../src/modules/posts/posts.repo';
-import {
-  PUBLISH_QUEUE,
-  registerPostJobs,
-  SETTLE_AFTER_MS,
-  jobOf,
-  type TargetJob,
-} from '../src/modules/posts/posts.jobs';
-import { createMediaStorage } from '../src/storage';
+import type { JobHandler } from '../src/jobs/engine';
+import { createPostsRepo, type PostsRepo } from '../src/modules/posts/posts.repo';
+import { SETTLE_AFTER_MS, jobOf, type TargetJob } from '../src/modules/posts/posts.jobs';
 import { json, type TestApp } from './helpers';
 import {
+  handRunContext,
   photoJpeg,
   postsHelpers,
+  publishHandler,
+  RetryAsked,
   startPostsWorld,
   type Created,
   type PostsWorld,
@@ -36,41 +32,13 @@ let publish: JobHandler<TargetJob>;
 let publishLate: JobHandler<TargetJob>;
 const { countOf, submit, targetsOf, tokyoIn, atProvider } = postsHelpers(() => w);
 
-class Retry extends Error {
-  constructor(readonly at: Date) {
-    super('retry');
-  }
-}
-const ctx = (): JobContext => ({
-  id: 'j',
-  queue: PUBLISH_QUEUE,
-  key: null,
-  attempt: 1,
-  maxAttempts: 5,
-  signal: new AbortController().signal,
-  retryAt: (at: Date) => {
-    throw new Retry(at);
-  },
-  log: t.app.log,
-});
+const ctx = () => handRunContext(t);
 
 beforeAll(async () => {
   photo = await photoJpeg();
   w = await startPostsWorld();
   ({ sb, t, shop } = w);
-  const handlerOn = (repo: ReturnType<typeof createPostsRepo>) => {
-    const handlers = new Map<string, JobHandler<TargetJob>>();
-    const queue = {
-      work: (name: string, h: JobHandler<TargetJob>) => handlers.set(name, h),
-    } as unknown as Queue;
-    registerPostJobs(queue, {
-      repo,
-      registry: w.reader.registry,
-      storage: createMediaStorage(t.config),
-      clock: t.clock,
-    });
-    return handlers.get(PUBLISH_QUEUE) as JobHandler<TargetJob>;
-  };
+  const handlerOn = (repo: PostsRepo) => publishHandler(w, { repo });
   const repo = createPostsRepo(t.database.db);
   publish = handlerOn(repo);
   publishLate = handlerOn({
@@ -115,7 +83,7 @@ async function xPost(text: string, withPhoto: boolean) {
 const run = (job: TargetJob, handler = publish) =>
   handler(job, ctx()).then(
     () => 'done',
-    (err: unknown) => (err instanceof Retry ? 'retry' : Promise.reject(err)),
+    (err: unknown) => (err instanceof RetryAsked ? 'retry' : Promise.reject(err)),
   );
 
 describe('two runs of one publish job at once', () => {

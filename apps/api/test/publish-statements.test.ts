@@ -1,18 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PostView, PublisherKey } from '@tenpo/domain';
-import type { JobContext, JobHandler, Queue } from '../src/jobs/engine';
-import { createPostsRepo } from '../src/modules/posts/posts.repo';
-import {
-  PUBLISH_QUEUE,
-  registerPostJobs,
-  jobOf,
-  type TargetJob,
-} from '../src/modules/posts/posts.jobs';
-import { createMediaStorage } from '../src/storage';
+import type { JobHandler } from '../src/jobs/engine';
+import { jobOf, type TargetJob } from '../src/modules/posts/posts.jobs';
 import { json } from './helpers';
 import {
   CREATE,
+  handRunContext,
   postsHelpers,
+  publishHandler,
   startPostsWorld,
   type Created,
   type PostsWorld,
@@ -38,32 +33,9 @@ let w: PostsWorld;
 let publish: JobHandler<TargetJob>;
 const { countOf, submit, tokyoIn, atProvider, targetsOf } = postsHelpers(() => w);
 
-const ctx = (): JobContext => ({
-  id: 'j',
-  queue: PUBLISH_QUEUE,
-  key: null,
-  attempt: 1,
-  maxAttempts: 5,
-  signal: new AbortController().signal,
-  retryAt: (at: Date) => {
-    throw new Error(`publish job asked to run again at ${at.toISOString()}`);
-  },
-  log: w.t.app.log,
-});
-
 beforeAll(async () => {
   w = await startPostsWorld();
-  const handlers = new Map<string, JobHandler<TargetJob>>();
-  const queue = {
-    work: (name: string, h: JobHandler<TargetJob>) => handlers.set(name, h),
-  } as unknown as Queue;
-  registerPostJobs(queue, {
-    repo: createPostsRepo(w.t.database.db),
-    registry: w.reader.registry,
-    storage: createMediaStorage(w.t.config),
-    clock: w.t.clock,
-  });
-  publish = handlers.get(PUBLISH_QUEUE) as JobHandler<TargetJob>;
+  publish = publishHandler(w);
 }, 60_000);
 afterAll(async () => {
   await w?.t.close();
@@ -93,12 +65,12 @@ describe('one publish job', () => {
     it(`to ${key}: at most ${MAX_STATEMENTS[key]} statements, and the post reaches the provider once`, async () => {
       // Once first: the first run of a kind warms caches (statements prepared, a token read).
       const warm = await onePost(key, `準備の投稿 ${key} ${Date.now()}`);
-      await publish(warm.job, ctx());
+      await publish(warm.job, handRunContext(w.t));
 
       const text = `文の数 ${key} ${Date.now()}`;
       const { post, job } = await onePost(key, text);
       await w.sb.control('DELETE', '/control/calls');
-      const n = await statementsDuring(() => publish(job, ctx()));
+      const n = await statementsDuring(() => publish(job, handRunContext(w.t)));
       console.log(`publish job statements (${key}): ${n}`);
       expect(n).toBeLessThanOrEqual(MAX_STATEMENTS[key] as number);
 
